@@ -1,0 +1,7 @@
+# BPDU codec and MST Configuration Identifier (owner: MSTP protocol helper)
+LIBMST_SRCS += lab/libmst/bpdu.c lab/libmst/mst_config.c
+LIBMST_LIBS += -lcrypto
+
+UNIT_TESTS += test_bpdu test_mst_config
+test_bpdu_SRCS := tests/unit/test_bpdu.c
+test_mst_config_SRCS := tests/unit/test_mst_config.c

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Port Role Selection (13.36) with updtRolesTree (13.29.31): root path
+ * priority vectors with external/internal path costs, the CIST regional
+ * root, and the roles of every port of one tree.
+ */
+#include "mstp_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static uint32_t add_cost(uint32_t a, uint32_t b)
+{
+	return a > UINT32_MAX - b ? UINT32_MAX : a + b;
+}
+
+static bool own_mac(const struct mstp_bridge *br, const struct bridge_id *id)
+{
+	return memcmp(id->mac, br->cfg.mac, 6) == 0;
+}
+
+static void fmt_bid(char *out, size_t n, const struct bridge_id *id)
+{
+	snprintf(out, n, "%04x.%02x%02x%02x%02x%02x%02x", id->prio,
+		 id->mac[0], id->mac[1], id->mac[2], id->mac[3], id->mac[4],
+		 id->mac[5]);
+}
+
+static void log_role(struct mstp_bridge *br, const struct mstp_pt *pt,
+		     enum mstp_role old)
+{
+	char root[32], rroot[32], dbr[32];
+	bool rcvd = pt->info_is == INFO_RECEIVED;
+	/* The vector that decided: what the port heard, or what it sends. */
+	const struct mstp_prio *v = rcvd ? &pt->port_prio :
+					   &pt->designated_prio;
+
+	fmt_bid(root, sizeof(root), &v->root);
+	fmt_bid(rroot, sizeof(rroot), &v->rroot);
+	fmt_bid(dbr, sizeof(dbr), &v->dbridge);
+	mstp_logf(br, MSTP_LOG_INFO,
+		  "port %u mst %u: %s -> %s (%s vector: root %s erc %u "
+		  "rroot %s irc %u dbridge %s dport %04x)",
+		  pt->port, br->trees[pt->tree].mstid, mstp_role_name(old),
+		  mstp_role_name(pt->selected_role),
+		  rcvd ? "received" : "designated", root, v->ext_cost, rroot,
+		  v->int_cost, dbr, v->dport);
+}
+
+static bool is_boundary(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	return CIST(br, pt)->info_is == INFO_RECEIVED &&
+	       !PORT(br, pt)->info_internal;
+}
+
+/*
+ * 13.29.26 syncMaster: the CIST regional root changed while the region
+ * is (or was) reached from outside: every MSTI re-syncs its internal
+ * ports.
+ */
+static void sync_master(struct mstp_bridge *br)
+{
+	for (unsigned int i = 0; i < br->nports; i++) {
+		if (!br->ports[i].info_internal)
+			continue;
+		for (unsigned int t = 1; t < br->ntrees; t++) {
+			struct mstp_pt *pt = PT(br, i, t);
+
+			pt->agree = pt->agreed = pt->synced = false;
+			pt->sync = true;
+		}
+	}
+}
+
+/* 13.29.31 updtRolesTree */
+static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
+{
+	bool cist = t->index == 0;
+	struct mstp_prio root = t->bridge_prio;
+	struct mstp_prio old_root = t->root_prio;
+	int root_port = -1;
+
+	for (unsigned int i = 0; i < br->nports; i++) {
+		struct mstp_pt *pt = PT(br, i, t->index);
+		struct mstp_port *p = &br->ports[i];
+		struct mstp_prio v;
+
+		if (pt->info_is != INFO_RECEIVED || p->restricted_role ||
+		    own_mac(br, &pt->port_prio.dbridge))
+			continue;
+		/* MSTI information is only used from inside the region. */
+		if (!cist && is_boundary(br, pt))
+			continue;
+		v = pt->port_prio;
+		v.rport = pt->port_id;
+		if (cist && !p->info_internal) {
+			v.ext_cost = add_cost(v.ext_cost, p->ext_path_cost);
+			v.rroot = t->bridge_id;
+			v.int_cost = 0;
+		} else {
+			v.int_cost = add_cost(v.int_cost, pt->int_path_cost);
+		}
+		if (mstp_prio_cmp(&v, &root) < 0) {
+			root = v;
+			root_port = (int)i;
+		}
+	}
+	if (root_port != t->root_port)
+		mstp_logf(br, MSTP_LOG_INFO, "mst %u: root port %d -> %d",
+			  t->mstid, t->root_port, root_port);
+	t->root_port = root_port;
+	t->root_prio = root;
+	t->root_prio.rport = 0;
+	if (root_port < 0) {
+		t->root_times = t->bridge_times;
+	} else {
+		struct mstp_pt *rp = PT(br, (unsigned int)root_port, t->index);
+
+		t->root_times = rp->port_times;
+		t->root_times.hello = MSTP_HELLO_TIME;
+		if (cist && !br->ports[root_port].info_internal) {
+			t->root_times.msg_age++;
+			t->root_times.hops = br->cfg.max_hops;
+		} else {
+			t->root_times.hops = rp->port_times.hops ?
+					     rp->port_times.hops - 1 : 0;
+		}
+		if (!cist) {
+			const struct mstp_times *ct =
+				&br->trees[0].root_times;
+
+			t->root_times.msg_age = ct->msg_age;
+			t->root_times.max_age = ct->max_age;
+			t->root_times.fwd_delay = ct->fwd_delay;
+		}
+	}
+
+	if (cist && bridge_id_cmp(&old_root.rroot, &root.rroot) != 0 &&
+	    (old_root.ext_cost || root.ext_cost))
+		sync_master(br);
+
+	for (unsigned int i = 0; i < br->nports; i++) {
+		struct mstp_pt *pt = PT(br, i, t->index);
+		enum mstp_role old = pt->selected_role;
+		bool differs;
+
+		pt->designated_prio = t->root_prio;
+		pt->designated_prio.dbridge = t->bridge_id;
+		pt->designated_prio.dport = pt->port_id;
+		/* 13.9: towards STP bridges this bridge is its own region. */
+		if (cist && !br->ports[i].send_rstp)
+			pt->designated_prio.rroot = t->bridge_id;
+		pt->designated_times = t->root_times;
+		differs = mstp_prio_cmp(&pt->port_prio,
+					&pt->designated_prio) != 0 ||
+			  !mstp_times_equal(&pt->port_times,
+					    &pt->designated_times);
+
+		if (pt->info_is == INFO_DISABLED) {
+			pt->selected_role = MSTP_ROLE_DISABLED;
+		} else if (!cist && is_boundary(br, pt)) {
+			enum mstp_role cr = CIST(br, pt)->selected_role;
+
+			pt->selected_role = cr == MSTP_ROLE_ROOT ?
+					    MSTP_ROLE_MASTER : cr;
+			pt->updt_info = differs;
+		} else if (pt->info_is == INFO_AGED) {
+			pt->selected_role = MSTP_ROLE_DESIGNATED;
+			pt->updt_info = true;
+		} else if (pt->info_is == INFO_MINE) {
+			pt->selected_role = MSTP_ROLE_DESIGNATED;
+			if (differs)
+				pt->updt_info = true;
+		} else if ((int)i == root_port) {
+			pt->selected_role = MSTP_ROLE_ROOT;
+			pt->updt_info = false;
+		} else if (mstp_prio_cmp(&pt->designated_prio,
+					 &pt->port_prio) >= 0) {
+			pt->selected_role =
+				own_mac(br, &pt->port_prio.dbridge) ?
+				MSTP_ROLE_BACKUP : MSTP_ROLE_ALTERNATE;
+			pt->updt_info = false;
+		} else {
+			pt->selected_role = MSTP_ROLE_DESIGNATED;
+			pt->updt_info = true;
+		}
+		if (pt->selected_role != old)
+			log_role(br, pt, old);
+	}
+}
+
+bool mstp_prs(struct mstp_bridge *br, struct mstp_tree *t)
+{
+	bool reselect = false;
+
+	if (br->begin) {
+		/* INIT_TREE: updtRolesDisabledTree() */
+		for (unsigned int i = 0; i < br->nports; i++)
+			PT(br, i, t->index)->selected_role =
+				MSTP_ROLE_DISABLED;
+		t->prs_begun = true;
+		return false;
+	}
+	for (unsigned int i = 0; i < br->nports && !reselect; i++)
+		reselect = PT(br, i, t->index)->reselect;
+	if (!reselect && !t->prs_begun)
+		return false;
+	t->prs_begun = false;
+	/* ROLE_SELECTION: clearReselectTree, updtRolesTree, setSelected */
+	for (unsigned int i = 0; i < br->nports; i++)
+		PT(br, i, t->index)->reselect = false;
+	updt_roles_tree(br, t);
+	for (unsigned int i = 0; i < br->nports; i++)
+		PT(br, i, t->index)->selected = true;
+	/* MSTI roles at boundary ports follow the CIST roles. */
+	if (t->index == 0)
+		for (unsigned int m = 1; m < br->ntrees; m++)
+			for (unsigned int i = 0; i < br->nports; i++)
+				PT(br, i, m)->reselect = true;
+	return true;
+}

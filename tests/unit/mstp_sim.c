@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+#include "mstp_sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct frame {
+	struct frame *next;
+	unsigned int link;
+	bool from_a;
+	size_t len;
+	uint8_t data[BPDU_MST_MAX_LEN];
+};
+
+/* One global queue: the simulation is single threaded. */
+static struct frame *q_head, *q_tail;
+
+static struct sim_node *node_of(void *ctx)
+{
+	return ctx;
+}
+
+static void sim_tx(void *ctx, unsigned int port, const uint8_t *bpdu,
+		   size_t len)
+{
+	struct sim_node *n = node_of(ctx);
+	struct sim *sim = n->sim;
+
+	if (port < SIM_MAX_PORTS && len <= BPDU_MST_MAX_LEN) {
+		memcpy(sim->last_tx[n->index][port], bpdu, len);
+		sim->last_tx_len[n->index][port] = len;
+	}
+	for (unsigned int l = 0; l < sim->nlinks; l++) {
+		struct sim_link *k = &sim->links[l];
+		bool from_a = k->a == n->index && k->pa == port;
+		bool from_b = k->b == n->index && k->pb == port;
+		struct frame *f;
+
+		if (!(from_a || from_b) || !k->up)
+			continue;
+		if ((from_a && k->drop_a_to_b) || (from_b && k->drop_b_to_a))
+			continue;
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			abort();
+		f->link = l;
+		f->from_a = from_a;
+		f->len = len;
+		memcpy(f->data, bpdu, len);
+		if (q_tail)
+			q_tail->next = f;
+		else
+			q_head = f;
+		q_tail = f;
+	}
+}
+
+static void sim_set_state(void *ctx, unsigned int port, uint16_t mstid,
+			  enum mstp_port_state state)
+{
+	struct sim_node *n = node_of(ctx);
+	struct sim *sim = n->sim;
+	unsigned int t;
+
+	for (t = 0; t < n->ntrees; t++)
+		if (n->mstids[t] == mstid)
+			break;
+	if (t == n->ntrees)
+		abort();
+	if (port < SIM_MAX_PORTS)
+		sim->state[n->index][port][t] = state;
+}
+
+static void sim_flush(void *ctx, unsigned int port, int mstid)
+{
+	struct sim_node *n = node_of(ctx);
+	struct sim *sim = n->sim;
+
+	if (sim->nflushes < SIM_MAX_FLUSH)
+		sim->flushes[sim->nflushes++] =
+			(struct sim_flush){ n->index, port, mstid };
+}
+
+static void sim_log(void *ctx, enum mstp_log_level level, const char *msg)
+{
+	struct sim_node *n = node_of(ctx);
+
+	(void)level;
+	if (n->sim->verbose)
+		printf("# [%lu ms] B%u: %s\n", n->sim->now_ms, n->index, msg);
+}
+
+static uint64_t sim_now(void *ctx)
+{
+	return node_of(ctx)->sim->now_ms;
+}
+
+static const struct mstp_ops sim_ops = {
+	.tx_bpdu = sim_tx,
+	.set_state = sim_set_state,
+	.flush = sim_flush,
+	.log = sim_log,
+	.now_ms = sim_now,
+};
+
+void sim_config(struct mstp_bridge_config *cfg, unsigned int index,
+		unsigned int nports, const uint16_t *mstids,
+		unsigned int nmstis, const struct mst_vid_table *table)
+{
+	static const struct mst_vid_table empty;
+	uint8_t mac[6] = { 0x02, 0, 0, 0, 0, (uint8_t)(index + 1) };
+
+	mstp_bridge_config_default(cfg, mac);
+	cfg->nports = nports;
+	cfg->nmstis = nmstis;
+	for (unsigned int i = 0; i < nmstis; i++)
+		cfg->mstids[i] = mstids[i];
+	if (mst_config_id_init(&cfg->mcid, "lab", 1, table ? table : &empty))
+		abort();
+	cfg->log_level = MSTP_LOG_DEBUG;
+}
+
+bool sim_add_bridge(struct sim *sim, const struct mstp_bridge_config *cfg)
+{
+	unsigned int i = sim->nbridges;
+
+	if (i >= SIM_MAX_BRIDGES)
+		return false;
+	sim->node[i] = (struct sim_node){ .sim = sim, .index = i,
+					  .ntrees = cfg->nmstis + 1 };
+	for (unsigned int t = 0; t < cfg->nmstis; t++)
+		sim->node[i].mstids[t + 1] = cfg->mstids[t];
+	sim->br[i] = mstp_bridge_new(cfg, &sim_ops, &sim->node[i]);
+	if (!sim->br[i])
+		return false;
+	sim->nbridges++;
+	return true;
+}
+
+unsigned int sim_connect(struct sim *sim, unsigned int a, unsigned int pa,
+			 unsigned int b, unsigned int pb)
+{
+	sim->links[sim->nlinks] = (struct sim_link){ a, pa, b, pb, false,
+						     false, false };
+	return sim->nlinks++;
+}
+
+static void drop_link_frames(unsigned int link)
+{
+	struct frame **pp = &q_head;
+
+	q_tail = NULL;
+	while (*pp) {
+		if ((*pp)->link == link) {
+			struct frame *dead = *pp;
+
+			*pp = dead->next;
+			free(dead);
+		} else {
+			q_tail = *pp;
+			pp = &(*pp)->next;
+		}
+	}
+}
+
+void sim_link_set(struct sim *sim, unsigned int link, bool up)
+{
+	struct sim_link *k = &sim->links[link];
+
+	k->up = up;
+	if (!up)
+		drop_link_frames(link);
+	mstp_port_set_link(sim->br[k->a], k->pa, up, true);
+	mstp_port_set_link(sim->br[k->b], k->pb, up, true);
+}
+
+void sim_all_up(struct sim *sim)
+{
+	for (unsigned int l = 0; l < sim->nlinks; l++)
+		sim_link_set(sim, l, true);
+}
+
+/* With MSTP_VERBOSE set: the first 36 octets of each BPDU delivered. */
+static void dump(unsigned int b, unsigned int p, const struct frame *f)
+{
+	printf("# B%u p%u <-", b, p);
+	for (size_t i = 0; i < f->len && i < 36; i++)
+		printf(" %02x", f->data[i]);
+	printf("\n");
+}
+
+unsigned long sim_deliver(struct sim *sim, unsigned long max)
+{
+	unsigned long n = 0;
+
+	while (q_head && n < max) {
+		struct frame *f = q_head;
+		struct sim_link *k = &sim->links[f->link];
+
+		q_head = f->next;
+		if (!q_head)
+			q_tail = NULL;
+		if (k->up) {
+			unsigned int b = f->from_a ? k->b : k->a;
+			unsigned int p = f->from_a ? k->pb : k->pa;
+
+			if (sim->verbose)
+				dump(b, p, f);
+			mstp_rx_bpdu(sim->br[b], p, f->data, f->len);
+			n++;
+			sim->delivered++;
+		}
+		free(f);
+	}
+	return n;
+}
+
+void sim_advance(struct sim *sim, unsigned int secs)
+{
+	for (unsigned int s = 0; s < secs; s++) {
+		sim->now_ms += 1000;
+		for (unsigned int i = 0; i < sim->nbridges; i++)
+			mstp_tick(sim->br[i]);
+		sim_deliver(sim, 100000);
+	}
+}
+
+void sim_free(struct sim *sim)
+{
+	while (q_head) {
+		struct frame *f = q_head;
+
+		q_head = f->next;
+		free(f);
+	}
+	q_tail = NULL;
+	for (unsigned int i = 0; i < sim->nbridges; i++)
+		mstp_bridge_free(sim->br[i]);
+	sim->nbridges = 0;
+}
+
+enum mstp_role sim_role(struct sim *sim, unsigned int b, unsigned int p,
+			unsigned int tree)
+{
+	struct mstp_port_status st;
+
+	if (mstp_get_port_status(sim->br[b], p, tree, &st))
+		return (enum mstp_role)-1;
+	return st.role;
+}
+
+enum mstp_port_state sim_state(struct sim *sim, unsigned int b,
+			       unsigned int p, unsigned int tree)
+{
+	return sim->state[b][p][tree];
+}
+
+unsigned int sim_flush_count(struct sim *sim, unsigned int b,
+			     unsigned int p, int mstid)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < sim->nflushes; i++)
+		if (sim->flushes[i].bridge == b && sim->flushes[i].port == p &&
+		    sim->flushes[i].mstid == mstid)
+			n++;
+	return n;
+}
+
+bool sim_last_bpdu(struct sim *sim, unsigned int b, unsigned int p,
+		   struct bpdu *out)
+{
+	return sim->last_tx_len[b][p] &&
+	       bpdu_decode(sim->last_tx[b][p], sim->last_tx_len[b][p],
+			   out) == BPDU_OK;
+}

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Regions and legacy peers: a line B0 - B1 - B2 (B0.p0-B1.p0 and
+ * B1.p1-B2.p0), B0 and B1 always in region "lab"; B2 varies: another
+ * digest, an RSTP bridge, an STP bridge.  Plus max hops on a chain.
+ */
+#include "unit.h"
+#include "mstp_sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define R MSTP_ROLE_ROOT
+#define D MSTP_ROLE_DESIGNATED
+#define A MSTP_ROLE_ALTERNATE
+#define M MSTP_ROLE_MASTER
+
+static struct sim sim;
+static const uint16_t mstids[] = { 1, 2 };
+
+/* @peer_table: B2's VID table; @peer_version: B2's protocol. */
+static bool line(const struct mst_vid_table *peer_table,
+		 enum mstp_force_version peer_version)
+{
+	static struct mst_vid_table table;
+	struct mstp_bridge_config cfg;
+
+	sim_free(&sim);
+	memset(&sim, 0, sizeof(sim));
+	sim.verbose = getenv("MSTP_VERBOSE") != NULL;
+	table.mstid[10] = 1;
+	table.mstid[20] = 2;
+	for (unsigned int i = 0; i < 3; i++) {
+		sim_config(&cfg, i, 2, mstids, 2, i == 2 ? peer_table : &table);
+		if (i == 2)
+			cfg.force_version = peer_version;
+		if (!sim_add_bridge(&sim, &cfg))
+			return false;
+	}
+	sim_connect(&sim, 0, 0, 1, 0);
+	sim_connect(&sim, 1, 1, 2, 0);
+	return true;
+}
+
+static void start(unsigned int secs)
+{
+	sim_all_up(&sim);
+	sim_deliver(&sim, 100000);
+	sim_advance(&sim, secs);
+}
+
+static struct mstp_port_status port(unsigned int b, unsigned int p,
+				    unsigned int tree)
+{
+	struct mstp_port_status st;
+
+	memset(&st, 0xff, sizeof(st));
+	mstp_get_port_status(sim.br[b], p, tree, &st);
+	return st;
+}
+
+static struct mstp_tree_status tree(unsigned int b, unsigned int t)
+{
+	struct mstp_tree_status st;
+
+	memset(&st, 0xff, sizeof(st));
+	mstp_get_tree_status(sim.br[b], t, &st);
+	return st;
+}
+
+/* Control: the same configuration everywhere gives one region. */
+TEST(same_digest_one_region)
+{
+	static struct mst_vid_table t;
+
+	t.mstid[10] = 1;
+	t.mstid[20] = 2;
+	CHECK(line(&t, MSTP_FORCE_MSTP));
+	CHECK_INT(mstp_set_bridge_priority(sim.br[0], 0, 4096), 0);
+	CHECK_INT(mstp_set_bridge_priority(sim.br[0], 1, 4096), 0);
+	start(3);
+	CHECK(!port(2, 0, 0).boundary);
+	CHECK(!port(1, 1, 0).boundary);
+	CHECK_INT(tree(2, 0).regional_root_id.mac[5], 1);
+	CHECK_INT(tree(2, 0).ext_root_path_cost, 0);
+	CHECK_INT(tree(2, 0).int_root_path_cost, 40000);
+	CHECK_INT(tree(2, 1).regional_root_id.mac[5], 1);
+	CHECK_INT(port(2, 0, 1).role, R);
+	sim_free(&sim);
+}
+
+/* One VID mapped differently: B2 is a region of its own. */
+TEST(digest_mismatch_separate_regions)
+{
+	static struct mst_vid_table t;
+
+	t.mstid[10] = 2;
+	t.mstid[20] = 1;
+	CHECK(line(&t, MSTP_FORCE_MSTP));
+	CHECK_INT(mstp_set_bridge_priority(sim.br[0], 0, 4096), 0);
+	CHECK_INT(mstp_set_bridge_priority(sim.br[0], 1, 4096), 0);
+	start(3);
+	CHECK(port(2, 0, 0).boundary);
+	CHECK(port(1, 1, 0).boundary);
+	CHECK(!port(1, 0, 0).boundary);
+	/* CIST: one tree across both regions, B2 reaches it externally. */
+	CHECK_INT(tree(2, 0).root_id.mac[5], 1);
+	CHECK_INT(tree(2, 0).ext_root_path_cost, 20000);
+	CHECK_INT(tree(2, 0).regional_root_id.mac[5], 3);
+	CHECK_INT(tree(2, 0).int_root_path_cost, 0);
+	CHECK_INT(tree(1, 0).regional_root_id.mac[5], 1);
+	CHECK_INT(tree(1, 0).ext_root_path_cost, 0);
+	/* MSTIs do not cross: B2 is its own MSTI root, its boundary port
+	 * is the Master port and forwards like the CIST root port. */
+	CHECK_INT(port(2, 0, 0).role, R);
+	CHECK_INT(port(2, 0, 1).role, M);
+	CHECK_INT(port(2, 0, 2).role, M);
+	CHECK_INT(sim_state(&sim, 2, 0, 1), MSTP_FORWARDING);
+	CHECK_INT(tree(2, 1).regional_root_id.mac[5], 3);
+	CHECK_INT(tree(2, 1).root_port, -1);
+	CHECK_INT(tree(1, 1).regional_root_id.mac[5], 1);
+	CHECK_INT(port(1, 1, 1).role, D);
+	CHECK_INT(sim_state(&sim, 1, 1, 1), MSTP_FORWARDING);
+	sim_free(&sim);
+}
+
+/* A name or revision change alone also splits the region. */
+TEST(revision_mismatch_separate_regions)
+{
+	static struct mst_vid_table t;
+	struct mst_config_id id;
+
+	t.mstid[10] = 1;
+	t.mstid[20] = 2;
+	CHECK(line(&t, MSTP_FORCE_MSTP));
+	CHECK_INT(mst_config_id_init(&id, "lab", 2, &t), 0);
+	CHECK_INT(mstp_set_mcid(sim.br[2], &id), 0);
+	start(3);
+	CHECK(port(2, 0, 0).boundary);
+	CHECK(port(1, 1, 0).boundary);
+	/* Back to the same revision: one region again. */
+	CHECK_INT(mst_config_id_init(&id, "lab", 1, &t), 0);
+	CHECK_INT(mstp_set_mcid(sim.br[2], &id), 0);
+	sim_advance(&sim, 3);
+	CHECK(!port(2, 0, 0).boundary);
+	CHECK(!port(1, 1, 0).boundary);
+	sim_free(&sim);
+}
+
+/*
+ * An RSTP bridge as CIST root next to the region: B1's boundary port is
+ * the CIST root port, hence Master for the MSTIs, and B1 is the CIST
+ * Regional Root; B0 reaches the root through B1 inside the region.
+ */
+TEST(rstp_peer_root_beyond_boundary)
+{
+	struct mstp_port_status st;
+
+	CHECK(line(NULL, MSTP_FORCE_RSTP));
+	CHECK_INT(mstp_set_bridge_priority(sim.br[2], 0, 0), 0);
+	start(0);
+	for (unsigned int s = 0; s < 3 && port(0, 0, 1).role != R; s++)
+		sim_advance(&sim, 1);
+	CHECK(port(1, 1, 0).boundary);
+	CHECK_INT(port(1, 1, 0).role, R);
+	CHECK_INT(port(1, 1, 1).role, M);
+	CHECK_INT(port(1, 1, 2).role, M);
+	CHECK_INT(sim_state(&sim, 1, 1, 1), MSTP_FORWARDING);
+	CHECK_INT(tree(1, 0).root_id.mac[5], 3);
+	CHECK_INT(tree(1, 0).regional_root_id.mac[5], 2);
+	CHECK_INT(tree(1, 0).ext_root_path_cost, 20000);
+	CHECK_INT(tree(0, 0).regional_root_id.mac[5], 2);
+	CHECK_INT(tree(0, 0).ext_root_path_cost, 20000);
+	CHECK_INT(tree(0, 0).int_root_path_cost, 20000);
+	/* MSTIs inside the region: B0's port to B1 is root (B0 has the
+	 * lower MAC, so B0 would be MSTI root; here B1's master port
+	 * leads out of the region).  */
+	CHECK_INT(port(0, 0, 0).role, R);
+	CHECK_INT(sim_state(&sim, 0, 0, 0), MSTP_FORWARDING);
+	/* The RSTP bridge got MST BPDUs (read as RST), sent RST ones. */
+	st = port(1, 1, 0);
+	CHECK(st.counters.tx_mst > 0);
+	CHECK(st.counters.rx_rst > 0);
+	CHECK_INT(st.counters.rx_mst, 0);
+	CHECK(port(2, 0, 0).counters.tx_rst > 0);
+	/* Rapid across the boundary too. */
+	CHECK_INT(sim_state(&sim, 2, 0, 0), MSTP_FORWARDING);
+	sim_free(&sim);
+}
+
+/* An RSTP bridge below the region sees the region as one bridge: the
+ * bridge id it hears is the regional root's. */
+TEST(rstp_peer_sees_region_as_one_bridge)
+{
+	CHECK(line(NULL, MSTP_FORCE_RSTP));
+	CHECK_INT(mstp_set_bridge_priority(sim.br[0], 0, 4096), 0);
+	start(2);
+	CHECK_INT(port(2, 0, 0).role, R);
+	CHECK_INT(sim_state(&sim, 2, 0, 0), MSTP_FORWARDING);
+	CHECK_INT(tree(2, 0).root_id.mac[5], 1);
+	CHECK_INT(tree(2, 0).ext_root_path_cost, 20000);
+	CHECK_INT(port(1, 1, 0).role, D);
+	CHECK_INT(port(1, 1, 1).role, D);
+	sim_free(&sim);
+}
+
+/*
+ * An STP (802.1D Config/TCN only) bridge: B1's port falls back to STP
+ * after the migrate time, the link forwards only after forward delays,
+ * and the TCN from outside reaches every MSTI of the region.
+ */
+TEST(stp_peer_migration_and_tcn)
+{
+	struct mstp_port_status st;
+	unsigned int secs;
+
+	CHECK(line(NULL, MSTP_FORCE_STP));
+	CHECK_INT(mstp_set_bridge_priority(sim.br[0], 0, 4096), 0);
+	start(0);
+	/* Migrate time (3 s) in CHECKING_RSTP, then the next Config BPDU
+	 * switches the port to STP; it answers at its next hello. */
+	sim_advance(&sim, 6);
+	st = port(1, 1, 0);
+	CHECK(!st.send_rstp);
+	CHECK(st.counters.rx_config > 0);
+	CHECK(st.counters.tx_config > 0);
+	CHECK(port(1, 1, 0).boundary);
+	unsigned long mst_before = st.counters.tx_mst;
+	/* No rapid transition with a legacy peer. */
+	CHECK_INT(sim_state(&sim, 1, 1, 0), MSTP_DISCARDING);
+	for (secs = 6; secs < 80; secs++) {
+		if (sim_state(&sim, 2, 0, 0) == MSTP_FORWARDING &&
+		    sim_state(&sim, 1, 1, 0) == MSTP_FORWARDING)
+			break;
+		sim_advance(&sim, 1);
+	}
+	printf("# STP link forwarding after %u s\n", secs);
+	CHECK(secs >= 30 && secs <= 60);
+	CHECK_INT(port(2, 0, 0).role, R);
+	CHECK_INT(port(1, 1, 0).role, D);
+	CHECK_INT(port(1, 1, 1).role, D);
+	CHECK_INT(port(1, 1, 0).counters.tx_mst, mst_before);
+	/* A new forwarding port on the STP bridge is a TC: B2 sends TCNs
+	 * until B1 acknowledges, and B1 propagates it into every MSTI of
+	 * the region (13.29.13: a TCN sets rcvdTc for all MSTIs). */
+	sim_advance(&sim, 10);
+	unsigned long tcn_before = port(2, 0, 0).counters.tx_tcn;
+	unsigned int tc1_before = tree(1, 1).tc_count;
+	sim.nflushes = 0;
+	mstp_port_set_link(sim.br[2], 1, true, true);
+	sim_advance(&sim, 40);
+	CHECK_INT(sim_state(&sim, 2, 1, 0), MSTP_FORWARDING);
+	CHECK(port(2, 0, 0).counters.tx_tcn > tcn_before);
+	CHECK(port(1, 1, 0).counters.rx_tcn > 0);
+	CHECK_INT(port(2, 0, 0).tc_while, 0);	/* acknowledged */
+	CHECK(tree(1, 1).tc_count > tc1_before);
+	CHECK(sim_flush_count(&sim, 1, 0, 0) > 0);
+	CHECK(sim_flush_count(&sim, 1, 0, 1) > 0);
+	CHECK(sim_flush_count(&sim, 1, 0, 2) > 0);
+	/* Not flushed: the port the TCN came in on. */
+	CHECK_INT(sim_flush_count(&sim, 1, 1, 1), 0);
+	sim_free(&sim);
+}
+
+/*
+ * Two boundary ports towards an RSTP root R (triangle B0, B1, R): the
+ * region picks one way out.  B0 (lower id) is the CIST Regional Root and
+ * its boundary port is Root for the CIST, Master for the MSTIs; B1 goes
+ * through B0 inside the region, so its own boundary port is Alternate in
+ * the CIST and - following the CIST - in every MSTI, and discards.
+ */
+TEST(two_boundary_ports_master_and_alternate)
+{
+	CHECK(line(NULL, MSTP_FORCE_RSTP));
+	CHECK_INT(mstp_set_bridge_priority(sim.br[2], 0, 0), 0);
+	sim_connect(&sim, 0, 1, 2, 1);
+	start(0);
+	for (unsigned int s = 0; s < 5; s++)
+		sim_advance(&sim, 1);
+	CHECK(port(0, 1, 0).boundary);
+	CHECK_INT(port(0, 1, 0).role, R);
+	CHECK_INT(port(0, 1, 1).role, M);
+	CHECK_INT(port(0, 1, 2).role, M);
+	CHECK_INT(sim_state(&sim, 0, 1, 2), MSTP_FORWARDING);
+	CHECK_INT(tree(0, 0).regional_root_id.mac[5], 1);
+	CHECK(port(1, 1, 0).boundary);
+	CHECK_INT(port(1, 1, 0).role, A);
+	CHECK_INT(port(1, 1, 1).role, A);
+	CHECK_INT(port(1, 1, 2).role, A);
+	for (unsigned int t = 0; t < 3; t++)
+		CHECK_INT(sim_state(&sim, 1, 1, t), MSTP_DISCARDING);
+	CHECK_INT(port(1, 0, 0).role, R);
+	CHECK_INT(tree(1, 0).regional_root_id.mac[5], 1);
+	CHECK_INT(tree(1, 0).ext_root_path_cost, 20000);
+	CHECK_INT(tree(1, 0).int_root_path_cost, 20000);
+	/* MSTIs inside: B0 (lower MAC, equal priority) is their root. */
+	CHECK_INT(tree(1, 1).regional_root_id.mac[5], 1);
+	CHECK_INT(port(1, 0, 1).role, R);
+	CHECK_INT(sim_state(&sim, 1, 0, 1), MSTP_FORWARDING);
+	/* The RSTP root sees one bridge (the region) on two ports. */
+	CHECK_INT(port(2, 0, 0).role, D);
+	CHECK_INT(port(2, 1, 0).role, D);
+	sim_free(&sim);
+}

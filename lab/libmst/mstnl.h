@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mstnl: the one rtnetlink module for the kernel bridge's MST mode.
+ *
+ * Three layers, so that everything but the socket is testable without a
+ * kernel:
+ *   mstnl_build_*()  build one request into a caller buffer (pure);
+ *   mstnl_parse_*()  decode replies, acks and notifications from bytes (pure);
+ *   mstnl_*()        a thin socket layer: send, receive, parse.
+ *
+ * Errors are -errno. When the kernel refuses a request, struct mstnl_err
+ * carries its error code and its extended-ack message text.
+ */
+#ifndef MSTLAB_MSTNL_H
+#define MSTLAB_MSTNL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/netlink.h>
+
+#define MSTNL_VID_MIN		1
+#define MSTNL_VID_MAX		4094
+#define MSTNL_MSTI_MAX		4094	/* MSTI 0 is the CIST */
+/* The kernel itself accepts and may report MSTI 4095. */
+#define MSTNL_MSTI_KERNEL_MAX	4095
+#define MSTNL_STATE_NONE	0xff	/* "no state reported" */
+#define MSTNL_IFNAMSIZ		16
+#define MSTNL_MSG_MAX		256
+/* Enough for every request except a large mstnl_build_port_msti_set(). */
+#define MSTNL_REQ_SIZE		512
+/* Bytes one MSTI entry adds to mstnl_build_port_msti_set(). */
+#define MSTNL_MSTI_ENTRY_SIZE	20
+
+/* Outcome of a request, filled by the parsers and the socket layer. */
+struct mstnl_err {
+	int code;			/* 0 or -errno */
+	bool kernel;			/* code came from the kernel's ack */
+	char msg[MSTNL_MSG_MAX];	/* kernel extack text (or why a reply
+					 * was rejected), "" if none */
+	uint32_t offset;		/* NLMSGERR_ATTR_OFFS, 0 if absent */
+};
+
+/* Port states, as the kernel numbers them (BR_STATE_*). */
+const char *mstnl_state_name(uint8_t state);	/* "?" if unknown */
+int mstnl_state_parse(const char *name);	/* state or -EINVAL */
+
+/* ---- requests: each returns the message length or -errno ------------- */
+
+/* RTM_NEWLINK: IFLA_BR_MULTI_BOOLOPT with BR_BOOLOPT_MST_ENABLE. */
+int mstnl_build_mst_set(void *buf, size_t size, uint32_t seq, int br_ifindex,
+			bool on);
+/* RTM_GETLINK for one device (bridge attributes, MST flag, master). */
+int mstnl_build_link_get(void *buf, size_t size, uint32_t seq, int ifindex);
+/* RTM_NEWVLAN global option BRIDGE_VLANDB_GOPTS_MSTI for vid..vid_end. */
+int mstnl_build_vlan_msti_set(void *buf, size_t size, uint32_t seq,
+			      int br_ifindex, uint16_t vid, uint16_t vid_end,
+			      uint16_t msti);
+/* RTM_GETVLAN dump of the bridge's global VLAN options. */
+int mstnl_build_vlan_dump(void *buf, size_t size, uint32_t seq,
+			  int br_ifindex);
+
+struct mstnl_msti_state {
+	uint16_t msti;		/* 1..4094 */
+	uint8_t state;		/* BR_STATE_* */
+};
+/* RTM_SETLINK AF_BRIDGE IFLA_AF_SPEC/IFLA_BRIDGE_MST, one entry each. */
+int mstnl_build_port_msti_set(void *buf, size_t size, uint32_t seq,
+			      int port_ifindex,
+			      const struct mstnl_msti_state *entries, size_t n);
+/* RTM_GETLINK AF_BRIDGE dump of all ports with RTEXT_FILTER_MST. */
+int mstnl_build_port_dump(void *buf, size_t size, uint32_t seq);
+/* RTM_SETLINK AF_BRIDGE IFLA_PROTINFO/IFLA_BRPORT_STATE: the CIST state. */
+int mstnl_build_port_state_set(void *buf, size_t size, uint32_t seq,
+			       int port_ifindex, uint8_t state);
+/*
+ * RTM_DELNEIGH + NLM_F_BULK: remove the dynamic FDB entries learnt on
+ * port_ifindex in VLAN vid (vid 0: in every VLAN). Same request as
+ * `bridge fdb flush dev PORT master vlan VID dynamic`.
+ */
+int mstnl_build_fdb_flush(void *buf, size_t size, uint32_t seq,
+			  int port_ifindex, uint16_t vid);
+
+/* ---- replies ------------------------------------------------------------ */
+
+typedef int (*mstnl_msg_cb)(const struct nlmsghdr *nlh, void *data);
+
+/*
+ * Walks one datagram answering request @seq. Data messages go to @cb (may
+ * be NULL); a negative return from @cb stops the walk and is returned.
+ * Returns 1 when more datagrams follow, 0 when the answer is complete (ack
+ * or NLMSG_DONE), or -errno: the kernel's error (err->kernel set), -EBADMSG
+ * for malformed bytes, -EPROTO for a foreign sequence number, -EINTR when a
+ * dump was interrupted by a concurrent change. @err may be NULL.
+ */
+int mstnl_parse_reply(const void *buf, size_t len, uint32_t seq,
+		      mstnl_msg_cb cb, void *data, struct mstnl_err *err);
+
+struct mstnl_link {
+	int ifindex;
+	char ifname[MSTNL_IFNAMSIZ];
+	int master;		/* 0: none */
+	uint8_t operstate;	/* IF_OPER_* */
+	bool is_bridge;		/* IFLA_INFO_KIND "bridge" */
+	bool is_bridge_port;	/* IFLA_INFO_SLAVE_KIND "bridge" */
+	bool vlan_filtering;	/* bridges only */
+	bool mst_supported;	/* the bridge knows BR_BOOLOPT_MST_ENABLE */
+	bool mst_enabled;
+};
+/* Decodes an RTM_NEWLINK (AF_UNSPEC) message. */
+int mstnl_parse_link(const struct nlmsghdr *nlh, struct mstnl_link *link);
+
+struct mstnl_vid_map {
+	uint16_t msti[4096];
+	uint8_t present[4096 / 8];
+};
+static inline bool mstnl_vid_map_has(const struct mstnl_vid_map *m,
+				     uint16_t vid)
+{
+	return vid < 4096 && (m->present[vid / 8] & (1u << (vid % 8)));
+}
+/* Adds one RTM_NEWVLAN global-options dump message to @map (zero it first);
+ * messages for other devices than @br_ifindex are ignored. */
+int mstnl_parse_vlan_global(const struct nlmsghdr *nlh, int br_ifindex,
+			    struct mstnl_vid_map *map);
+
+struct mstnl_port {
+	int ifindex;
+	char ifname[MSTNL_IFNAMSIZ];
+	int master;
+	uint8_t state;			/* CIST, MSTNL_STATE_NONE if absent */
+	bool has_mst;			/* message carried IFLA_BRIDGE_MST */
+	uint8_t msti_state[4096];	/* MSTNL_STATE_NONE: no VLAN there */
+};
+/* Decodes one AF_BRIDGE RTM_NEWLINK (dump entry or notification). */
+int mstnl_parse_port(const struct nlmsghdr *nlh, struct mstnl_port *port);
+
+enum mstnl_event_type {
+	MSTNL_EV_LINK,		/* any link changed (AF_UNSPEC) */
+	MSTNL_EV_PORT,		/* bridge port info (AF_BRIDGE link) */
+	MSTNL_EV_VLAN,		/* port/bridge VLAN added, changed, removed */
+	MSTNL_EV_VLAN_GLOBAL,	/* bridge global VLAN options (MSTI) */
+	MSTNL_EV_FDB,		/* bridge FDB entry added/removed */
+};
+
+struct mstnl_event {
+	enum mstnl_event_type type;
+	bool deleted;
+	int ifindex;
+	char ifname[MSTNL_IFNAMSIZ];	/* link and port events */
+	int master;			/* link, port, fdb events; 0: none */
+	union {
+		struct {
+			uint8_t operstate;
+		} link;
+		struct {
+			uint8_t state;	/* MSTNL_STATE_NONE if absent */
+		} port;
+		struct {
+			uint16_t vid, vid_end;
+			uint16_t flags;	/* BRIDGE_VLAN_INFO_* */
+			uint8_t state;	/* MSTNL_STATE_NONE if absent */
+		} vlan;
+		struct {
+			uint16_t vid, vid_end;
+			uint16_t msti;
+			bool has_msti;
+		} vlan_global;
+		struct {
+			uint8_t mac[6];
+			uint16_t vid;	/* 0: none */
+			uint16_t ndm_state;
+			uint8_t ndm_flags;
+		} fdb;
+	};
+};
+
+typedef int (*mstnl_event_cb)(const struct mstnl_event *ev, void *data);
+/*
+ * Decodes the events in one notification datagram and hands each to @cb.
+ * Messages the module does not watch (other families, routes) are skipped.
+ * Returns the number of events or -errno (-EBADMSG for malformed bytes).
+ */
+int mstnl_parse_events(const void *buf, size_t len, mstnl_event_cb cb,
+		       void *data);
+
+/* ---- socket layer ------------------------------------------------------- */
+
+struct mstnl;
+
+struct mstnl *mstnl_open(int *errp);
+void mstnl_close(struct mstnl *nl);
+
+int mstnl_mst_set(struct mstnl *nl, int br_ifindex, bool on,
+		  struct mstnl_err *err);
+int mstnl_link_get(struct mstnl *nl, int ifindex, struct mstnl_link *link,
+		   struct mstnl_err *err);
+int mstnl_vlan_msti_set(struct mstnl *nl, int br_ifindex, uint16_t vid,
+			uint16_t vid_end, uint16_t msti, struct mstnl_err *err);
+int mstnl_vlan_msti_get(struct mstnl *nl, int br_ifindex,
+			struct mstnl_vid_map *map, struct mstnl_err *err);
+int mstnl_port_msti_set(struct mstnl *nl, int port_ifindex,
+			const struct mstnl_msti_state *entries, size_t n,
+			struct mstnl_err *err);
+/* Calls @cb once per bridge port; a negative return stops the dump. */
+int mstnl_port_dump(struct mstnl *nl,
+		    int (*cb)(const struct mstnl_port *port, void *data),
+		    void *data, struct mstnl_err *err);
+int mstnl_port_state_set(struct mstnl *nl, int port_ifindex, uint8_t state,
+			 struct mstnl_err *err);
+int mstnl_fdb_flush(struct mstnl *nl, int port_ifindex, uint16_t vid,
+		    struct mstnl_err *err);
+
+enum {
+	MSTNL_GRP_LINK = 1 << 0,	/* RTNLGRP_LINK */
+	MSTNL_GRP_VLAN = 1 << 1,	/* RTNLGRP_BRVLAN */
+	MSTNL_GRP_FDB  = 1 << 2,	/* RTNLGRP_NEIGH */
+};
+/* A socket subscribed to the given groups, for mstnl_monitor_read(). */
+struct mstnl *mstnl_open_monitor(unsigned int groups, int *errp);
+int mstnl_fd(const struct mstnl *nl);
+/* Reads one datagram and decodes it (see mstnl_parse_events). -ENOBUFS
+ * means notifications were lost: resynchronise with dumps. */
+int mstnl_monitor_read(struct mstnl *nl, mstnl_event_cb cb, void *data);
+
+#endif

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mstnl socket layer: the only part that touches the kernel. Each call
+ * builds its request with mstnl_build_*(), sends it, and feeds every
+ * received datagram to mstnl_parse_reply() until the answer is complete.
+ */
+#include "mstnl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+
+/* Dumps arrive in datagrams of at most 32 KiB (netlink's dump limit). */
+#define MSTNL_RX_SIZE	(64 * 1024)
+/* A kernel that does not answer within this is a bug; never hang. */
+#define MSTNL_TIMEOUT_S	10
+
+struct mstnl {
+	struct mnl_socket *sock;
+	uint32_t seq;
+	uint8_t rx[MSTNL_RX_SIZE];
+};
+
+static void err_reset(struct mstnl_err *err)
+{
+	if (err)
+		memset(err, 0, sizeof(*err));
+}
+
+static int err_local(struct mstnl_err *err, int code, const char *msg)
+{
+	if (err) {
+		err->code = code;
+		err->kernel = false;
+		if (msg && !err->msg[0])
+			snprintf(err->msg, sizeof(err->msg), "%s", msg);
+	}
+	return code;
+}
+
+static struct mstnl *open_socket(int *errp)
+{
+	struct timeval tv = { .tv_sec = MSTNL_TIMEOUT_S };
+	struct mstnl *nl;
+	int one = 1;
+	int e;
+
+	nl = calloc(1, sizeof(*nl));
+	if (!nl) {
+		e = -ENOMEM;
+		goto fail;
+	}
+	nl->sock = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl->sock) {
+		e = -errno;
+		goto fail;
+	}
+	/* extended acks carry the kernel's reason; capped acks keep them small */
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one,
+				  sizeof(one)) < 0 ||
+	    mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one,
+				  sizeof(one)) < 0 ||
+	    setsockopt(mnl_socket_get_fd(nl->sock), SOL_SOCKET, SO_RCVTIMEO,
+		       &tv, sizeof(tv)) < 0 ||
+	    mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		e = -errno;
+		goto fail;
+	}
+	nl->seq = (uint32_t)time(NULL);
+	return nl;
+fail:
+	mstnl_close(nl);
+	if (errp)
+		*errp = e;
+	return NULL;
+}
+
+struct mstnl *mstnl_open(int *errp)
+{
+	return open_socket(errp);
+}
+
+void mstnl_close(struct mstnl *nl)
+{
+	if (!nl)
+		return;
+	if (nl->sock)
+		mnl_socket_close(nl->sock);
+	free(nl);
+}
+
+int mstnl_fd(const struct mstnl *nl)
+{
+	return mnl_socket_get_fd(nl->sock);
+}
+
+/* Whether a datagram holds the end (NLMSG_DONE or an ack) of answer @seq. */
+static bool has_end(const void *buf, size_t len, uint32_t seq)
+{
+	const struct nlmsghdr *nlh = buf;
+	int rem = (int)len;
+
+	while (rem >= (int)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
+	       nlh->nlmsg_len <= (unsigned int)rem) {
+		if (nlh->nlmsg_seq == seq && (nlh->nlmsg_type == NLMSG_DONE ||
+					      nlh->nlmsg_type == NLMSG_ERROR))
+			return true;
+		nlh = mnl_nlmsg_next(nlh, &rem);
+	}
+	return false;
+}
+
+/*
+ * After giving up on a dump half-way, reads the rest of it, so that the
+ * next request does not find stale parts of this one.
+ */
+static void drain(struct mstnl *nl, uint32_t seq)
+{
+	ssize_t n;
+
+	do {
+		n = mnl_socket_recvfrom(nl->sock, nl->rx, sizeof(nl->rx));
+	} while ((n > 0 && !has_end(nl->rx, (size_t)n, seq)) ||
+		 (n < 0 && errno == EINTR));
+}
+
+/* Sends @len bytes of @req (built with seq nl->seq) and collects the answer. */
+static int talk(struct mstnl *nl, const void *req, size_t len,
+		mstnl_msg_cb cb, void *data, struct mstnl_err *err)
+{
+	const struct nlmsghdr *nlh = req;
+	ssize_t n = 0;
+	int ret = 1;
+
+	if (mnl_socket_sendto(nl->sock, req, len) < 0)
+		return err_local(err, -errno, "cannot send netlink request");
+	do {
+		n = mnl_socket_recvfrom(nl->sock, nl->rx, sizeof(nl->rx));
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return err_local(err, -ETIMEDOUT,
+						 "no answer from the kernel");
+			if (errno == EINTR)
+				continue;
+			return err_local(err, -errno,
+					 "cannot receive netlink answer");
+		}
+		ret = mstnl_parse_reply(nl->rx, (size_t)n, nlh->nlmsg_seq, cb,
+					data, err);
+	} while (ret == 1);
+	if (ret < 0 && n > 0 &&
+	    (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP &&
+	    !has_end(nl->rx, (size_t)n, nlh->nlmsg_seq))
+		drain(nl, nlh->nlmsg_seq);
+	if (ret < 0 && err && !err->code)
+		err->code = ret;
+	return ret;
+}
+
+/* Talks with a request a builder returned @len for (or its error). */
+static int finish(struct mstnl *nl, const void *req, int len, mstnl_msg_cb cb,
+		  void *data, struct mstnl_err *err)
+{
+	if (len < 0)
+		return err_local(err, len, "invalid request");
+	return talk(nl, req, (size_t)len, cb, data, err);
+}
+
+int mstnl_mst_set(struct mstnl *nl, int br_ifindex, bool on,
+		  struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+	int len;
+
+	err_reset(err);
+	len = mstnl_build_mst_set(req, sizeof(req), ++nl->seq,
+				  br_ifindex, on);
+	return finish(nl, req, len, NULL, NULL, err);
+}
+
+struct link_get {
+	struct mstnl_link *link;
+	bool seen;
+};
+
+static int link_get_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct link_get *lg = data;
+	int ret;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	ret = mstnl_parse_link(nlh, lg->link);
+	if (ret == 0)
+		lg->seen = true;
+	return ret;
+}
+
+int mstnl_link_get(struct mstnl *nl, int ifindex, struct mstnl_link *link,
+		   struct mstnl_err *err)
+{
+	struct link_get lg = { link, false };
+	uint8_t req[MSTNL_REQ_SIZE];
+	int ret;
+
+	err_reset(err);
+	ret = finish(nl, req,
+		     mstnl_build_link_get(req, sizeof(req), ++nl->seq, ifindex),
+		     link_get_cb, &lg, err);
+	if (ret == 0 && !lg.seen)
+		return err_local(err, -EBADMSG, "no link in the kernel's answer");
+	return ret;
+}
+
+int mstnl_vlan_msti_set(struct mstnl *nl, int br_ifindex, uint16_t vid,
+			uint16_t vid_end, uint16_t msti, struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+	int len;
+
+	err_reset(err);
+	len = mstnl_build_vlan_msti_set(req, sizeof(req), ++nl->seq,
+				  br_ifindex, vid, vid_end, msti);
+	return finish(nl, req, len, NULL, NULL, err);
+}
+
+struct vlan_get {
+	int br;
+	struct mstnl_vid_map *map;
+};
+
+static int vlan_get_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct vlan_get *vg = data;
+
+	if (nlh->nlmsg_type != RTM_NEWVLAN)
+		return 0;
+	return mstnl_parse_vlan_global(nlh, vg->br, vg->map);
+}
+
+int mstnl_vlan_msti_get(struct mstnl *nl, int br_ifindex,
+			struct mstnl_vid_map *map, struct mstnl_err *err)
+{
+	struct vlan_get vg = { br_ifindex, map };
+
+	memset(map, 0, sizeof(*map));
+	uint8_t req[MSTNL_REQ_SIZE];
+	int len;
+
+	err_reset(err);
+	len = mstnl_build_vlan_dump(req, sizeof(req), ++nl->seq,
+				  br_ifindex);
+	return finish(nl, req, len, vlan_get_cb, &vg, err);
+}
+
+int mstnl_port_msti_set(struct mstnl *nl, int port_ifindex,
+			const struct mstnl_msti_state *entries, size_t n,
+			struct mstnl_err *err)
+{
+	size_t size = MSTNL_REQ_SIZE + n * MSTNL_MSTI_ENTRY_SIZE;
+	uint8_t *req;
+	int len, ret;
+
+	err_reset(err);
+	if (n > MSTNL_MSTI_MAX)
+		return err_local(err, -EINVAL, "too many MSTI entries");
+	req = malloc(size);
+	if (!req)
+		return err_local(err, -ENOMEM, NULL);
+	len = mstnl_build_port_msti_set(req, size, ++nl->seq, port_ifindex,
+					entries, n);
+	if (len < 0)
+		ret = err_local(err, len, "invalid request");
+	else
+		ret = talk(nl, req, (size_t)len, NULL, NULL, err);
+	free(req);
+	return ret;
+}
+
+struct port_dump {
+	int (*cb)(const struct mstnl_port *port, void *data);
+	void *data;
+	struct mstnl_port port;
+};
+
+static int port_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct port_dump *pd = data;
+	int ret;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	ret = mstnl_parse_port(nlh, &pd->port);
+	if (ret < 0)
+		return ret;
+	return pd->cb(&pd->port, pd->data) < 0 ? -ECANCELED : 0;
+}
+
+int mstnl_port_dump(struct mstnl *nl,
+		    int (*cb)(const struct mstnl_port *port, void *data),
+		    void *data, struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+	struct port_dump *pd;
+	int ret;
+
+	err_reset(err);
+	pd = malloc(sizeof(*pd));
+	if (!pd)
+		return err_local(err, -ENOMEM, NULL);
+	pd->cb = cb;
+	pd->data = data;
+	ret = finish(nl, req, mstnl_build_port_dump(req, sizeof(req), ++nl->seq),
+		     port_dump_cb, pd, err);
+	free(pd);
+	return ret;
+}
+
+int mstnl_port_state_set(struct mstnl *nl, int port_ifindex, uint8_t state,
+			 struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+	int len;
+
+	err_reset(err);
+	len = mstnl_build_port_state_set(req, sizeof(req), ++nl->seq,
+				  port_ifindex, state);
+	return finish(nl, req, len, NULL, NULL, err);
+}
+
+int mstnl_fdb_flush(struct mstnl *nl, int port_ifindex, uint16_t vid,
+		    struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+	int len;
+
+	err_reset(err);
+	len = mstnl_build_fdb_flush(req, sizeof(req), ++nl->seq,
+				  port_ifindex, vid);
+	return finish(nl, req, len, NULL, NULL, err);
+}
+
+struct mstnl *mstnl_open_monitor(unsigned int groups, int *errp)
+{
+	static const struct {
+		unsigned int flag;
+		int group;
+	} map[] = {
+		{ MSTNL_GRP_LINK, RTNLGRP_LINK },
+		{ MSTNL_GRP_VLAN, RTNLGRP_BRVLAN },
+		{ MSTNL_GRP_FDB, RTNLGRP_NEIGH },
+	};
+	struct mstnl *nl = open_socket(errp);
+	struct timeval tv = { 0 };
+
+	if (!nl)
+		return NULL;
+	/* RTNLGRP_BRVLAN is above 32: only the setsockopt form reaches it */
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		if (!(groups & map[i].flag))
+			continue;
+		int group = map[i].group;
+
+		if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
+					  &group, sizeof(group)) < 0) {
+			if (errp)
+				*errp = -errno;
+			mstnl_close(nl);
+			return NULL;
+		}
+	}
+	/* a monitor waits for as long as it takes */
+	setsockopt(mnl_socket_get_fd(nl->sock), SOL_SOCKET, SO_RCVTIMEO, &tv,
+		   sizeof(tv));
+	return nl;
+}
+
+int mstnl_monitor_read(struct mstnl *nl, mstnl_event_cb cb, void *data)
+{
+	ssize_t n;
+
+	n = mnl_socket_recvfrom(nl->sock, nl->rx, sizeof(nl->rx));
+	if (n < 0)
+		return -errno;
+	return mstnl_parse_events(nl->rx, (size_t)n, cb, data);
+}

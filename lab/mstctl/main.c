@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mstctl: configure and show the Linux bridge's MST mode (the grammar of
+ * later iproute2's `bridge mst`). Thin: the work is in libmst's mstnl.
+ */
+#include "mstctl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *fp)
+{
+	fputs("Usage: mstctl [-j] COMMAND\n"
+	      "  mstctl enable dev BRIDGE\n"
+	      "  mstctl disable dev BRIDGE\n"
+	      "  mstctl [show [dev BRIDGE|PORT]]\n"
+	      "  mstctl vlan set dev BRIDGE vid VID[-VID] msti MSTI\n"
+	      "  mstctl set dev PORT msti MSTI state STATE\n"
+	      "  mstctl flush dev PORT vid VID[,VID...]\n"
+	      "  mstctl monitor\n"
+	      "VID := 1..4094   MSTI := 1..4094 (vlan set: 0..4094, 0 = CIST)\n"
+	      "STATE := disabled | listening | learning | forwarding | blocking\n"
+	      "-j: JSON output. Exit: 0 ok, 1 refused by the kernel, 2 usage.\n",
+	      fp);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct ctl *c, int argc, char **argv);
+} commands[] = {
+	{ "enable", cmd_enable },
+	{ "disable", cmd_disable },
+	{ "show", cmd_show },
+	{ "vlan", cmd_vlan },
+	{ "set", cmd_set },
+	{ "flush", cmd_flush },
+	{ "monitor", cmd_monitor },
+};
+
+int main(int argc, char **argv)
+{
+	struct ctl c = { 0 };
+	int (*fn)(struct ctl *, int, char **) = NULL;
+	int i = 1, ret, err = 0;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "-json") ||
+		    !strcmp(argv[i], "--json")) {
+			c.json = true;
+		} else if (!strcmp(argv[i], "-h") ||
+			   !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else {
+			return ctl_fail(EXIT_USAGE,
+					"unknown option \"%s\"; try \"mstctl help\"",
+					argv[i]);
+		}
+	}
+	if (i < argc && !strcmp(argv[i], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (i == argc) {
+		fn = cmd_show;	/* like `bridge mst` */
+	} else {
+		for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]);
+		     k++)
+			if (!strcmp(argv[i], commands[k].name))
+				fn = commands[k].fn;
+		if (!fn)
+			return ctl_fail(EXIT_USAGE,
+					"unknown command \"%s\"; try \"mstctl help\"",
+					argv[i]);
+		i++;
+	}
+
+	print_init(&c.pr, stdout, c.json);
+	c.nl = mstnl_open(&err);
+	if (!c.nl)
+		return ctl_fail(EXIT_REFUSED, "cannot open rtnetlink: %s",
+				strerror(-err));
+	ret = fn(&c, argc - i, argv + i);
+	mstnl_close(c.nl);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return ctl_fail(EXIT_REFUSED, "cannot write the output");
+	return ret;
+}

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/* Command dispatch: one table of {name, handler, usage}. */
+#include "cli.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan.h"
+#include "print.h"
+#include "topo.h"
+
+struct cli {
+	FILE *out, *err;
+	int argc;
+	char **argv;		/* after the command name */
+};
+
+static int load(struct cli *c, const char *path, struct topo **t)
+{
+	struct topo_error e;
+	char msg[600];
+
+	if (topo_parse_file(path, t, &e) == 0)
+		return 0;
+	fprintf(c->err, "%s\n", topo_error_format(&e, msg, sizeof(msg)));
+	return -1;
+}
+
+static int usage(struct cli *c, const char *text)
+{
+	fprintf(c->err, "usage: mstlab %s\n", text);
+	return 2;
+}
+
+static void summary_mst(FILE *out, const struct topo_mst *m)
+{
+	fprintf(out, "  MST region %s revision %u\n", m->region, m->revision);
+	for (size_t i = 0; i < m->n_msti; i++) {
+		unsigned vid = 0, lo, hi;
+		bool first = true;
+
+		fprintf(out, "    MSTI %u: VLANs", m->msti[i].id);
+		while (topo_vlan_next_range(&m->msti[i].vlans, &vid, &lo,
+					    &hi)) {
+			fprintf(out, first ? " " : ",");
+			if (lo == hi)
+				fprintf(out, "%u", lo);
+			else
+				fprintf(out, "%u-%u", lo, hi);
+			first = false;
+		}
+		fprintf(out, "\n");
+	}
+}
+
+static int cmd_check(struct cli *c)
+{
+	size_t roles[4] = { 0 };
+	struct topo *t;
+
+	if (c->argc != 1)
+		return usage(c, "check TOPO.yaml");
+	if (load(c, c->argv[0], &t))
+		return 1;
+	for (size_t i = 0; i < t->n_nodes; i++)
+		roles[t->nodes[i].role]++;
+	fprintf(c->out, "%s: lab %s ok\n  %zu node%s:", t->file, t->name,
+		t->n_nodes, t->n_nodes == 1 ? "" : "s");
+	for (int r = 0; r < 4; r++)
+		if (roles[r])
+			fprintf(c->out, " %zu %s", roles[r],
+				topo_role_name((enum topo_role)r));
+	fprintf(c->out, "\n  %zu link%s\n", t->n_links,
+		t->n_links == 1 ? "" : "s");
+	summary_mst(c->out, &t->mst);
+	for (size_t i = 0; i < t->n_scenarios; i++)
+		fprintf(c->out, "  scenario %s: %zu step%s%s\n",
+			t->scenarios[i].name, t->scenarios[i].n_steps,
+			t->scenarios[i].n_steps == 1 ? "" : "s",
+			t->scenarios[i].expect.set ? ", with expectations" :
+			"");
+	topo_free(t);
+	return 0;
+}
+
+static int write_out(struct cli *c, const char *path, const struct sbuf *sb)
+{
+	FILE *f = path ? fopen(path, "w") : c->out;
+
+	if (!f) {
+		fprintf(c->err, "mstlab: cannot write %s\n", path);
+		return 1;
+	}
+	fputs(sbuf_str(sb), f);
+	if (path && fclose(f)) {
+		fprintf(c->err, "mstlab: cannot write %s\n", path);
+		return 1;
+	}
+	return 0;
+}
+
+static int cmd_graph(struct cli *c)
+{
+	const char *topo = NULL, *path = NULL;
+	struct sbuf sb;
+	struct topo *t;
+	int r;
+
+	for (int i = 0; i < c->argc; i++) {
+		if (strcmp(c->argv[i], "-o") == 0 && i + 1 < c->argc)
+			path = c->argv[++i];
+		else if (!topo && c->argv[i][0] != '-')
+			topo = c->argv[i];
+		else
+			return usage(c, "graph TOPO.yaml [-o OUT.dot]");
+	}
+	if (!topo)
+		return usage(c, "graph TOPO.yaml [-o OUT.dot]");
+	if (load(c, topo, &t))
+		return 1;
+	sbuf_init(&sb);
+	r = plan_dot(t, &sb) ? 1 : write_out(c, path, &sb);
+	sbuf_free(&sb);
+	topo_free(t);
+	return r;
+}
+
+/* Defaults for the paths in domain XML: the build tree under $PWD. */
+struct paths {
+	char run[PATH_MAX], kernel[2][PATH_MAX], initrd[PATH_MAX];
+};
+
+static void default_paths(struct paths *ps, const char *lab)
+{
+	char cwd[PATH_MAX - 128];
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		strcpy(cwd, "/");
+	snprintf(ps->run, sizeof(ps->run), "%s/results/%s", cwd, lab);
+	snprintf(ps->kernel[0], sizeof(ps->kernel[0]),
+		 "%s/build/kernel-default/arch/x86/boot/bzImage", cwd);
+	snprintf(ps->kernel[1], sizeof(ps->kernel[1]),
+		 "%s/build/kernel-debug/arch/x86/boot/bzImage", cwd);
+	snprintf(ps->initrd, sizeof(ps->initrd), "%s/build/initramfs.cpio.gz",
+		 cwd);
+}
+
+static const char plan_usage[] =
+	"plan TOPO.yaml [--json | --xml NODE | --user-data NODE |\n"
+	"                    --meta-data NODE | --mstd-conf NODE]\n"
+	"                   [--virt qemu|kvm] [--run DIR] [--kernel PATH]\n"
+	"                   [--debug-kernel PATH] [--initrd PATH]";
+
+static int cmd_plan(struct cli *c)
+{
+	const char *topo = NULL, *what = NULL, *node_name = NULL;
+	struct plan_params pp = { .virt = PLAN_VIRT_QEMU };
+	const char *run = NULL, *kernel[2] = { NULL }, *initrd = NULL;
+	enum plan_err pe = PLAN_OK;
+	struct paths ps;
+	struct plan *p;
+	struct sbuf sb;
+	struct topo *t;
+	int node = -1, r = 0;
+
+	for (int i = 0; i < c->argc; i++) {
+		const char *a = c->argv[i];
+		const char *v = i + 1 < c->argc ? c->argv[i + 1] : NULL;
+
+		if (strcmp(a, "--json") == 0 && !what) {
+			what = a;
+		} else if (v && !what && (strcmp(a, "--xml") == 0 ||
+					  strcmp(a, "--user-data") == 0 ||
+					  strcmp(a, "--meta-data") == 0 ||
+					  strcmp(a, "--mstd-conf") == 0)) {
+			what = a;
+			node_name = v;
+			i++;
+		} else if (v && strcmp(a, "--virt") == 0) {
+			if (strcmp(v, "kvm") == 0)
+				pp.virt = PLAN_VIRT_KVM;
+			else if (strcmp(v, "qemu") != 0)
+				return usage(c, plan_usage);
+			i++;
+		} else if (v && strcmp(a, "--run") == 0) {
+			run = c->argv[++i];
+		} else if (v && strcmp(a, "--kernel") == 0) {
+			kernel[0] = c->argv[++i];
+		} else if (v && strcmp(a, "--debug-kernel") == 0) {
+			kernel[1] = c->argv[++i];
+		} else if (v && strcmp(a, "--initrd") == 0) {
+			initrd = c->argv[++i];
+		} else if (!topo && a[0] != '-') {
+			topo = a;
+		} else {
+			return usage(c, plan_usage);
+		}
+	}
+	if (!topo)
+		return usage(c, plan_usage);
+	if (load(c, topo, &t))
+		return 1;
+	if (node_name)
+		node = topo_node_find(t, node_name);
+	if (node_name && node < 0) {
+		fprintf(c->err, "mstlab: %s has no node '%s'\n", topo,
+			node_name);
+		topo_free(t);
+		return 1;
+	}
+	pe = plan_build(t, &p);
+	if (pe) {
+		fprintf(c->err, "mstlab: %s\n", plan_strerror(pe));
+		topo_free(t);
+		return 1;
+	}
+	default_paths(&ps, t->name);
+	pp.run_dir = run ? run : ps.run;
+	pp.kernel[0] = kernel[0] ? kernel[0] : ps.kernel[0];
+	pp.kernel[1] = kernel[1] ? kernel[1] : ps.kernel[1];
+	pp.initrd = initrd ? initrd : ps.initrd;
+
+	sbuf_init(&sb);
+	if (!what || strcmp(what, "--json") == 0) {
+		struct printer pr;
+
+		print_init(&pr, c->out, what != NULL);
+		plan_print(p, &pr);
+	} else if (strcmp(what, "--xml") == 0)
+		pe = plan_domain_xml(p, &pp, node, &sb);
+	else if (strcmp(what, "--user-data") == 0)
+		pe = plan_user_data(p, node, &sb);
+	else if (strcmp(what, "--meta-data") == 0)
+		pe = plan_meta_data(p, node, &sb);
+	else
+		pe = plan_mstd_conf(p, node, &sb);
+	if (pe) {
+		fprintf(c->err, "mstlab: %s\n", plan_strerror(pe));
+		r = 1;
+	} else {
+		fputs(sbuf_str(&sb), c->out);
+	}
+	sbuf_free(&sb);
+	plan_free(p);
+	topo_free(t);
+	return r;
+}
+
+/* The libvirt side comes later; these keep their place in the CLI. */
+static int cmd_stub(struct cli *c)
+{
+	fprintf(c->err, "mstlab: %s is not implemented yet\n", c->argv[-1]);
+	return 2;
+}
+
+static const struct command {
+	const char *name;
+	int (*run)(struct cli *c);
+	const char *help;
+} commands[] = {
+	{ "check", cmd_check, "check TOPO.yaml         validate, start nothing" },
+	{ "graph", cmd_graph, "graph TOPO.yaml [-o F]  Graphviz dot" },
+	{ "plan", cmd_plan, "plan TOPO.yaml [--json] names, MACs, XML, seeds" },
+	{ "up", cmd_stub, "up TOPO.yaml            start the lab" },
+	{ "down", cmd_stub, "down TOPO.yaml          tear it down" },
+	{ "run", cmd_stub, "run TOPO.yaml [-s SCENARIO] [--keep]" },
+	{ "status", cmd_stub, "status TOPO.yaml        nodes and links" },
+	{ "exec", cmd_stub, "exec TOPO.yaml NODE CMD..." },
+	{ "console", cmd_stub, "console TOPO.yaml NODE" },
+	{ "link", cmd_stub, "link TOPO.yaml NODE:PORT fail|restore" },
+};
+
+static int help(FILE *f)
+{
+	fprintf(f, "usage: mstlab COMMAND ...\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  mstlab %s\n", commands[i].help);
+	return 2;
+}
+
+int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct cli c = { out, err, argc - 2, argv + 2 };
+
+	if (argc < 2)
+		return help(err);
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		help(out);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(&c);
+	fprintf(err, "mstlab: unknown command '%s'\n", argv[1]);
+	return help(err);
+}

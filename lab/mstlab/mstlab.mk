@@ -1,0 +1,25 @@
+# mstlab: the host orchestrator. The pure half (model, planner, CLI
+# dispatch) is a set of library files the unit tests link directly.
+MSTLAB_LIB_SRCS := \
+	lab/mstlab/topo_model.c \
+	lab/mstlab/topo_yaml.c \
+	lab/mstlab/topo_parse.c \
+	lab/mstlab/topo_scenario.c \
+	lab/mstlab/sbuf.c \
+	lab/mstlab/plan.c \
+	lab/mstlab/plan_xml.c \
+	lab/mstlab/plan_seed.c \
+	lab/mstlab/plan_print.c \
+	lab/mstlab/plan_dot.c \
+	lab/mstlab/cli.c
+MSTLAB_LIB_LIBS := -lyaml -lcrypto
+
+PROGRAMS += mstlab
+mstlab_SRCS := lab/mstlab/main.c $(MSTLAB_LIB_SRCS)
+mstlab_LIBS := $(MSTLAB_LIB_LIBS)
+
+UNIT_TESTS += test_topo test_plan
+test_topo_SRCS := tests/unit/test_topo.c $(MSTLAB_LIB_SRCS)
+test_topo_LIBS := $(MSTLAB_LIB_LIBS)
+test_plan_SRCS := tests/unit/test_plan.c $(MSTLAB_LIB_SRCS)
+test_plan_LIBS := $(MSTLAB_LIB_LIBS)

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/* Names and MACs: everything the lab owns on the host is derived here. */
+#include "plan.h"
+
+#include <openssl/sha.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *plan_strerror(enum plan_err err)
+{
+	switch (err) {
+	case PLAN_OK:
+		return "success";
+	case PLAN_ENOMEM:
+		return "out of memory";
+	case PLAN_EPATH:
+		return "a host path is empty, relative or too long";
+	case PLAN_ENODE:
+		return "no such node";
+	}
+	return "unknown error";
+}
+
+static void mac_format(const uint8_t mac[6], char out[18])
+{
+	snprintf(out, 18, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1],
+		 mac[2], mac[3], mac[4], mac[5]);
+}
+
+/*
+ * 02 = locally administered, unicast. The lab hash keeps two labs apart;
+ * node and port indexes keep NICs of one lab apart by construction, and
+ * make bridge-id ties break in declaration order (earlier node wins).
+ */
+static void derive_mac(const struct plan *p, unsigned node, unsigned port,
+		       uint8_t mac[6], char str[18])
+{
+	mac[0] = 0x02;
+	memcpy(mac + 1, p->mac_prefix, 3);
+	mac[4] = (uint8_t)(node + 1);
+	mac[5] = (uint8_t)port;
+	mac_format(mac, str);
+}
+
+static void derive_lab_id(struct plan *p, const char *lab)
+{
+	static const char b32[] = "abcdefghijklmnopqrstuvwxyz234567";
+	unsigned char h[SHA256_DIGEST_LENGTH];
+	uint32_t bits;
+
+	SHA256((const unsigned char *)lab, strlen(lab), h);
+	bits = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 |
+	       (uint32_t)h[2] << 8 | h[3];
+	for (int i = 0; i < PLAN_LAB_ID_LEN; i++)
+		p->lab_id[i] = b32[(bits >> (27 - 5 * i)) & 31];
+	p->lab_id[PLAN_LAB_ID_LEN] = '\0';
+	memcpy(p->mac_prefix, h, 3);
+}
+
+enum plan_err plan_build(const struct topo *t, struct plan **out)
+{
+	struct plan *p = calloc(1, sizeof(*p));
+
+	*out = NULL;
+	if (!p)
+		return PLAN_ENOMEM;
+	p->topo = t;
+	p->nodes = calloc(t->n_nodes ? t->n_nodes : 1, sizeof(*p->nodes));
+	p->links = calloc(t->n_links ? t->n_links : 1, sizeof(*p->links));
+	if (!p->nodes || !p->links) {
+		plan_free(p);
+		return PLAN_ENOMEM;
+	}
+	derive_lab_id(p, t->name);
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+		struct plan_node *pn = &p->nodes[i];
+
+		snprintf(pn->domain, sizeof(pn->domain), "mstlab-%s-%s",
+			 t->name, n->name);
+		derive_mac(p, n->index, 0, pn->bridge_mac, pn->bridge_mac_str);
+		for (size_t j = 0; j < n->n_ports; j++) {
+			const struct topo_port *port = &n->ports[j];
+			struct plan_nic *nic = &pn->nic[j];
+
+			derive_mac(p, n->index, port->index, nic->mac,
+				   nic->mac_str);
+			snprintf(nic->tap, sizeof(nic->tap), "ml-%st%u%c",
+				 p->lab_id, t->links[port->link].index,
+				 port->end ? 'b' : 'a');
+		}
+	}
+	for (size_t l = 0; l < t->n_links; l++) {
+		const struct topo_link *link = &t->links[l];
+		const struct topo_node *a = &t->nodes[link->end[0].node];
+		const struct topo_node *b = &t->nodes[link->end[1].node];
+
+		snprintf(p->links[l].bridge, sizeof(p->links[l].bridge),
+			 "ml-%sb%u", p->lab_id, link->index);
+		snprintf(p->links[l].pcap, sizeof(p->links[l].pcap),
+			 "pcap/link%u-%s.%s-%s.%s.pcap", link->index, a->name,
+			 a->ports[link->end[0].port].name, b->name,
+			 b->ports[link->end[1].port].name);
+	}
+	*out = p;
+	return PLAN_OK;
+}
+
+void plan_free(struct plan *p)
+{
+	if (!p)
+		return;
+	free(p->nodes);
+	free(p->links);
+	free(p);
+}
+
+void plan_host_addr(int node, unsigned vid, char buf[32])
+{
+	snprintf(buf, 32, "10.%u.%u.%d", vid / 256, vid % 256, node + 1);
+}

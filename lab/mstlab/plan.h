@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The planner: a validated topology → everything the side-effect layer
+ * needs, computed without touching the host. Same input, same output.
+ *
+ * Names (see DESIGN.md):
+ *   domain      mstlab-<lab>-<node>
+ *   lab id      5 chars of base32 (a-z, 2-7) of the first 25 bits of
+ *               SHA-256(lab name)
+ *   link bridge ml-<id>b<link>       (link = 1-based, ≤ 999)
+ *   tap         ml-<id>t<link>a|b    (end a = first end written)
+ *   MAC         02:h0:h1:h2:<node index + 1>:<port index>, h = that same
+ *               SHA-256; port index 0 is the node's bridge (br0)
+ */
+#ifndef MSTLAB_PLAN_H
+#define MSTLAB_PLAN_H
+
+#include <net/if.h>
+#include <stdint.h>
+
+#include "sbuf.h"
+#include "topo.h"
+
+#define PLAN_LAB_ID_LEN 5
+
+enum plan_err {
+	PLAN_OK = 0,
+	PLAN_ENOMEM,
+	PLAN_EPATH,		/* a host path is empty, relative or too long */
+	PLAN_ENODE,		/* no such node */
+};
+const char *plan_strerror(enum plan_err err);
+
+enum plan_virt {
+	PLAN_VIRT_QEMU,		/* TCG: works everywhere */
+	PLAN_VIRT_KVM,
+};
+
+/*
+ * Host paths the domain XML refers to; all absolute. Inside run_dir the
+ * XML expects: seed/<node>.img (NoCloud image made from plan_user_data()
+ * and plan_meta_data()), qga/<node>.sock (created by libvirt),
+ * console/<node>.log; captures go to plan_link.pcap.
+ */
+struct plan_params {
+	enum plan_virt virt;
+	const char *run_dir;		/* results/<run>, shared as 9p "lab" */
+	const char *kernel[2];		/* by enum topo_kernel */
+	const char *initrd;
+};
+
+struct plan_nic {
+	uint8_t mac[6];
+	char mac_str[18];
+	char tap[IFNAMSIZ];
+};
+
+struct plan_node {
+	char domain[64];
+	uint8_t bridge_mac[6];		/* br0 in the guest (bridge roles) */
+	char bridge_mac_str[18];
+	struct plan_nic nic[TOPO_MAX_PORTS];	/* by topo_port position */
+};
+
+struct plan_link {
+	char bridge[IFNAMSIZ];		/* host bridge that is the wire */
+	char pcap[96];			/* relative to the run dir */
+};
+
+struct plan {
+	const struct topo *topo;
+	char lab_id[PLAN_LAB_ID_LEN + 1];
+	uint8_t mac_prefix[3];
+	struct plan_node *nodes;	/* by topo node index */
+	struct plan_link *links;	/* by topo link position */
+};
+
+enum plan_err plan_build(const struct topo *t, struct plan **out);
+void plan_free(struct plan *p);
+
+/* Generated files, appended to out. */
+enum plan_err plan_domain_xml(const struct plan *p,
+			      const struct plan_params *pp, int node,
+			      struct sbuf *out);
+enum plan_err plan_meta_data(const struct plan *p, int node,
+			     struct sbuf *out);
+enum plan_err plan_user_data(const struct plan *p, int node,
+			     struct sbuf *out);
+enum plan_err plan_mstd_conf(const struct plan *p, int node,
+			     struct sbuf *out);
+struct printer;
+/* Names, MACs and links for people (text) and scripts (JSON). */
+void plan_print(const struct plan *p, struct printer *pr);
+/* The topology as a Graphviz graph. */
+enum plan_err plan_dot(const struct topo *t, struct sbuf *out);
+
+/* Guest address of node on VLAN vid: 10.<vid / 256>.<vid % 256>.<node+1>. */
+void plan_host_addr(int node, unsigned vid, char buf[32]);
+
+#endif

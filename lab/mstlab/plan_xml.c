@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libvirt domain XML for one node. Every string that is not a literal of
+ * ours goes through sbuf_xml(); names are validated anyway.
+ */
+#include "plan.h"
+
+#include <string.h>
+#include <sys/un.h>
+
+#define CMDLINE "console=ttyS0 panic=-1"
+
+static bool path_ok(const char *s)
+{
+	return s && s[0] == '/' && strlen(s) < 4000;
+}
+
+/* A unix socket path must fit sun_path. */
+static bool socket_path_ok(const char *run_dir, const char *node)
+{
+	struct sockaddr_un sun;
+
+	return strlen(run_dir) + strlen("/qga/") + strlen(node) +
+	       strlen(".sock") < sizeof(sun.sun_path);
+}
+
+/* dir[/sub/name.ext], escaped */
+static void path_xml(struct sbuf *x, const char *dir, const char *sub,
+		     const char *name, const char *ext)
+{
+	sbuf_xml(x, dir);
+	if (!sub)
+		return;
+	sbuf_printf(x, "/%s/", sub);
+	sbuf_xml(x, name);
+	sbuf_puts(x, ext);
+}
+
+static void cpu_xml(struct sbuf *x, const struct topo_node *n,
+		    enum plan_virt virt)
+{
+	const char *model = n->cpu[0] ? n->cpu : NULL;
+
+	if (n->role == TOPO_ROLE_HSMP_HOST) {
+		/* HSMP probes on AMD family 19h: the model must say so. */
+		sbuf_puts(x, "  <cpu mode='custom' match='exact' "
+			  "check='none'>\n    <model fallback='allow'>");
+		sbuf_xml(x, model ? model : "EPYC-Milan");
+		sbuf_printf(x, "</model>\n    <topology sockets='%u' dies='1' "
+			    "cores='%u' threads='1'/>\n  </cpu>\n",
+			    n->sockets, n->vcpus / n->sockets);
+		return;
+	}
+	if (!model && virt == PLAN_VIRT_KVM) {
+		sbuf_puts(x, "  <cpu mode='host-passthrough' check='none'/>\n");
+		return;
+	}
+	sbuf_puts(x, "  <cpu mode='custom' match='exact' check='none'>\n"
+		  "    <model fallback='forbid'>");
+	sbuf_xml(x, model ? model : "qemu64");
+	sbuf_puts(x, "</model>\n  </cpu>\n");
+}
+
+static void nic_xml(struct sbuf *x, const struct plan *p,
+		    const struct topo_node *n, size_t j)
+{
+	const struct topo_port *port = &n->ports[j];
+	const struct plan_nic *nic = &p->nodes[n->index].nic[j];
+
+	sbuf_puts(x, "    <interface type='bridge'>\n      <mac address='");
+	sbuf_xml(x, nic->mac_str);
+	sbuf_puts(x, "'/>\n      <source bridge='");
+	sbuf_xml(x, p->links[port->link].bridge);
+	sbuf_puts(x, "'/>\n      <target dev='");
+	sbuf_xml(x, nic->tap);
+	sbuf_puts(x, "'/>\n"
+		  "      <model type='virtio'/>\n"
+		  "      <link state='up'/>\n      <alias name='ua-");
+	sbuf_xml(x, port->name);
+	sbuf_puts(x, "'/>\n    </interface>\n");
+}
+
+enum plan_err plan_domain_xml(const struct plan *p,
+			      const struct plan_params *pp, int node,
+			      struct sbuf *x)
+{
+	const struct topo *t = p->topo;
+	const struct topo_node *n;
+	const char *kernel;
+
+	if (node < 0 || (size_t)node >= t->n_nodes)
+		return PLAN_ENODE;
+	n = &t->nodes[node];
+	kernel = pp->kernel[n->kernel];
+	if (!path_ok(pp->run_dir) || !path_ok(kernel) || !path_ok(pp->initrd) ||
+	    !socket_path_ok(pp->run_dir, n->name))
+		return PLAN_EPATH;
+
+	sbuf_printf(x, "<domain type='%s'>\n  <name>",
+		    pp->virt == PLAN_VIRT_KVM ? "kvm" : "qemu");
+	sbuf_xml(x, p->nodes[node].domain);
+	sbuf_puts(x, "</name>\n  <title>mstlab ");
+	sbuf_xml(x, t->name);
+	sbuf_puts(x, ": ");
+	sbuf_xml(x, n->name);
+	sbuf_printf(x, " (%s)</title>\n", topo_role_name(n->role));
+	sbuf_printf(x, "  <memory unit='MiB'>%u</memory>\n"
+		    "  <vcpu placement='static'>%u</vcpu>\n",
+		    n->memory_mib, n->vcpus);
+	sbuf_puts(x, "  <os>\n    <type arch='x86_64' machine='pc'>hvm"
+		  "</type>\n    <kernel>");
+	path_xml(x, kernel, NULL, NULL, NULL);
+	sbuf_puts(x, "</kernel>\n    <initrd>");
+	path_xml(x, pp->initrd, NULL, NULL, NULL);
+	sbuf_puts(x, "</initrd>\n");
+	sbuf_puts(x, "    <cmdline>" CMDLINE "</cmdline>\n  </os>\n"
+		  "  <features>\n    <acpi/>\n  </features>\n");
+	cpu_xml(x, n, pp->virt);
+	/* A guest that reboots or panics (panic=-1) stops: never loops. */
+	sbuf_puts(x, "  <clock offset='utc'/>\n"
+		  "  <on_poweroff>destroy</on_poweroff>\n"
+		  "  <on_reboot>destroy</on_reboot>\n"
+		  "  <on_crash>destroy</on_crash>\n  <devices>\n");
+
+	sbuf_puts(x, "    <disk type='file' device='disk'>\n"
+		  "      <driver name='qemu' type='raw'/>\n"
+		  "      <source file='");
+	path_xml(x, pp->run_dir, "seed", n->name, ".img");
+	sbuf_puts(x, "'/>\n      <target dev='vda' bus='virtio'/>\n"
+		  "      <readonly/>\n    </disk>\n");
+
+	sbuf_puts(x, "    <filesystem type='mount' accessmode='mapped'>\n"
+		  "      <source dir='");
+	path_xml(x, pp->run_dir, NULL, NULL, NULL);
+	sbuf_puts(x, "'/>\n      <target dir='lab'/>\n    </filesystem>\n");
+
+	sbuf_puts(x, "    <channel type='unix'>\n"
+		  "      <source mode='bind' path='");
+	path_xml(x, pp->run_dir, "qga", n->name, ".sock");
+	sbuf_puts(x, "'/>\n      <target type='virtio' "
+		  "name='org.qemu.guest_agent.0'/>\n    </channel>\n");
+
+	sbuf_puts(x, "    <serial type='pty'>\n      <log file='");
+	path_xml(x, pp->run_dir, "console", n->name, ".log");
+	sbuf_puts(x, "' append='off'/>\n      <target port='0'/>\n"
+		  "    </serial>\n    <console type='pty'>\n"
+		  "      <target type='serial' port='0'/>\n    </console>\n");
+
+	for (size_t j = 0; j < n->n_ports; j++)
+		nic_xml(x, p, n, j);
+
+	sbuf_puts(x, "    <rng model='virtio'>\n      <backend "
+		  "model='random'>/dev/urandom</backend>\n    </rng>\n"
+		  "    <memballoon model='none'/>\n"
+		  "    <video>\n      <model type='none'/>\n    </video>\n"
+		  "  </devices>\n</domain>\n");
+	return sbuf_failed(x) ? PLAN_ENOMEM : PLAN_OK;
+}

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The lab model: what a topology file declares, after validation.
+ *
+ * topo_parse_*() turn YAML (libyaml) into a struct topo or fail with one
+ * precise error (file:line:col: message) and no side effects. Everything
+ * later stages need is resolved here: link ends point at ports, ports carry
+ * their effective settings (port > link > defaults), scenario references
+ * point at nodes, links and ports. FORMAT.md documents the file format.
+ */
+#ifndef MSTLAB_TOPO_H
+#define MSTLAB_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TOPO_LAB_NAME_MAX	12	/* [a-z0-9-]{1,12} */
+#define TOPO_NODE_NAME_MAX	15	/* [a-z][a-z0-9-]{0,14} */
+#define TOPO_PORT_NAME_MAX	10	/* leaves room for ".4094" */
+#define TOPO_TEXT_MAX		256	/* cpu model, region, marks, ... */
+#define TOPO_MAX_NODES		64
+#define TOPO_MAX_PORTS		24	/* NICs per node (free PCI slots) */
+#define TOPO_MAX_LINKS		999
+#define TOPO_MAX_MSTI		64	/* per 802.1Q: MSTI messages per BPDU */
+#define TOPO_MAX_TREES		(TOPO_MAX_MSTI + 1)
+#define TOPO_MAX_STEPS		1024
+#define TOPO_MAX_SCENARIOS	64
+#define TOPO_DSA_PORTS		5	/* lan1..lan5 */
+#define TOPO_CIST		0	/* tree id of the CIST */
+/* 802.1Q defaults; virtio NICs report no speed, so a fixed path cost. */
+#define TOPO_DEFAULT_BRIDGE_PRIO	32768
+#define TOPO_DEFAULT_PORT_PRIO		128
+#define TOPO_DEFAULT_COST		20000
+
+struct topo_mark {
+	unsigned line, col;		/* 1-based */
+};
+
+struct topo_error {
+	char file[256];
+	struct topo_mark mark;
+	char msg[256];
+};
+
+/* "file:line:col: message" into buf; returns buf. */
+const char *topo_error_format(const struct topo_error *err, char *buf,
+			      size_t len);
+
+enum topo_role {
+	TOPO_ROLE_BRIDGE,
+	TOPO_ROLE_DSA_SWITCH,
+	TOPO_ROLE_HSMP_HOST,
+	TOPO_ROLE_HOST,
+};
+const char *topo_role_name(enum topo_role role);
+/* Roles that run MSTP (a bridge in the guest with mstd). */
+bool topo_role_is_bridge(enum topo_role role);
+
+enum topo_kernel {
+	TOPO_KERNEL_DEFAULT,
+	TOPO_KERNEL_DEBUG,
+};
+const char *topo_kernel_name(enum topo_kernel k);
+
+struct topo_vlanset {
+	uint64_t bits[4096 / 64];
+};
+static inline bool topo_vlan_has(const struct topo_vlanset *s, unsigned vid)
+{
+	return vid < 4096 && (s->bits[vid / 64] >> (vid % 64)) & 1;
+}
+static inline void topo_vlan_add(struct topo_vlanset *s, unsigned vid)
+{
+	s->bits[vid / 64] |= 1ULL << (vid % 64);
+}
+bool topo_vlanset_empty(const struct topo_vlanset *s);
+/*
+ * Iterates the set as ranges: start with *vid = 0; each call returns the
+ * next range [*lo, *hi] and false when there is none left.
+ */
+bool topo_vlan_next_range(const struct topo_vlanset *s, unsigned *vid,
+			  unsigned *lo, unsigned *hi);
+
+struct topo_vlans {
+	bool set;			/* written in the file */
+	struct topo_vlanset tagged;
+	uint16_t untagged;		/* also the PVID; 0 = none */
+};
+
+/* A value per spanning tree: "all trees" plus per-tree overrides. */
+struct topo_treeval {
+	uint16_t tree;			/* TOPO_CIST or an MSTI */
+	uint32_t value;
+};
+struct topo_treevals {
+	bool has_all;
+	uint32_t all;
+	size_t n;
+	struct topo_treeval v[TOPO_MAX_TREES];
+};
+/* The value for tree, or dflt when neither tree nor "all" was given. */
+uint32_t topo_treevals_get(const struct topo_treevals *tv, uint16_t tree,
+			   uint32_t dflt);
+
+struct topo_msti {
+	uint16_t id;			/* 1..4094 */
+	struct topo_vlanset vlans;
+};
+
+struct topo_mst {
+	char region[33];		/* 802.1Q: at most 32 octets */
+	uint16_t revision;
+	size_t n_msti;
+	struct topo_msti msti[TOPO_MAX_MSTI];	/* sorted by id */
+	unsigned hello_s, max_age_s, forward_delay_s, max_hops;
+};
+
+struct topo_port {
+	char name[TOPO_PORT_NAME_MAX + 1];
+	struct topo_mark mark;		/* first mention (node ports or link) */
+	unsigned index;			/* 1-based NIC index; lanN for DSA */
+	int link;			/* index into topo.links */
+	int end;			/* 0 or 1 */
+	struct topo_treevals cost;	/* effective: port > link */
+	struct topo_treevals priority;
+	int edge;			/* -1 unset, 0, 1 */
+	struct topo_vlans vlans;	/* effective: port > link > default */
+};
+
+struct topo_node {
+	char name[TOPO_NODE_NAME_MAX + 1];
+	struct topo_mark mark;
+	unsigned index;			/* 0-based declaration order */
+	enum topo_role role;
+	unsigned memory_mib, vcpus, sockets;
+	char cpu[TOPO_TEXT_MAX];	/* "" = planner's default */
+	enum topo_kernel kernel;
+	char overlay[TOPO_TEXT_MAX];	/* "" = none */
+	struct topo_treevals priority;	/* bridge priority per tree */
+	const struct topo_mst *mst;	/* region this node joins */
+	struct topo_mst *own_mst;	/* node-level override, or NULL */
+	size_t n_ports;
+	struct topo_port ports[TOPO_MAX_PORTS];	/* sorted by index */
+};
+
+struct topo_impair {
+	unsigned delay_ms;
+	unsigned loss_ppm;		/* parts per million */
+};
+
+struct topo_end {
+	int node, port;			/* indexes */
+};
+
+struct topo_link {
+	struct topo_mark mark;
+	unsigned index;			/* 1-based */
+	struct topo_end end[2];
+	struct topo_impair impair;	/* applied at both ends' egress */
+	/* As written on the link; ports inherit what they do not set. */
+	struct topo_treevals cost;
+	int edge;			/* -1 unset */
+	struct topo_vlans vlans;
+};
+
+enum topo_step_kind {
+	TOPO_STEP_WAIT,
+	TOPO_STEP_FAIL,
+	TOPO_STEP_RESTORE,
+	TOPO_STEP_FLAP,
+	TOPO_STEP_IMPAIR,
+	TOPO_STEP_PROBE_START,
+	TOPO_STEP_PROBE_STOP,
+	TOPO_STEP_EXEC,
+	TOPO_STEP_SLEEP,
+	TOPO_STEP_MARK,
+};
+const char *topo_step_name(enum topo_step_kind kind);
+
+enum topo_wait_for {
+	TOPO_WAIT_CONVERGED,
+	TOPO_WAIT_AGENTS,
+	TOPO_WAIT_COMMAND,
+};
+
+enum topo_fail_mode {
+	TOPO_FAIL_CARRIER,
+	TOPO_FAIL_SILENT,
+};
+
+#define TOPO_ARGV_MAX 32
+struct topo_cmd {
+	int node;
+	size_t argc;
+	char *argv[TOPO_ARGV_MAX];	/* string form: sh -c STRING */
+};
+
+struct topo_step {
+	struct topo_mark mark;
+	enum topo_step_kind kind;
+	unsigned timeout_ms;		/* wait, exec */
+	enum topo_wait_for wait_for;
+	char *match;			/* wait command: substring of stdout */
+	int link;			/* fail, restore, flap, impair */
+	enum topo_fail_mode mode;	/* fail, flap */
+	unsigned count, up_ms, down_ms;	/* flap */
+	struct topo_impair impair;
+	int from, to;			/* probe */
+	struct topo_vlanset vlans;	/* probe; empty = untagged */
+	unsigned rate_pps;
+	struct topo_cmd cmd;		/* exec, wait command */
+	unsigned sleep_ms;
+	char *label;			/* mark */
+};
+
+enum topo_flush {
+	TOPO_FLUSH_UNSET,
+	TOPO_FLUSH_PER_MSTI,
+	TOPO_FLUSH_ALL,
+	TOPO_FLUSH_NONE,
+};
+
+struct topo_portref {
+	uint16_t tree;
+	int node, port;
+};
+
+struct topo_expect {
+	bool set;
+	int root[TOPO_MAX_TREES];	/* node index or -1; by tree slot */
+	size_t n_blocked;
+	struct topo_portref *blocked;
+	long outage_max_ms[TOPO_MAX_TREES];	/* -1 = no bound */
+	enum topo_flush flush;
+	unsigned settle_ms;		/* 0 = no bound */
+};
+
+struct topo_scenario {
+	char name[TOPO_TEXT_MAX];
+	struct topo_mark mark;
+	char *description;
+	size_t n_steps;
+	struct topo_step *steps;
+	struct topo_expect expect;
+};
+
+struct topo_defaults {
+	unsigned memory_mib, vcpus;
+	char cpu[TOPO_TEXT_MAX];
+	enum topo_kernel kernel;
+};
+
+struct topo {
+	char file[256];
+	char name[TOPO_LAB_NAME_MAX + 1];
+	struct topo_defaults defaults;
+	struct topo_mst mst;
+	size_t n_nodes;
+	struct topo_node *nodes;
+	size_t n_links;
+	struct topo_link *links;
+	size_t n_scenarios;
+	struct topo_scenario *scenarios;
+};
+
+/*
+ * Parse a topology. On success *out owns a model (topo_free it) and 0 is
+ * returned; on failure err is filled, *out is NULL and -1 is returned.
+ * file is only used for messages (and as the base of relative paths).
+ */
+int topo_parse_file(const char *path, struct topo **out,
+		    struct topo_error *err);
+int topo_parse_buffer(const char *file, const void *buf, size_t len,
+		      struct topo **out, struct topo_error *err);
+void topo_free(struct topo *t);
+
+/* Lookups; -1 when absent. */
+int topo_node_find(const struct topo *t, const char *name);
+int topo_port_find(const struct topo_node *n, const char *name);
+/* Tree slot: 0 for CIST, 1.. for msti[slot - 1] of mst; -1 if unknown. */
+int topo_tree_slot(const struct topo_mst *mst, uint16_t tree);
+uint16_t topo_tree_id(const struct topo_mst *mst, int slot);
+
+/* Name rules (exported for the planner and tests). */
+bool topo_valid_lab_name(const char *s);
+bool topo_valid_node_name(const char *s);
+bool topo_valid_port_name(enum topo_role role, const char *s);
+
+#endif

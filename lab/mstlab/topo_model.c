@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/* The model's small helpers: names, lookups, freeing. */
+#include "topo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *topo_error_format(const struct topo_error *err, char *buf,
+			      size_t len)
+{
+	snprintf(buf, len, "%s:%u:%u: %s", err->file, err->mark.line,
+		 err->mark.col, err->msg);
+	return buf;
+}
+
+const char *topo_role_name(enum topo_role role)
+{
+	static const char *const names[] = {
+		[TOPO_ROLE_BRIDGE] = "bridge",
+		[TOPO_ROLE_DSA_SWITCH] = "dsa-switch",
+		[TOPO_ROLE_HSMP_HOST] = "hsmp-host",
+		[TOPO_ROLE_HOST] = "host",
+	};
+	return names[role];
+}
+
+bool topo_role_is_bridge(enum topo_role role)
+{
+	return role == TOPO_ROLE_BRIDGE || role == TOPO_ROLE_DSA_SWITCH;
+}
+
+const char *topo_kernel_name(enum topo_kernel k)
+{
+	return k == TOPO_KERNEL_DEBUG ? "debug" : "default";
+}
+
+const char *topo_step_name(enum topo_step_kind kind)
+{
+	static const char *const names[] = {
+		[TOPO_STEP_WAIT] = "wait",
+		[TOPO_STEP_FAIL] = "fail",
+		[TOPO_STEP_RESTORE] = "restore",
+		[TOPO_STEP_FLAP] = "flap",
+		[TOPO_STEP_IMPAIR] = "impair",
+		[TOPO_STEP_PROBE_START] = "probe",
+		[TOPO_STEP_PROBE_STOP] = "probe-stop",
+		[TOPO_STEP_EXEC] = "exec",
+		[TOPO_STEP_SLEEP] = "sleep",
+		[TOPO_STEP_MARK] = "mark",
+	};
+	return names[kind];
+}
+
+bool topo_vlanset_empty(const struct topo_vlanset *s)
+{
+	for (size_t i = 0; i < sizeof(s->bits) / sizeof(s->bits[0]); i++)
+		if (s->bits[i])
+			return false;
+	return true;
+}
+
+bool topo_vlan_next_range(const struct topo_vlanset *s, unsigned *vid,
+			  unsigned *lo, unsigned *hi)
+{
+	unsigned v = *vid;
+
+	while (v < 4096 && !topo_vlan_has(s, v))
+		v++;
+	if (v >= 4096)
+		return false;
+	*lo = v;
+	while (v + 1 < 4096 && topo_vlan_has(s, v + 1))
+		v++;
+	*hi = v;
+	*vid = v + 1;
+	return true;
+}
+
+uint32_t topo_treevals_get(const struct topo_treevals *tv, uint16_t tree,
+			   uint32_t dflt)
+{
+	for (size_t i = 0; i < tv->n; i++)
+		if (tv->v[i].tree == tree)
+			return tv->v[i].value;
+	return tv->has_all ? tv->all : dflt;
+}
+
+int topo_node_find(const struct topo *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_nodes; i++)
+		if (strcmp(t->nodes[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int topo_port_find(const struct topo_node *n, const char *name)
+{
+	for (size_t i = 0; i < n->n_ports; i++)
+		if (strcmp(n->ports[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int topo_tree_slot(const struct topo_mst *mst, uint16_t tree)
+{
+	if (tree == TOPO_CIST)
+		return 0;
+	for (size_t i = 0; i < mst->n_msti; i++)
+		if (mst->msti[i].id == tree)
+			return (int)i + 1;
+	return -1;
+}
+
+uint16_t topo_tree_id(const struct topo_mst *mst, int slot)
+{
+	return slot == 0 ? TOPO_CIST : mst->msti[slot - 1].id;
+}
+
+static bool all_in(const char *s, const char *set)
+{
+	return strspn(s, set) == strlen(s);
+}
+
+#define LOWER_DIGITS "abcdefghijklmnopqrstuvwxyz0123456789"
+
+/*
+ * Lab and node names end up in libvirt domain names, guest hostnames and
+ * file names: lower-case letters, digits and inner dashes only.
+ */
+bool topo_valid_lab_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= TOPO_LAB_NAME_MAX && all_in(s, LOWER_DIGITS "-")
+	       && s[0] != '-' && s[n - 1] != '-';
+}
+
+bool topo_valid_node_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= TOPO_NODE_NAME_MAX &&
+	       all_in(s, LOWER_DIGITS "-") && s[0] >= 'a' && s[0] <= 'z' &&
+	       s[n - 1] != '-';
+}
+
+/* Guest interface names: short enough for "name.4094" in IFNAMSIZ. */
+bool topo_valid_port_name(enum topo_role role, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (role == TOPO_ROLE_DSA_SWITCH)
+		return n == 4 && strncmp(s, "lan", 3) == 0 && s[3] >= '1' &&
+		       s[3] <= '0' + TOPO_DSA_PORTS;
+	if (strcmp(s, "lo") == 0 || strcmp(s, "br0") == 0)
+		return false;
+	return n >= 1 && n <= TOPO_PORT_NAME_MAX &&
+	       all_in(s, LOWER_DIGITS "_-") && s[0] >= 'a' && s[0] <= 'z';
+}
+
+static void free_cmd(struct topo_cmd *cmd)
+{
+	for (size_t i = 0; i < cmd->argc; i++)
+		free(cmd->argv[i]);
+}
+
+void topo_free(struct topo *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n_nodes; i++)
+		free(t->nodes[i].own_mst);
+	for (size_t i = 0; i < t->n_scenarios; i++) {
+		struct topo_scenario *s = &t->scenarios[i];
+
+		for (size_t j = 0; j < s->n_steps; j++) {
+			free(s->steps[j].match);
+			free(s->steps[j].label);
+			free_cmd(&s->steps[j].cmd);
+		}
+		free(s->steps);
+		free(s->description);
+		free(s->expect.blocked);
+	}
+	free(t->scenarios);
+	free(t->links);
+	free(t->nodes);
+	free(t);
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared between the topology parser's files; not an API. */
+#ifndef MSTLAB_TOPO_PRIV_H
+#define MSTLAB_TOPO_PRIV_H
+
+#include "topo_yaml.h"
+
+/* "node:port" → node and port indexes (the port must exist). */
+int tp_port_ref(struct ty_ctx *c, const struct topo *t, const yaml_node_t *n,
+		const char *what, int *node, int *port);
+/* A link named by one of its ends, "node:port". */
+int tp_link_ref(struct ty_ctx *c, const struct topo *t, const yaml_node_t *n,
+		int *link);
+/* Tree key "cist" or an MSTI id declared in mst. */
+int tp_tree_key(struct ty_ctx *c, const struct topo_mst *mst,
+		const yaml_node_t *k, uint16_t *tree);
+/* A loss percentage, "0.5" or "2%", in parts per million. */
+int tp_loss(struct ty_ctx *c, const yaml_node_t *n, unsigned *ppm);
+int tp_scenarios(struct ty_ctx *c, struct topo *t, const yaml_node_t *n);
+
+#endif

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Planner: names, MACs and interface names are deterministic, unique and
+ * lab-specific; domain XML and seeds say what the design requires. Run
+ * from the repository root (reads topologies/).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lab/mstlab/cli.h"
+#include "../../lab/mstlab/plan.h"
+#include "../../lab/mstlab/topo.h"
+#include "print.h"
+#include "unit.h"
+
+static struct topo *load(const char *path)
+{
+	struct topo_error e;
+	struct topo *t;
+	char msg[600];
+
+	if (topo_parse_file(path, &t, &e)) {
+		printf("# %s\n", topo_error_format(&e, msg, sizeof(msg)));
+		return NULL;
+	}
+	return t;
+}
+
+static struct topo *parse(const char *yaml)
+{
+	struct topo_error e;
+	struct topo *t;
+	char msg[600];
+
+	if (topo_parse_buffer("t.yaml", yaml, strlen(yaml), &t, &e)) {
+		printf("# %s\n", topo_error_format(&e, msg, sizeof(msg)));
+		return NULL;
+	}
+	return t;
+}
+
+/* s begins with the literal lit */
+#define STARTS(s, lit) (strncmp((s), (lit), sizeof(lit) - 1) == 0)
+
+static const struct plan_params params = {
+	.virt = PLAN_VIRT_QEMU,
+	.run_dir = "/srv/results/run1",
+	.kernel = { "/k/bzImage", "/k/bzImage-debug" },
+	.initrd = "/k/initramfs.cpio.gz",
+};
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* Every host interface name of a plan, for collision checks. */
+static size_t ifnames(const struct plan *p, char (*out)[IFNAMSIZ], size_t max)
+{
+	const struct topo *t = p->topo;
+	size_t n = 0;
+
+	for (size_t l = 0; l < t->n_links && n < max; l++)
+		memcpy(out[n++], p->links[l].bridge, IFNAMSIZ);
+	for (size_t i = 0; i < t->n_nodes; i++)
+		for (size_t j = 0; j < t->nodes[i].n_ports && n < max; j++)
+			memcpy(out[n++], p->nodes[i].nic[j].tap, IFNAMSIZ);
+	return n;
+}
+
+TEST(names_follow_the_scheme)
+{
+	struct topo *t = load("topologies/ring4.yaml");
+	struct plan *p;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	CHECK_STR(p->nodes[0].domain, "mstlab-ring4-sw1");
+	CHECK_STR(p->nodes[5].domain, "mstlab-ring4-h2");
+	CHECK_INT(strlen(p->lab_id), PLAN_LAB_ID_LEN);
+	for (const char *c = p->lab_id; *c; c++)
+		CHECK(islower((unsigned char)*c) || (*c >= '2' && *c <= '7'));
+	CHECK(STARTS(p->links[0].bridge, "ml-"));
+	CHECK(strncmp(p->links[0].bridge + 3, p->lab_id, 5) == 0);
+	CHECK_STR(p->links[0].bridge + 8, "b1");
+	/* sw1:p1 is end a of link 1 */
+	CHECK_STR(p->nodes[0].nic[0].tap + 8, "t1a");
+	CHECK_STR(p->links[0].pcap, "pcap/link1-sw1.p1-sw2.p1.pcap");
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(ifnames_fit_and_are_unique)
+{
+	/* the largest lab: 64 nodes with 24 ports each = 768 links */
+	enum { LINKS = TOPO_MAX_NODES * TOPO_MAX_PORTS / 2 };
+	static char names[3 * LINKS][IFNAMSIZ];
+	struct sbuf y;
+	struct topo *t;
+	struct plan *p;
+	size_t n;
+
+	sbuf_init(&y);
+	sbuf_puts(&y, "name: abcdefghijkl\nnodes:\n");
+	for (int i = 0; i < TOPO_MAX_NODES; i++)
+		sbuf_printf(&y, "  n%d: { role: bridge }\n", i);
+	sbuf_puts(&y, "links:\n");
+	for (int l = 0; l < LINKS; l++)
+		sbuf_printf(&y, "  - [n%d:p%d, n%d:q%d]\n", l % TOPO_MAX_NODES,
+			    l / TOPO_MAX_NODES, (l + 1) % TOPO_MAX_NODES,
+			    l / TOPO_MAX_NODES);
+	t = parse(sbuf_str(&y));
+	sbuf_free(&y);
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	n = ifnames(p, names, 3 * LINKS);
+	CHECK_INT(n, 3 * LINKS);
+	for (size_t i = 0; i < n; i++) {
+		CHECK(strlen(names[i]) >= 4);
+		CHECK(strlen(names[i]) < IFNAMSIZ);
+		for (size_t j = 0; j < i; j++)
+			CHECK(strcmp(names[i], names[j]) != 0);
+	}
+	CHECK_STR(p->links[LINKS - 1].bridge + 8, "b768");
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(two_labs_do_not_collide)
+{
+	/* Labs with near-identical names get different ids and MACs. */
+	static const char *const labs[] = { "ring4", "ring5", "ring", "ring4a",
+		"a", "b", "smoke", "smoke2", "triangle", "dsa", "hsmp", "lab-1",
+		"lab-2", "lab1", "x", "y", "z0", "z1", "0", "1" };
+	enum { N = sizeof(labs) / sizeof(labs[0]) };
+	char ids[N][PLAN_LAB_ID_LEN + 1];
+	uint8_t macs[N][6];
+
+	for (size_t i = 0; i < N; i++) {
+		char yaml[256];
+		struct topo *t;
+		struct plan *p;
+
+		snprintf(yaml, sizeof(yaml), "name: %s\nnodes:\n"
+			 "  a: { role: host }\n  b: { role: host }\n"
+			 "links:\n  - [a:eth1, b:eth1]\n", labs[i]);
+		t = parse(yaml);
+		CHECK(t != NULL);
+		CHECK_INT(plan_build(t, &p), PLAN_OK);
+		memcpy(ids[i], p->lab_id, sizeof(ids[i]));
+		memcpy(macs[i], p->nodes[0].nic[0].mac, 6);
+		for (size_t j = 0; j < i; j++) {
+			CHECK(strcmp(ids[i], ids[j]) != 0);
+			CHECK(memcmp(macs[i], macs[j], 6) != 0);
+		}
+		plan_free(p);
+		topo_free(t);
+	}
+}
+
+TEST(macs_are_local_unicast_unique_deterministic)
+{
+	struct topo *t = load("topologies/ring4.yaml");
+	struct plan *p, *q;
+	uint8_t seen[64][6];
+	size_t n = 0;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	CHECK_INT(plan_build(t, &q), PLAN_OK);
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		for (size_t j = 0; j < t->nodes[i].n_ports; j++) {
+			const uint8_t *m = p->nodes[i].nic[j].mac;
+
+			CHECK(m[0] & 0x02);		/* locally administered */
+			CHECK(!(m[0] & 0x01));		/* unicast */
+			CHECK(m[0] != 0xfe);		/* never a libvirt tap's */
+			CHECK_MEM(m, 6, q->nodes[i].nic[j].mac, 6);
+			CHECK_STR(p->nodes[i].nic[j].tap,
+				  q->nodes[i].nic[j].tap);
+			for (size_t k = 0; k < n; k++)
+				CHECK(memcmp(seen[k], m, 6) != 0);
+			memcpy(seen[n++], m, 6);
+		}
+		for (size_t k = 0; k < n; k++)
+			CHECK(memcmp(seen[k], p->nodes[i].bridge_mac, 6) != 0);
+	}
+	/* known answer: a change here changes every lab's MACs */
+	CHECK_STR(p->nodes[0].nic[0].mac_str, "02:02:cd:75:01:01");
+	CHECK_STR(p->nodes[0].bridge_mac_str, "02:02:cd:75:01:00");
+	CHECK_STR(p->lab_id, "algxl");
+	plan_free(p);
+	plan_free(q);
+	topo_free(t);
+}
+
+TEST(bridge_ids_break_ties_in_declaration_order)
+{
+	struct topo *t = load("topologies/ring4.yaml");
+	struct plan *p;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	for (size_t i = 1; i < t->n_nodes; i++)
+		CHECK(memcmp(p->nodes[i - 1].bridge_mac,
+			     p->nodes[i].bridge_mac, 6) < 0);
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(domain_xml_has_what_it_must)
+{
+	struct topo *t = load("topologies/ring4.yaml");
+	struct plan *p;
+	struct sbuf x;
+	const char *s;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&x);
+	CHECK_INT(plan_domain_xml(p, &params, 0, &x), PLAN_OK);
+	s = sbuf_str(&x);
+	CHECK(STARTS(s, "<domain type='qemu'>"));
+	CHECK(strstr(s, "<name>mstlab-ring4-sw1</name>"));
+	CHECK(strstr(s, "<memory unit='MiB'>128</memory>"));
+	CHECK(strstr(s, "<vcpu placement='static'>1</vcpu>"));
+	CHECK(strstr(s, "<kernel>/k/bzImage</kernel>"));
+	CHECK(strstr(s, "<initrd>/k/initramfs.cpio.gz</initrd>"));
+	CHECK(strstr(s, "<cmdline>console=ttyS0 panic=-1</cmdline>"));
+	CHECK(strstr(s, "<model fallback='forbid'>qemu64</model>"));
+	CHECK(strstr(s, "<source file='/srv/results/run1/seed/sw1.img'/>"));
+	CHECK(strstr(s, "<driver name='qemu' type='raw'/>"));
+	CHECK(strstr(s, "<source dir='/srv/results/run1'/>"));
+	CHECK(strstr(s, "<target dir='lab'/>"));
+	CHECK(strstr(s, "path='/srv/results/run1/qga/sw1.sock'"));
+	CHECK(strstr(s, "name='org.qemu.guest_agent.0'"));
+	CHECK(strstr(s, "<log file='/srv/results/run1/console/sw1.log'"));
+	CHECK_INT(count(s, "<interface type='bridge'>"), 3);
+	CHECK_INT(count(s, "</interface>"), 3);
+	CHECK_INT(count(s, "<model type='virtio'/>"), 3);
+	for (size_t j = 0; j < 3; j++) {
+		char want[128];
+
+		snprintf(want, sizeof(want), "<mac address='%s'/>",
+			 p->nodes[0].nic[j].mac_str);
+		CHECK(strstr(s, want));
+		snprintf(want, sizeof(want), "<target dev='%s'/>",
+			 p->nodes[0].nic[j].tap);
+		CHECK(strstr(s, want));
+	}
+	CHECK(strstr(s, "<source bridge='ml-algxlb1'/>"));
+	CHECK(strstr(s, "<alias name='ua-p3'/>"));
+	CHECK_INT(count(s, "<"), count(s, ">"));
+	CHECK(strstr(s, "</domain>\n"));
+
+	sbuf_reset(&x);
+	{
+		struct plan_params kvm = params;
+
+		kvm.virt = PLAN_VIRT_KVM;
+		CHECK_INT(plan_domain_xml(p, &kvm, 0, &x), PLAN_OK);
+		CHECK(STARTS(sbuf_str(&x), "<domain type='kvm'>"));
+		CHECK(strstr(sbuf_str(&x), "<cpu mode='host-passthrough'"));
+	}
+	sbuf_free(&x);
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(domain_xml_hsmp_and_debug_kernel)
+{
+	struct topo *t = parse("name: t\nnodes:\n"
+			       "  e: { role: hsmp-host, sockets: 2, vcpus: 4, kernel: debug }\n"
+			       "  h: { role: host, cpu: Haswell }\n"
+			       "links:\n  - [e:eth1, h:eth1]\n");
+	struct plan *p;
+	struct sbuf x;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&x);
+	CHECK_INT(plan_domain_xml(p, &params, 0, &x), PLAN_OK);
+	CHECK(strstr(sbuf_str(&x), "<model fallback='allow'>EPYC-Milan</model>"));
+	CHECK(strstr(sbuf_str(&x), "<topology sockets='2' dies='1' cores='2' "
+				   "threads='1'/>"));
+	CHECK(strstr(sbuf_str(&x), "<kernel>/k/bzImage-debug</kernel>"));
+	sbuf_reset(&x);
+	CHECK_INT(plan_domain_xml(p, &params, 1, &x), PLAN_OK);
+	CHECK(strstr(sbuf_str(&x), ">Haswell</model>"));
+	CHECK(!strstr(sbuf_str(&x), "host-passthrough"));
+	sbuf_free(&x);
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(domain_xml_escapes_and_checks_paths)
+{
+	struct topo *t = load("topologies/smoke.yaml");
+	struct plan_params pp = params;
+	struct plan *p;
+	struct sbuf x;
+	char longdir[200];
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&x);
+	pp.run_dir = "/r/<a&b>'\"";
+	CHECK_INT(plan_domain_xml(p, &pp, 0, &x), PLAN_OK);
+	CHECK(strstr(sbuf_str(&x),
+		     "<source dir='/r/&lt;a&amp;b&gt;&apos;&quot;'/>"));
+	CHECK(!strstr(sbuf_str(&x), "<a&b>"));
+
+	sbuf_reset(&x);
+	pp.run_dir = "relative/dir";
+	CHECK_INT(plan_domain_xml(p, &pp, 0, &x), PLAN_EPATH);
+	memset(longdir, 'd', sizeof(longdir) - 1);
+	longdir[0] = '/';
+	longdir[sizeof(longdir) - 1] = '\0';
+	pp.run_dir = longdir;	/* the agent socket would not fit sun_path */
+	CHECK_INT(plan_domain_xml(p, &pp, 0, &x), PLAN_EPATH);
+	pp = params;
+	pp.initrd = NULL;
+	CHECK_INT(plan_domain_xml(p, &pp, 0, &x), PLAN_EPATH);
+	CHECK_INT(plan_domain_xml(p, &params, 99, &x), PLAN_ENODE);
+	CHECK_INT(plan_domain_xml(p, &params, -1, &x), PLAN_ENODE);
+	sbuf_free(&x);
+	plan_free(p);
+	topo_free(t);
+}
+
+static const char *after(const char *s, const char *first, const char *then)
+{
+	const char *a = strstr(s, first);
+
+	return a ? strstr(a + strlen(first), then) : NULL;
+}
+
+TEST(user_data_bridge_order)
+{
+	struct topo *t = load("topologies/ring4.yaml");
+	struct plan *p;
+	struct sbuf u;
+	const char *s;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&u);
+	CHECK_INT(plan_user_data(p, 0, &u), PLAN_OK);
+	s = sbuf_str(&u);
+	CHECK(STARTS(s, "#!/bin/sh\n"));
+	CHECK(strstr(s, "\nset -eu\n"));
+	/* NICs found by their planned MAC */
+	CHECK(strstr(s, "mstlab_nic 02:02:cd:75:01:03)"));
+	CHECK(strstr(s, "ip link set dev ml.nic2 name 'p3'\n"));
+	/* MST on before the first port joins, mstd last */
+	CHECK(strstr(s, "ip link add name br0 address 02:02:cd:75:01:00 "
+			"type bridge vlan_filtering 1"));
+	CHECK(after(s, "ip link add name br0", "mstctl enable dev br0"));
+	CHECK(after(s, "mstctl enable dev br0", "ip link set dev 'p1' master br0"));
+	CHECK(!after(s, "master br0", "mstctl enable"));
+	CHECK(strstr(s, "bridge vlan add dev 'p3' vid 10\n"));
+	CHECK(strstr(s, "bridge vlan add dev 'p3' vid 20\n"));
+	CHECK(strstr(s, "bridge vlan add dev 'p3' vid 1 pvid untagged\n"));
+	CHECK(strstr(s, "mstctl vlan set dev br0 vid 10 msti 1\n"));
+	CHECK(strstr(s, "mstctl vlan set dev br0 vid 30 msti 2\n"));
+	CHECK(after(s, "mstctl vlan set", "stp_state 1"));
+	CHECK(after(s, "stp_state 1", "mstd -c /etc/mstd.conf"));
+	CHECK(after(s, "<<'MSTLAB_EOF'\n", "\nMSTLAB_EOF\n"));
+	CHECK(strstr(s, "msti 1 vlans 10,20\n"));
+	sbuf_free(&u);
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(user_data_host_and_impairment)
+{
+	struct topo *t = parse(
+		"name: t\nmst: { instances: { 1: [10] } }\nnodes:\n"
+		"  a: { role: bridge }\n  h: { role: host }\n"
+		"links:\n  - { ends: [a:p1, h:eth1], impair: { delay: 20ms, loss: 0.5 } }\n");
+	struct plan *p;
+	struct sbuf u;
+	const char *s;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&u);
+	CHECK_INT(plan_user_data(p, 1, &u), PLAN_OK);
+	s = sbuf_str(&u);
+	CHECK(strstr(s, "ip addr add 10.0.1.2/24 dev 'eth1'\n"));
+	CHECK(strstr(s, "ip link add link 'eth1' name 'eth1.10' type vlan id 10\n"));
+	CHECK(strstr(s, "ip addr add 10.0.10.2/24 dev 'eth1.10'\n"));
+	CHECK(strstr(s, "tc qdisc add dev 'eth1' root netem delay 20ms loss 0.5000%\n"));
+	CHECK(!strstr(s, "br0"));
+	CHECK(!strstr(s, "mstd"));
+	sbuf_reset(&u);
+	CHECK_INT(plan_user_data(p, 0, &u), PLAN_OK);
+	CHECK(strstr(sbuf_str(&u), "tc qdisc add dev 'p1' root netem"));
+	sbuf_free(&u);
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(user_data_dsa_keeps_driver_names)
+{
+	struct topo *t = load("topologies/dsa.yaml");
+	struct plan *p;
+	struct sbuf u;
+	int d;
+
+	CHECK(t != NULL);
+	d = topo_node_find(t, "dsa1");
+	CHECK(d >= 0);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&u);
+	CHECK_INT(plan_user_data(p, d, &u), PLAN_OK);
+	CHECK(!strstr(sbuf_str(&u), "mstlab_nic"));
+	CHECK(strstr(sbuf_str(&u), "ip link set dev 'lan1' master br0"));
+	CHECK(strstr(sbuf_str(&u), "port lan3 edge yes"));
+	/* lanN's NIC carries N in its MAC's last byte */
+	CHECK_INT(p->nodes[d].nic[0].mac[5], 1);
+	CHECK_INT(p->nodes[d].nic[2].mac[5], 3);
+	sbuf_free(&u);
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(meta_data_and_mstd_conf)
+{
+	struct topo *t = load("topologies/ring4.yaml");
+	struct plan *p;
+	struct sbuf s;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&s);
+	CHECK_INT(plan_meta_data(p, 2, &s), PLAN_OK);
+	CHECK_STR(sbuf_str(&s),
+		  "instance-id: mstlab-ring4-sw3\nlocal-hostname: sw3\n");
+	sbuf_reset(&s);
+	CHECK_INT(plan_mstd_conf(p, 2, &s), PLAN_OK);
+	CHECK(strstr(sbuf_str(&s), "\nregion ring4\nrevision 1\n"));
+	CHECK(strstr(sbuf_str(&s), "\npriority cist 32768\n"));
+	CHECK(strstr(sbuf_str(&s), "\npriority 2 4096\n"));
+	CHECK(strstr(sbuf_str(&s), "\nport p3 edge yes\n"));
+	CHECK(strstr(sbuf_str(&s), "\nport p1 cost 1 20000\n"));
+	CHECK(strstr(sbuf_str(&s), "\nport p1 priority cist 128\n"));
+	sbuf_free(&s);
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(json_and_dot)
+{
+	struct topo *t = load("topologies/triangle.yaml");
+	struct printer pr;
+	struct plan *p;
+	struct sbuf s;
+	char *json;
+	size_t len;
+	FILE *f;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	f = open_memstream(&json, &len);
+	CHECK(f != NULL);
+	print_init(&pr, f, true);
+	plan_print(p, &pr);
+	fclose(f);
+	CHECK(STARTS(json, "{\"lab\":\"triangle\",\"lab_id\":\""));
+	CHECK(strstr(json, "{\"name\":\"sw1\",\"role\":\"bridge\","
+			   "\"domain\":\"mstlab-triangle-sw1\","));
+	CHECK(strstr(json, "\"ends\":[{\"node\":\"sw3\",\"port\":\"p2\""));
+	CHECK_INT(count(json, "\"index\":"), 5 + 10);
+	CHECK_INT(count(json, "{"), count(json, "}"));
+	CHECK_INT(count(json, "["), count(json, "]"));
+	CHECK_INT(count(json, "\n"), 1);
+	free(json);
+
+	sbuf_init(&s);
+	CHECK_INT(plan_dot(t, &s), PLAN_OK);
+	CHECK(STARTS(sbuf_str(&s), "graph \"triangle\" {"));
+	CHECK(strstr(sbuf_str(&s), "\"sw3\" -- \"sw1\" [taillabel=\"p2\", "
+				   "headlabel=\"p2\"]"));
+	CHECK_INT(count(sbuf_str(&s), " -- "), 5);
+	sbuf_free(&s);
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(sbuf_escapes)
+{
+	struct sbuf s;
+
+	sbuf_init(&s);
+	sbuf_shell(&s, "it's");
+	CHECK_STR(sbuf_str(&s), "'it'\\''s'");
+	sbuf_reset(&s);
+	sbuf_xml(&s, "<&>'\"");
+	CHECK_STR(sbuf_str(&s), "&lt;&amp;&gt;&apos;&quot;");
+	CHECK(!sbuf_failed(&s));
+	sbuf_free(&s);
+}
+
+static int cli(const char *const *args, int n, char **out, char **err)
+{
+	size_t olen, elen;
+	FILE *o = open_memstream(out, &olen), *e = open_memstream(err, &elen);
+	char *argv[16];
+	int r;
+
+	for (int i = 0; i < n; i++)
+		argv[i] = (char *)args[i];
+	argv[n] = NULL;
+	r = mstlab_cli(n, argv, o, e);
+	fclose(o);
+	fclose(e);
+	return r;
+}
+
+TEST(cli_plan_and_graph)
+{
+	static const char *const json[] = { "mstlab", "plan",
+		"topologies/smoke.yaml", "--json" };
+	static const char *const xml[] = { "mstlab", "plan",
+		"topologies/smoke.yaml", "--xml", "sw2", "--virt", "kvm",
+		"--run", "/r", "--kernel", "/k", "--initrd", "/i" };
+	static const char *const nonode[] = { "mstlab", "plan",
+		"topologies/smoke.yaml", "--user-data", "sw9" };
+	static const char *const graph[] = { "mstlab", "graph",
+		"topologies/smoke.yaml" };
+	char *out, *err;
+
+	CHECK_INT(cli(json, 4, &out, &err), 0);
+	CHECK(STARTS(out, "{\"lab\":\"smoke\","));
+	free(out);
+	free(err);
+	CHECK_INT(cli(xml, 13, &out, &err), 0);
+	CHECK(STARTS(out, "<domain type='kvm'>"));
+	CHECK(strstr(out, "<kernel>/k</kernel>"));
+	CHECK(strstr(out, "<source dir='/r'/>"));
+	free(out);
+	free(err);
+	CHECK_INT(cli(nonode, 5, &out, &err), 1);
+	CHECK(strstr(err, "has no node 'sw9'"));
+	free(out);
+	free(err);
+	CHECK_INT(cli(graph, 3, &out, &err), 0);
+	CHECK(STARTS(out, "graph \"smoke\" {"));
+	free(out);
+	free(err);
+}

@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Topology parser: every error class with its exact file:line:col, the
+ * shipped topologies, and the resolved model (ports, VLANs, scenarios).
+ * Run from the repository root (the shipped topologies are read from
+ * topologies/).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lab/mstlab/cli.h"
+#include "../../lab/mstlab/topo.h"
+#include "unit.h"
+
+static struct topo *parse_ok(const char *yaml)
+{
+	struct topo_error e;
+	struct topo *t;
+	char msg[600];
+
+	if (topo_parse_buffer("t.yaml", yaml, strlen(yaml), &t, &e)) {
+		printf("# unexpected error: %s\n",
+		       topo_error_format(&e, msg, sizeof(msg)));
+		return NULL;
+	}
+	return t;
+}
+
+/* The whole message must be "t.yaml:LINE:COL: ..." and contain want. */
+static void expect_error(const char *yaml, unsigned line, unsigned col,
+			 const char *want)
+{
+	struct topo_error e;
+	struct topo *t = (struct topo *)1;
+	char msg[600], prefix[64];
+
+	CHECK_INT(topo_parse_buffer("t.yaml", yaml, strlen(yaml), &t, &e), -1);
+	CHECK(t == NULL);
+	topo_error_format(&e, msg, sizeof(msg));
+	snprintf(prefix, sizeof(prefix), "t.yaml:%u:%u: ", line, col);
+	if (strncmp(msg, prefix, strlen(prefix)) != 0 || !strstr(msg, want)) {
+		unit_fail(__FILE__, __LINE__, "got \"%s\", want \"%s%s\"", msg,
+			  prefix, want);
+	}
+}
+
+#define ERROR_CASE(name, yaml, line, col, want)                         \
+	TEST(name)                                                      \
+	{                                                               \
+		expect_error(yaml, line, col, want);                    \
+	}
+
+#define TWO_BRIDGES                                                     \
+	"name: t\n"                                                     \
+	"nodes:\n"                                                      \
+	"  a: { role: bridge }\n"                                       \
+	"  b: { role: bridge }\n"
+
+/* --- YAML itself ------------------------------------------------------- */
+ERROR_CASE(err_syntax_flow, "name: t\nnodes: [a, b\n", 3, 1,
+	   "did not find expected ',' or ']'")
+ERROR_CASE(err_syntax_tab, "name: t\n\tnodes: 1\n", 2, 1, "tab character")
+ERROR_CASE(err_syntax_mapping, "name: t\nnodes:\n  a: {role: bridge\n", 4, 1,
+	   "did not find expected ',' or '}'")
+ERROR_CASE(err_empty, "", 1, 1, "the file is empty")
+ERROR_CASE(err_two_documents, "name: t\n---\nname: u\n", 3, 1,
+	   "one YAML document")
+ERROR_CASE(err_root_not_map, "- a\n- b\n", 1, 1,
+	   "the lab must be a mapping, found a list")
+
+/* --- keys and types ---------------------------------------------------- */
+ERROR_CASE(err_unknown_key, "name: t\ncolour: red\n", 2, 1,
+	   "unknown key 'colour' in the lab")
+ERROR_CASE(err_unknown_node_key,
+	   "name: t\nnodes:\n  a: { role: bridge, colour: red }\n", 3, 22,
+	   "unknown key 'colour' in a node")
+ERROR_CASE(err_duplicate_key,
+	   "name: t\nnodes:\n  a: { role: bridge }\n  a: { role: host }\n", 4, 3,
+	   "duplicate key 'a' in nodes (first at line 3)")
+ERROR_CASE(err_duplicate_top_key, "name: t\nname: u\n", 2, 1,
+	   "duplicate key 'name'")
+ERROR_CASE(err_wrong_type_memory,
+	   "name: t\nnodes:\n  a: { role: bridge, memory: lots }\n", 3, 30,
+	   "memory (MiB) must be an integer, found 'lots'")
+ERROR_CASE(err_wrong_type_quoted,
+	   "name: t\nnodes:\n  a: { role: bridge, vcpus: \"2\" }\n", 3, 29,
+	   "vcpus must be an integer, found a quoted string")
+ERROR_CASE(err_wrong_type_nodes, "name: t\nnodes: [a, b]\n", 2, 8,
+	   "nodes must be a mapping, found a list")
+ERROR_CASE(err_wrong_type_bool,
+	   "name: t\nnodes:\n  a: { role: bridge }\n  b: { role: bridge }\n"
+	   "links:\n  - { ends: [a:p1, b:p1], edge: yes }\n", 6, 33,
+	   "edge must be true or false")
+ERROR_CASE(err_missing_role, "name: t\nnodes:\n  a: { memory: 64 }\n", 3, 6,
+	   "a node has no 'role'")
+ERROR_CASE(err_bad_role, "name: t\nnodes:\n  a: { role: router }\n", 3, 14,
+	   "role must be one of: bridge, dsa-switch, hsmp-host, host, "
+	   "found 'router'")
+ERROR_CASE(err_missing_name, "nodes:\n  a: { role: host }\n", 1, 1,
+	   "the lab has no 'name'")
+ERROR_CASE(err_memory_range,
+	   "name: t\nnodes:\n  a: { role: host, memory: 8 }\n", 3, 28,
+	   "memory (MiB) 8 is outside 32..65536")
+ERROR_CASE(err_kernel_flavour,
+	   "name: t\ndefaults: { kernel: fast }\nnodes:\n  a: { role: host }\n",
+	   2, 21, "kernel must be one of: default, debug")
+ERROR_CASE(err_no_nodes, "name: t\nnodes: {}\n", 2, 8,
+	   "at least one node")
+
+/* --- names ------------------------------------------------------------- */
+ERROR_CASE(err_lab_name_upper, "name: Ring4\nnodes:\n  a: { role: host }\n",
+	   1, 7, "lab name 'Ring4' must be 1-12 of a-z, 0-9")
+ERROR_CASE(err_lab_name_long,
+	   "name: abcdefghijklm\nnodes:\n  a: { role: host }\n", 1, 7,
+	   "lab name 'abcdefghijklm'")
+ERROR_CASE(err_lab_name_slash, "name: a/b\nnodes:\n  a: { role: host }\n", 1,
+	   7, "lab name 'a/b'")
+ERROR_CASE(err_lab_name_nul, "name: \"x\\0y\"\nnodes:\n  a: { role: host }\n",
+	   1, 7, "NUL character")
+ERROR_CASE(err_node_name,
+	   "name: t\nnodes:\n  sw_1: { role: bridge }\n", 3, 3,
+	   "node name 'sw_1' must be 1-15")
+ERROR_CASE(err_node_name_xml,
+	   "name: t\nnodes:\n  \"a<b\": { role: bridge }\n", 3, 3,
+	   "node name 'a<b'")
+ERROR_CASE(err_port_name_long,
+	   TWO_BRIDGES "links:\n  - [a:verylongport1, b:p1]\n", 6, 6,
+	   "port name 'verylongport1' must be 1-10")
+ERROR_CASE(err_port_name_br0,
+	   TWO_BRIDGES "links:\n  - [a:br0, b:p1]\n", 6, 6,
+	   "port name 'br0'")
+ERROR_CASE(err_dsa_port,
+	   "name: t\nnodes:\n  d: { role: dsa-switch }\n  b: { role: bridge }\n"
+	   "links:\n  - [b:p1, d:p1]\n", 6, 12,
+	   "'d' is a dsa-switch: its ports are lan1..lan5, not 'p1'")
+ERROR_CASE(err_dsa_port_lan6,
+	   "name: t\nnodes:\n  d: { role: dsa-switch }\n  b: { role: bridge }\n"
+	   "links:\n  - [b:p1, d:lan6]\n", 6, 12, "not 'lan6'")
+
+/* --- links ------------------------------------------------------------- */
+ERROR_CASE(err_port_twice,
+	   TWO_BRIDGES "links:\n  - [a:p1, b:p1]\n  - [a:p2, b:p1]\n", 7, 12,
+	   "port 'b:p1' is already used by link 1 (line 6)")
+ERROR_CASE(err_port_twice_same_link,
+	   TWO_BRIDGES "links:\n  - [a:p1, a:p1]\n", 6, 12,
+	   "port 'a:p1' is already used by link 1")
+ERROR_CASE(err_undeclared_node,
+	   TWO_BRIDGES "links:\n  - [a:p1, sw9:p1]\n", 6, 12,
+	   "link end 'sw9:p1' names no node")
+ERROR_CASE(err_end_syntax, TWO_BRIDGES "links:\n  - [a:p1, b]\n", 6, 12,
+	   "link end 'b' must be node:port")
+ERROR_CASE(err_three_ends,
+	   TWO_BRIDGES "links:\n  - [a:p1, b:p1, b:p2]\n", 6, 5,
+	   "exactly two ends")
+ERROR_CASE(err_link_scalar, TWO_BRIDGES "links:\n  - a:p1\n", 6, 5,
+	   "a link must be [node:port, node:port]")
+ERROR_CASE(err_link_no_ends,
+	   TWO_BRIDGES "links:\n  - { cost: 100 }\n", 6, 5,
+	   "a link has no 'ends'")
+ERROR_CASE(err_unlinked_port,
+	   "name: t\nnodes:\n  a: { role: bridge, ports: { p4: { edge: true } } }\n",
+	   3, 31, "port 'a:p4' is configured but not linked")
+ERROR_CASE(err_loss_range,
+	   TWO_BRIDGES "links:\n  - { ends: [a:p1, b:p1], impair: { loss: 101 } }\n",
+	   6, 43, "loss 101 is outside 0..100")
+ERROR_CASE(err_delay_unit,
+	   TWO_BRIDGES "links:\n  - { ends: [a:p1, b:p1], impair: { delay: 20 } }\n",
+	   6, 44, "delay must be a duration like 500ms, 2s or 1m, found '20'")
+
+/* --- VLANs and MSTIs --------------------------------------------------- */
+ERROR_CASE(err_vlan_4095,
+	   TWO_BRIDGES "links:\n  - { ends: [a:p1, b:p1], vlans: { tagged: [10, 4095] } }\n",
+	   6, 49, "VLAN 4095 is outside 1..4094")
+ERROR_CASE(err_vlan_0,
+	   TWO_BRIDGES "links:\n  - { ends: [a:p1, b:p1], vlans: { untagged: 0 } }\n",
+	   6, 46, "VLAN 0 is outside 1..4094")
+ERROR_CASE(err_vlan_range,
+	   "name: t\nmst: { instances: { 1: [4000-4095] } }\nnodes:\n  a: { role: host }\n",
+	   2, 25, "VLAN range 4000-4095 is outside 1..4094")
+ERROR_CASE(err_vlan_both,
+	   TWO_BRIDGES "links:\n  - { ends: [a:p1, b:p1], vlans: { tagged: [10], untagged: 10 } }\n",
+	   6, 60, "VLAN 10 cannot be both tagged and untagged")
+ERROR_CASE(err_vlan_word,
+	   "name: t\nmst: { instances: { 1: [ten] } }\nnodes:\n  a: { role: host }\n",
+	   2, 25, "a VLAN must be an integer, found 'ten'")
+ERROR_CASE(err_msti_0,
+	   "name: t\nmst:\n  instances:\n    0: [10]\nnodes:\n  a: { role: host }\n",
+	   4, 5, "MSTI 0 is outside 1..4094 (MSTI 0 is the CIST)")
+ERROR_CASE(err_msti_4095,
+	   "name: t\nmst:\n  instances:\n    4095: [10]\nnodes:\n  a: { role: host }\n",
+	   4, 5, "MSTI 4095 is outside 1..4094")
+ERROR_CASE(err_vlan_two_mstis,
+	   "name: t\nmst:\n  instances:\n    1: [10]\n    2: [11, 10]\nnodes:\n"
+	   "  a: { role: host }\n", 5, 8, "VLAN 10 is in two MSTIs")
+ERROR_CASE(err_msti_undeclared,
+	   "name: t\nmst: { instances: { 1: [10] } }\nnodes:\n"
+	   "  a: { role: bridge, priority: { 2: 4096 } }\n", 4, 34,
+	   "MSTI 2 is not declared in mst.instances")
+ERROR_CASE(err_link_cost_other_region,
+	   "name: t\nmst: { instances: { 1: [10] } }\nnodes:\n"
+	   "  a: { role: bridge, mst: { instances: { 2: [20] } } }\n"
+	   "  b: { role: bridge }\nlinks:\n"
+	   "  - { ends: [a:p1, b:p1], cost: { 1: 5 } }\n", 7, 5,
+	   "link cost names MSTI 1, unknown to 'a'")
+ERROR_CASE(err_region_name,
+	   "name: t\nmst: { region: \"a b\" }\nnodes:\n  a: { role: host }\n", 2,
+	   16, "region name 'a b' may only use")
+ERROR_CASE(err_timers,
+	   "name: t\nmst: { hello: 2s, max_age: 40s, forward_delay: 4s }\nnodes:\n"
+	   "  a: { role: host }\n", 2, 6, "timers break")
+
+/* --- priorities, roles ------------------------------------------------- */
+ERROR_CASE(err_bridge_prio,
+	   "name: t\nnodes:\n  a: { role: bridge, priority: 1000 }\n", 3, 32,
+	   "bridge priority 1000 is not a multiple of 4096 in 0..61440")
+ERROR_CASE(err_bridge_prio_tree,
+	   "name: t\nmst: { instances: { 1: [10] } }\nnodes:\n"
+	   "  a: { role: bridge, priority: { cist: 4096, 1: 4097 } }\n", 4, 49,
+	   "bridge priority 4097 is not a multiple of 4096")
+ERROR_CASE(err_port_prio,
+	   "name: t\nnodes:\n  a: { role: bridge, ports: { p1: { priority: 100 } } }\n"
+	   "  b: { role: bridge }\nlinks:\n  - [a:p1, b:p1]\n", 3, 47,
+	   "port priority 100 is not a multiple of 16 in 0..240")
+ERROR_CASE(err_cost_zero,
+	   TWO_BRIDGES "links:\n  - { ends: [a:p1, b:p1], cost: 0 }\n", 6, 33,
+	   "path cost 0 is outside 1..200000000")
+ERROR_CASE(err_priority_on_host,
+	   "name: t\nnodes:\n  h: { role: host, priority: 4096 }\n", 3, 30,
+	   "'priority' is only valid on bridge and dsa-switch nodes")
+ERROR_CASE(err_sockets_on_bridge,
+	   "name: t\nnodes:\n  a: { role: bridge, sockets: 2 }\n", 3, 31,
+	   "'sockets' is only valid on hsmp-host nodes")
+ERROR_CASE(err_vcpus_sockets,
+	   "name: t\nnodes:\n  e: { role: hsmp-host, sockets: 2, vcpus: 3 }\n",
+	   3, 44, "vcpus 3 is not a multiple of sockets 2")
+
+/* --- scenarios --------------------------------------------------------- */
+#define SCEN TWO_BRIDGES "links:\n  - [a:p1, b:p1]\nscenarios:\n  s:\n    steps:\n"
+ERROR_CASE(err_step_unknown, SCEN "      - jump: high\n", 10, 9,
+	   "unknown key 'jump' in a step")
+ERROR_CASE(err_step_two_actions, SCEN "      - { sleep: 1s, mark: x }\n", 10,
+	   9, "exactly one action")
+ERROR_CASE(err_step_link, SCEN "      - fail: { link: a:p9 }\n", 10, 23,
+	   "link 'a:p9' names no linked port")
+ERROR_CASE(err_step_mode, SCEN "      - fail: { link: a:p1, mode: cut }\n", 10,
+	   35, "mode must be one of: carrier, silent, found 'cut'")
+ERROR_CASE(err_step_duration, SCEN "      - sleep: 5\n", 10, 16,
+	   "sleep must be a duration")
+ERROR_CASE(err_step_wait, SCEN "      - wait: forever\n", 10, 15,
+	   "wait must be one of: converged, agents, command")
+ERROR_CASE(err_step_flap_count, SCEN
+	   "      - flap: { link: a:p1, up: 1s, down: 1s }\n", 10, 15,
+	   "flap has no 'count'")
+ERROR_CASE(err_step_probe_node, SCEN "      - probe: { from: a, to: z }\n",
+	   10, 31, "to 'z' names no node")
+ERROR_CASE(err_step_probe_vlan, SCEN
+	   "      - probe: { from: a, to: b, vlans: [1, 40] }\n", 10, 45,
+	   "VLAN 40 is on no port of 'a'")
+ERROR_CASE(err_step_exec_node, SCEN "      - exec: { node: q, cmd: ls }\n",
+	   10, 23, "node 'q' names no node")
+ERROR_CASE(err_expect_root,
+	   "name: t\nnodes:\n  a: { role: bridge }\n  h: { role: host }\n"
+	   "links:\n  - [a:p1, h:eth1]\nscenarios:\n  s:\n    steps: [ { sleep: 1s } ]\n"
+	   "    expect: { roots: { cist: h } }\n", 10, 30,
+	   "root 'h' is a host, not a bridge")
+ERROR_CASE(err_expect_tree, SCEN "      - sleep: 1s\n    expect: { blocked: { 7: [a:p1] } }\n",
+	   11, 26, "MSTI 7 is not declared")
+ERROR_CASE(err_expect_flush, SCEN "      - sleep: 1s\n    expect: { flush: some }\n",
+	   11, 22, "flush must be one of: per-msti, all, none")
+
+TEST(shipped_topologies_parse)
+{
+	static const char *const files[] = { "smoke", "ring4", "triangle",
+					     "dsa", "hsmp" };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[128], msg[600];
+		struct topo_error e;
+		struct topo *t;
+
+		snprintf(path, sizeof(path), "topologies/%s.yaml", files[i]);
+		if (topo_parse_file(path, &t, &e)) {
+			unit_fail(__FILE__, __LINE__, "%s",
+				  topo_error_format(&e, msg, sizeof(msg)));
+			return;
+		}
+		CHECK_STR(t->name, files[i]);
+		topo_free(t);
+	}
+}
+
+TEST(missing_file)
+{
+	struct topo_error e;
+	struct topo *t;
+
+	CHECK_INT(topo_parse_file("/nonexistent/x.yaml", &t, &e), -1);
+	CHECK(t == NULL);
+	CHECK(strstr(e.msg, "cannot open") != NULL);
+	CHECK_INT(e.mark.line, 1);
+}
+
+TEST(ring4_model)
+{
+	struct topo_error e;
+	struct topo *t;
+	const struct topo_node *sw1, *h1;
+
+	CHECK_INT(topo_parse_file("topologies/ring4.yaml", &t, &e), 0);
+	CHECK_INT(t->n_nodes, 6);
+	CHECK_INT(t->n_links, 6);
+	CHECK_INT(t->mst.n_msti, 2);
+	CHECK_INT(t->mst.msti[0].id, 1);
+	CHECK(topo_vlan_has(&t->mst.msti[0].vlans, 20));
+	CHECK(!topo_vlan_has(&t->mst.msti[0].vlans, 30));
+	sw1 = &t->nodes[topo_node_find(t, "sw1")];
+	CHECK_INT(topo_treevals_get(&sw1->priority, TOPO_CIST, 0), 4096);
+	CHECK_INT(topo_treevals_get(&sw1->priority, 2, 0), 32768);
+	CHECK_INT(sw1->n_ports, 3);
+	/* NIC order = order of appearance in links */
+	CHECK_STR(sw1->ports[0].name, "p1");
+	CHECK_STR(sw1->ports[1].name, "p2");
+	CHECK_STR(sw1->ports[2].name, "p3");
+	CHECK_INT(sw1->ports[2].index, 3);
+	CHECK_INT(sw1->ports[2].edge, 1);
+	CHECK_INT(sw1->ports[0].edge, -1);
+	CHECK_INT(sw1->ports[2].vlans.untagged, 1);
+	CHECK(topo_vlan_has(&sw1->ports[2].vlans.tagged, 30));
+	/* link ends point back at the ports */
+	for (size_t l = 0; l < t->n_links; l++)
+		for (int e2 = 0; e2 < 2; e2++) {
+			const struct topo_end *end = &t->links[l].end[e2];
+			const struct topo_port *p =
+				&t->nodes[end->node].ports[end->port];
+
+			CHECK_INT(p->link, (int)l);
+			CHECK_INT(p->end, e2);
+		}
+	h1 = &t->nodes[topo_node_find(t, "h1")];
+	CHECK_INT(h1->role, TOPO_ROLE_HOST);
+	CHECK_INT(h1->memory_mib, 128);
+	CHECK_INT(t->n_scenarios, 2);
+	CHECK_STR(t->scenarios[0].name, "root-port-failure");
+	CHECK_INT(t->scenarios[0].steps[5].kind, TOPO_STEP_FAIL);
+	CHECK_INT(t->scenarios[0].steps[5].mode, TOPO_FAIL_CARRIER);
+	CHECK_INT(t->scenarios[0].steps[5].link, 0);
+	CHECK_INT(t->scenarios[0].expect.root[2], topo_node_find(t, "sw3"));
+	CHECK_INT(t->scenarios[0].expect.outage_max_ms[1], 50);
+	CHECK_INT(t->scenarios[0].expect.outage_max_ms[0], -1);
+	CHECK_INT(t->scenarios[0].expect.flush, TOPO_FLUSH_PER_MSTI);
+	CHECK_INT(t->scenarios[0].expect.settle_ms, 5000);
+	CHECK_INT(t->scenarios[0].expect.n_blocked, 2);
+	CHECK_INT(t->scenarios[1].steps[2].mode, TOPO_FAIL_SILENT);
+	topo_free(t);
+}
+
+TEST(defaults_and_overrides)
+{
+	struct topo *t = parse_ok(
+		"name: t\n"
+		"defaults: { memory: 96, vcpus: 2, cpu: Haswell, kernel: debug }\n"
+		"mst: { region: r, revision: 3, instances: { 5: [5-7, 9], 2: 100 } }\n"
+		"nodes:\n"
+		"  a:\n"
+		"    role: bridge\n"
+		"    memory: 64\n"
+		"    ports:\n"
+		"      p1: { cost: { cist: 100, 5: 300 }, priority: 32, vlans: { tagged: [5] } }\n"
+		"  b: { role: bridge, mst: { region: other, instances: { 9: [9] } } }\n"
+		"  e: { role: hsmp-host, sockets: 2 }\n"
+		"links:\n"
+		"  - { ends: [a:p1, b:p1], cost: 7, edge: false, vlans: { tagged: [9], untagged: none } }\n"
+		"  - [a:p2, e:eth1]\n");
+
+	CHECK(t != NULL);
+	CHECK_INT(t->mst.n_msti, 2);
+	CHECK_INT(t->mst.msti[0].id, 2);	/* sorted */
+	CHECK_INT(t->mst.msti[1].id, 5);
+	CHECK(topo_vlan_has(&t->mst.msti[1].vlans, 6));
+	CHECK(!topo_vlan_has(&t->mst.msti[1].vlans, 8));
+	CHECK_INT(t->nodes[0].memory_mib, 64);
+	CHECK_INT(t->nodes[0].vcpus, 2);
+	CHECK_STR(t->nodes[0].cpu, "Haswell");
+	CHECK_INT(t->nodes[0].kernel, TOPO_KERNEL_DEBUG);
+	/* port settings win over the link's; the rest comes from the link */
+	CHECK_INT(topo_treevals_get(&t->nodes[0].ports[0].cost, TOPO_CIST, 0),
+		  100);
+	CHECK_INT(topo_treevals_get(&t->nodes[0].ports[0].cost, 5, 0), 300);
+	CHECK_INT(topo_treevals_get(&t->nodes[0].ports[0].cost, 2, 1), 1);
+	CHECK_INT(topo_treevals_get(&t->nodes[0].ports[0].priority, 2, 0), 32);
+	CHECK(topo_vlan_has(&t->nodes[0].ports[0].vlans.tagged, 5));
+	CHECK(!topo_vlan_has(&t->nodes[0].ports[0].vlans.tagged, 9));
+	CHECK_INT(t->nodes[0].ports[0].edge, 0);
+	CHECK_INT(topo_treevals_get(&t->nodes[1].ports[0].cost, TOPO_CIST, 0),
+		  7);
+	CHECK(topo_vlan_has(&t->nodes[1].ports[0].vlans.tagged, 9));
+	CHECK_INT(t->nodes[1].ports[0].vlans.untagged, 0);
+	/* node-level mst replaces the instances, keeps what it does not say */
+	CHECK_STR(t->nodes[1].mst->region, "other");
+	CHECK_INT(t->nodes[1].mst->revision, 3);
+	CHECK_INT(t->nodes[1].mst->n_msti, 1);
+	CHECK(t->nodes[0].mst == &t->mst);
+	/* default membership: the MSTIs' VLANs tagged, VLAN 1 untagged */
+	CHECK_INT(t->nodes[0].ports[1].vlans.untagged, 1);
+	CHECK(topo_vlan_has(&t->nodes[0].ports[1].vlans.tagged, 100));
+	CHECK(topo_vlan_has(&t->nodes[0].ports[1].vlans.tagged, 7));
+	CHECK(!topo_vlan_has(&t->nodes[0].ports[1].vlans.tagged, 1));
+	/* hsmp-host: vcpus rounded up to whole sockets */
+	CHECK_INT(t->nodes[2].sockets, 2);
+	CHECK_INT(t->nodes[2].vcpus, 2);
+	topo_free(t);
+}
+
+TEST(dsa_ports_indexed_by_lan_number)
+{
+	struct topo *t = parse_ok(
+		"name: t\nnodes:\n  d: { role: dsa-switch }\n"
+		"  a: { role: bridge }\nlinks:\n"
+		"  - [a:p1, d:lan4]\n  - [a:p2, d:lan2]\n");
+
+	CHECK(t != NULL);
+	CHECK_INT(t->nodes[0].n_ports, 2);
+	CHECK_STR(t->nodes[0].ports[0].name, "lan2");
+	CHECK_INT(t->nodes[0].ports[0].index, 2);
+	CHECK_INT(t->nodes[0].ports[1].index, 4);
+	CHECK_INT(t->links[0].end[1].port, 1);
+	CHECK_INT(t->links[1].end[1].port, 0);
+	topo_free(t);
+}
+
+TEST(steps_parse)
+{
+	struct topo *t = parse_ok(
+		SCEN
+		"      - wait: { for: command, node: a, cmd: [cat, /x], match: up, timeout: 3s }\n"
+		"      - flap: { link: b:p1, count: 3, up: 1s, down: 250ms, mode: silent }\n"
+		"      - impair: { link: a:p1, delay: 20ms, loss: 5.5 }\n"
+		"      - probe: { from: a, to: b, vlans: [1], rate: 50 }\n"
+		"      - probe: stop\n"
+		"      - exec: { node: b, cmd: \"echo 'hi'\" }\n"
+		"      - mark: here\n"
+		"      - sleep: 1m\n");
+	const struct topo_step *s;
+
+	CHECK(t != NULL);
+	CHECK_INT(t->scenarios[0].n_steps, 8);
+	s = t->scenarios[0].steps;
+	CHECK_INT(s[0].kind, TOPO_STEP_WAIT);
+	CHECK_INT(s[0].wait_for, TOPO_WAIT_COMMAND);
+	CHECK_INT(s[0].timeout_ms, 3000);
+	CHECK_INT(s[0].cmd.argc, 2);
+	CHECK_STR(s[0].cmd.argv[1], "/x");
+	CHECK_STR(s[0].match, "up");
+	CHECK_INT(s[1].kind, TOPO_STEP_FLAP);
+	CHECK_INT(s[1].link, 0);
+	CHECK_INT(s[1].count, 3);
+	CHECK_INT(s[1].down_ms, 250);
+	CHECK_INT(s[1].mode, TOPO_FAIL_SILENT);
+	CHECK_INT(s[2].impair.delay_ms, 20);
+	CHECK_INT(s[2].impair.loss_ppm, 55000);
+	CHECK_INT(s[3].kind, TOPO_STEP_PROBE_START);
+	CHECK_INT(s[3].rate_pps, 50);
+	CHECK(topo_vlan_has(&s[3].vlans, 1));
+	CHECK(!topo_vlan_has(&s[3].vlans, 2));
+	CHECK_INT(s[4].kind, TOPO_STEP_PROBE_STOP);
+	CHECK_INT(s[5].cmd.argc, 3);
+	CHECK_STR(s[5].cmd.argv[0], "/bin/sh");
+	CHECK_STR(s[5].cmd.argv[2], "echo 'hi'");
+	CHECK_STR(s[6].label, "here");
+	CHECK_INT(s[7].sleep_ms, 60000);
+	CHECK_INT(s[7].mark.line, 17);
+	CHECK_INT(s[7].mark.col, 9);
+	topo_free(t);
+}
+
+TEST(link_impairment_percent)
+{
+	struct topo *t = parse_ok(
+		TWO_BRIDGES "links:\n"
+		"  - { ends: [a:p1, b:p1], impair: { delay: 5ms, loss: 0.25% } }\n");
+
+	CHECK(t != NULL);
+	CHECK_INT(t->links[0].impair.delay_ms, 5);
+	CHECK_INT(t->links[0].impair.loss_ppm, 2500);
+	topo_free(t);
+}
+
+TEST(key_order_does_not_matter)
+{
+	/* links before nodes in the file: references still resolve */
+	struct topo *t = parse_ok(
+		"links:\n  - [a:p1, b:p1]\nnodes:\n  a: { role: bridge }\n"
+		"  b: { role: bridge }\nname: t\n");
+
+	CHECK(t != NULL);
+	CHECK_INT(t->n_links, 1);
+	topo_free(t);
+}
+
+static int run_cli(const char *const *args, int n, char **out, char **err)
+{
+	size_t olen, elen;
+	FILE *o = open_memstream(out, &olen), *e = open_memstream(err, &elen);
+	char *argv[8];
+	int r;
+
+	for (int i = 0; i < n; i++)
+		argv[i] = (char *)args[i];
+	argv[n] = NULL;
+	r = mstlab_cli(n, argv, o, e);
+	fclose(o);
+	fclose(e);
+	return r;
+}
+
+TEST(cli_check)
+{
+	static const char *const ok[] = { "mstlab", "check",
+					  "topologies/ring4.yaml" };
+	static const char *const bad[] = { "mstlab", "check", "/tmp/x" };
+	static const char *const stub[] = { "mstlab", "up", "x.yaml" };
+	char *out, *err, path[] = "/tmp/mstlab-test-XXXXXX";
+	const char *args[3] = { "mstlab", "check", path };
+	FILE *f;
+	int fd;
+
+	CHECK_INT(run_cli(ok, 3, &out, &err), 0);
+	CHECK(strstr(out, "lab ring4 ok") != NULL);
+	CHECK_STR(err, "");
+	free(out);
+	free(err);
+
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("name: t\nnodes:\n  a: { role: bridge, memory: x }\n", f);
+	fclose(f);
+	CHECK_INT(run_cli(args, 3, &out, &err), 1);
+	remove(path);
+	CHECK_STR(out, "");
+	CHECK(strncmp(err, path, strlen(path)) == 0);
+	CHECK(strncmp(err + strlen(path), ":3:30: ", 7) == 0);
+	free(out);
+	free(err);
+
+	CHECK_INT(run_cli(bad, 2, &out, &err), 2);	/* usage */
+	free(out);
+	free(err);
+	CHECK_INT(run_cli(stub, 3, &out, &err), 2);
+	CHECK(strstr(err, "not implemented yet") != NULL);
+	free(out);
+	free(err);
+}

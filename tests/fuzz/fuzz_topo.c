@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target for the topology parser and the planner behind it.
+ * Any input either fails with a positioned error or yields a model every
+ * generator can render; names must fit IFNAMSIZ either way.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lab/mstlab/plan.h"
+#include "../../lab/mstlab/topo.h"
+#include "print.h"
+
+static const struct plan_params params = {
+	.virt = PLAN_VIRT_QEMU,
+	.run_dir = "/run/fuzz",
+	.kernel = { "/k/bzImage", "/k/bzImage-debug" },
+	.initrd = "/k/initrd",
+};
+
+static void render(const struct topo *t)
+{
+	struct plan *p;
+	struct sbuf sb;
+
+	if (plan_build(t, &p))
+		abort();
+	sbuf_init(&sb);
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		for (size_t j = 0; j < t->nodes[i].n_ports; j++)
+			if (strlen(p->nodes[i].nic[j].tap) >= IFNAMSIZ - 1)
+				abort();
+		if (plan_domain_xml(p, &params, (int)i, &sb) ||
+		    plan_user_data(p, (int)i, &sb) ||
+		    plan_meta_data(p, (int)i, &sb) ||
+		    plan_mstd_conf(p, (int)i, &sb))
+			abort();
+		sbuf_reset(&sb);
+	}
+	if (plan_dot(t, &sb))
+		abort();
+	{
+		FILE *null = fopen("/dev/null", "w");
+		struct printer pr;
+
+		if (!null)
+			abort();
+		print_init(&pr, null, true);
+		plan_print(p, &pr);
+		fclose(null);
+	}
+	sbuf_free(&sb);
+	plan_free(p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct topo_error err;
+	struct topo *t;
+	char msg[600];
+
+	if (topo_parse_buffer("fuzz.yaml", data, size, &t, &err)) {
+		if (t || err.mark.line == 0 || err.mark.col == 0 ||
+		    !err.msg[0])
+			abort();
+		topo_error_format(&err, msg, sizeof(msg));
+		return 0;
+	}
+	render(t);
+	topo_free(t);
+	return 0;
+}

@@ -5,11 +5,12 @@ SHELL := /bin/bash
 .SUFFIXES:
 
 BUILD   ?= build
+export BUILD
 FLAVOR  ?= default
 CC      ?= gcc
 # Objects for programs and the image; tests get a sanitized copy of each.
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g \
-	-Ilab/include -Ilab/libmst -Itests/unit -MMD -MP
+	-Ilab/include/uapi -Ilab/include -Ilab/libmst -Itests/unit -MMD -MP
 CFLAGS  ?= -O2
 SANFLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
@@ -81,7 +82,9 @@ KERNEL_TARBALL := /usr/src/linux-source-6.1.tar.xz
 KERNEL_INPUTS  := $(shell find kernel -type f 2>/dev/null) scripts/build-kernel
 BZIMAGE        := $(BUILD)/kernel-$(FLAVOR)/arch/x86/boot/bzImage
 INITRAMFS      := $(BUILD)/initramfs.cpio.gz
-IMAGE_INPUTS   := $(shell find images -type f 2>/dev/null)
+OVERLAY        ?=
+export OVERLAY
+IMAGE_INPUTS   := $(shell find images $(OVERLAY) -type f 2>/dev/null)
 
 $(BZIMAGE): $(KERNEL_INPUTS) | $(DEPS_STAMP)
 	scripts/build-kernel $(FLAVOR)
@@ -99,7 +102,7 @@ image: $(INITRAMFS)
 run: $(BZIMAGE) $(INITRAMFS)
 	tests/vm/selftest-demo $(BZIMAGE) $(INITRAMFS)
 
-test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) unit
+test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) unit fuzz
 	BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) tests/run
 
 bench: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS)

@@ -5,3 +5,8 @@ LIBMST_LIBS += -lcrypto
 UNIT_TESTS += test_bpdu test_mst_config
 test_bpdu_SRCS := tests/unit/test_bpdu.c
 test_mst_config_SRCS := tests/unit/test_mst_config.c
+
+# Probe frame header, shared by the probe generator/sink and the checks.
+LIBMST_SRCS += lab/libmst/probe_wire.c
+UNIT_TESTS += test_probe_wire
+test_probe_wire_SRCS := tests/unit/test_probe_wire.c

@@ -99,8 +99,12 @@ image: $(INITRAMFS)
 
 # ---- the main job and the tests ---------------------------------------------
 .PHONY: run test vmtest bench
-run: $(BZIMAGE) $(INITRAMFS)
-	tests/vm/selftest-demo $(BZIMAGE) $(INITRAMFS)
+# The main job on the default topology. Until `mstlab run` drives labs it
+# validates the default lab and boots one guest that runs its self-test.
+DEFAULT_TOPO := topologies/ring4.yaml
+run: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) $(BUILD)/bin/mstlab
+	$(BUILD)/bin/mstlab check $(DEFAULT_TOPO)
+	BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) tests/vm/guest-run tests/guest/selftest.sh
 
 test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) unit fuzz
 	BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) tests/run

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_lab.h"
 #include "plan.h"
 #include "print.h"
 #include "topo.h"
@@ -248,12 +249,19 @@ static int cmd_plan(struct cli *c)
 	return r;
 }
 
-/* The libvirt side comes later; these keep their place in the CLI. */
-static int cmd_stub(struct cli *c)
-{
-	fprintf(c->err, "mstlab: %s is not implemented yet\n", c->argv[-1]);
-	return 2;
-}
+/* The lab commands parse their own options (runtime.c). */
+#define LAB_COMMAND(name)                                               \
+	static int cli_##name(struct cli *c)                            \
+	{                                                               \
+		return cmd_##name(c->argc, c->argv, c->out, c->err);    \
+	}
+LAB_COMMAND(up)
+LAB_COMMAND(down)
+LAB_COMMAND(run)
+LAB_COMMAND(status)
+LAB_COMMAND(exec)
+LAB_COMMAND(link)
+LAB_COMMAND(console)
 
 static const struct command {
 	const char *name;
@@ -263,13 +271,13 @@ static const struct command {
 	{ "check", cmd_check, "check TOPO.yaml         validate, start nothing" },
 	{ "graph", cmd_graph, "graph TOPO.yaml [-o F]  Graphviz dot" },
 	{ "plan", cmd_plan, "plan TOPO.yaml [--json] names, MACs, XML, seeds" },
-	{ "up", cmd_stub, "up TOPO.yaml            start the lab" },
-	{ "down", cmd_stub, "down TOPO.yaml          tear it down" },
-	{ "run", cmd_stub, "run TOPO.yaml [-s SCENARIO] [--keep]" },
-	{ "status", cmd_stub, "status TOPO.yaml        nodes and links" },
-	{ "exec", cmd_stub, "exec TOPO.yaml NODE CMD..." },
-	{ "console", cmd_stub, "console TOPO.yaml NODE" },
-	{ "link", cmd_stub, "link TOPO.yaml NODE:PORT fail|restore" },
+	{ "up", cli_up, "up TOPO.yaml            start the lab, leave it up" },
+	{ "down", cli_down, "down TOPO.yaml          tear it down (also after a crash)" },
+	{ "run", cli_run, "run TOPO.yaml [-s SCENARIO] [--keep]  up, scenarios, down" },
+	{ "status", cli_status, "status TOPO.yaml [--json]  nodes of a lab that is up" },
+	{ "exec", cli_exec, "exec TOPO.yaml NODE CMD [ARG...]" },
+	{ "console", cli_console, "console TOPO.yaml NODE  its serial console log" },
+	{ "link", cli_link, "link TOPO.yaml NODE:PORT fail|restore [carrier|silent]" },
 };
 
 static int help(FILE *f)

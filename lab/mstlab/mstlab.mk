@@ -11,8 +11,23 @@ MSTLAB_LIB_SRCS := \
 	lab/mstlab/plan_seed.c \
 	lab/mstlab/plan_print.c \
 	lab/mstlab/plan_dot.c \
-	lab/mstlab/cli.c
-MSTLAB_LIB_LIBS := -lyaml -lcrypto
+	lab/mstlab/cli.c \
+	lab/mstlab/ops.c \
+	lab/mstlab/spawn.c \
+	lab/mstlab/state.c \
+	lab/mstlab/events.c \
+	lab/mstlab/agent.c \
+	lab/mstlab/seed.c \
+	lab/mstlab/hv_libvirt.c \
+	lab/mstlab/hostnet.c \
+	lab/mstlab/capture.c \
+	lab/mstlab/services.c \
+	lab/mstlab/lab.c \
+	lab/mstlab/scenario.c \
+	lab/mstlab/runtime.c \
+	lab/mstlab/cmd_lab.c \
+	lab/mstlab/cmd_node.c
+MSTLAB_LIB_LIBS := -lyaml -lcrypto -lvirt -lvirt-qemu -lmnl -ljansson
 
 PROGRAMS += mstlab
 mstlab_SRCS := lab/mstlab/main.c $(MSTLAB_LIB_SRCS)

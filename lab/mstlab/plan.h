@@ -82,6 +82,10 @@ void plan_free(struct plan *p);
 enum plan_err plan_domain_xml(const struct plan *p,
 			      const struct plan_params *pp, int node,
 			      struct sbuf *out);
+/* One NIC's <interface> element with its link state: what libvirt's
+ * virDomainUpdateDeviceFlags needs to change the carrier. */
+enum plan_err plan_nic_xml(const struct plan *p, int node, int port, bool up,
+			   struct sbuf *out);
 enum plan_err plan_meta_data(const struct plan *p, int node,
 			     struct sbuf *out);
 enum plan_err plan_user_data(const struct plan *p, int node,

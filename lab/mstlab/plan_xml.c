@@ -62,7 +62,7 @@ static void cpu_xml(struct sbuf *x, const struct topo_node *n,
 }
 
 static void nic_xml(struct sbuf *x, const struct plan *p,
-		    const struct topo_node *n, size_t j)
+		    const struct topo_node *n, size_t j, bool up)
 {
 	const struct topo_port *port = &n->ports[j];
 	const struct plan_nic *nic = &p->nodes[n->index].nic[j];
@@ -74,8 +74,9 @@ static void nic_xml(struct sbuf *x, const struct plan *p,
 	sbuf_puts(x, "'/>\n      <target dev='");
 	sbuf_xml(x, nic->tap);
 	sbuf_puts(x, "'/>\n"
-		  "      <model type='virtio'/>\n"
-		  "      <link state='up'/>\n      <alias name='ua-");
+		  "      <model type='virtio'/>\n");
+	sbuf_printf(x, "      <link state='%s'/>\n      <alias name='ua-",
+		    up ? "up" : "down");
 	sbuf_xml(x, port->name);
 	sbuf_puts(x, "'/>\n    </interface>\n");
 }
@@ -147,12 +148,28 @@ enum plan_err plan_domain_xml(const struct plan *p,
 		  "      <target type='serial' port='0'/>\n    </console>\n");
 
 	for (size_t j = 0; j < n->n_ports; j++)
-		nic_xml(x, p, n, j);
+		nic_xml(x, p, n, j, true);
 
 	sbuf_puts(x, "    <rng model='virtio'>\n      <backend "
 		  "model='random'>/dev/urandom</backend>\n    </rng>\n"
 		  "    <memballoon model='none'/>\n"
 		  "    <video>\n      <model type='none'/>\n    </video>\n"
-		  "  </devices>\n</domain>\n");
+		  "  </devices>\n");
+	/* QEMU as root: it writes the run folder (9p share, agent socket)
+	 * that mstlab, running as root, created. */
+	sbuf_puts(x, "  <seclabel type='static' model='dac' relabel='no'>\n"
+		  "    <label>+0:+0</label>\n  </seclabel>\n</domain>\n");
+	return sbuf_failed(x) ? PLAN_ENOMEM : PLAN_OK;
+}
+
+enum plan_err plan_nic_xml(const struct plan *p, int node, int port, bool up,
+			   struct sbuf *x)
+{
+	const struct topo *t = p->topo;
+
+	if (node < 0 || (size_t)node >= t->n_nodes || port < 0 ||
+	    (size_t)port >= t->nodes[node].n_ports)
+		return PLAN_ENODE;
+	nic_xml(x, p, &t->nodes[node], (size_t)port, up);
 	return sbuf_failed(x) ? PLAN_ENOMEM : PLAN_OK;
 }

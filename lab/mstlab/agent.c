@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+#include "agent.h"
+
+#include <jansson.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How often the exec status is polled: the probe's resolution. */
+#define POLL_MS 50
+
+int agent_ping(const struct lab_ops *ops, const char *domain, char *err)
+{
+	char *reply = NULL;
+	int rc = ops->hv->agent(ops->hv_ctx, domain,
+				"{\"execute\":\"guest-ping\"}", 2, &reply, err);
+
+	free(reply);
+	return rc;
+}
+
+char *agent_exec_request(char *const argv[], unsigned timeout_ms)
+{
+	json_t *args = json_array(), *req;
+	char secs[16], *text;
+
+	/* The guest kills what overruns: nothing is left running there. */
+	snprintf(secs, sizeof(secs), "%u", (timeout_ms + 999) / 1000);
+	json_array_append_new(args, json_string("-s"));
+	json_array_append_new(args, json_string("KILL"));
+	json_array_append_new(args, json_string(secs));
+	for (size_t i = 0; argv[i]; i++)
+		json_array_append_new(args, json_string(argv[i]));
+	req = json_pack("{s:s, s:{s:s, s:o, s:b}}", "execute", "guest-exec",
+			"arguments", "path", "timeout", "arg", args,
+			"capture-output", 1);
+	if (!req)
+		return NULL;
+	text = json_dumps(req, JSON_COMPACT);
+	json_decref(req);
+	return text;
+}
+
+/* reply's "return" object, or NULL with err set. */
+static json_t *parse_return(const char *reply, json_t **root, char *err)
+{
+	json_error_t je;
+	json_t *ret;
+
+	*root = json_loads(reply, 0, &je);
+	ret = *root ? json_object_get(*root, "return") : NULL;
+	if (!json_is_object(ret)) {
+		ops_fail(err, "unexpected agent reply: %.200s",
+			 reply);
+		return NULL;
+	}
+	return ret;
+}
+
+static char *base64(json_t *obj, const char *key, size_t *len)
+{
+	const char *in = json_string_value(json_object_get(obj, key));
+	size_t n = in ? strlen(in) : 0;
+	char *out = malloc(n / 4 * 3 + 4);
+	int got;
+
+	*len = 0;
+	if (!out)
+		return NULL;
+	out[0] = 0;
+	if (!n)
+		return out;
+	got = EVP_DecodeBlock((unsigned char *)out, (const unsigned char *)in,
+			      (int)n);
+	if (got < 0) {
+		out[0] = 0;
+		return out;
+	}
+	/* DecodeBlock counts the '=' padding as zero bytes. */
+	while (n && in[n - 1] == '=' && got > 0) {
+		n--;
+		got--;
+	}
+	out[got] = 0;
+	*len = (size_t)got;
+	return out;
+}
+
+static int status_once(const struct lab_ops *ops, const char *domain,
+		       long long pid, struct exec_result *res, char *err)
+{
+	char cmd[128], *reply = NULL;
+	json_t *root = NULL, *ret;
+	int done = -1;
+
+	snprintf(cmd, sizeof(cmd), "{\"execute\":\"guest-exec-status\","
+		 "\"arguments\":{\"pid\":%lld}}", pid);
+	if (ops->hv->agent(ops->hv_ctx, domain, cmd, 10, &reply, err))
+		return -1;
+	ret = parse_return(reply, &root, err);
+	if (ret) {
+		done = json_is_true(json_object_get(ret, "exited"));
+		if (done) {
+			json_t *code = json_object_get(ret, "exitcode");
+
+			res->exit_code = json_is_integer(code) ?
+					 (int)json_integer_value(code) : -1;
+			res->out = base64(ret, "out-data", &res->out_len);
+			res->err = base64(ret, "err-data", &res->err_len);
+			if (!res->out || !res->err) {
+				ops_fail(err, "out of memory");
+				done = -1;
+			}
+		}
+	}
+	json_decref(root);
+	free(reply);
+	return done;
+}
+
+int agent_exec(const struct lab_ops *ops, const char *domain,
+	       char *const argv[], unsigned timeout_ms,
+	       struct exec_result *res, char *err)
+{
+	char *req = agent_exec_request(argv, timeout_ms), *reply = NULL;
+	json_t *root = NULL, *ret;
+	long long pid = -1, deadline;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	if (!req) {
+		ops_fail(err, "out of memory");
+		return -1;
+	}
+	rc = ops->hv->agent(ops->hv_ctx, domain, req, 10, &reply, err);
+	free(req);
+	if (rc)
+		return -1;
+	ret = parse_return(reply, &root, err);
+	if (ret && json_is_integer(json_object_get(ret, "pid")))
+		pid = json_integer_value(json_object_get(ret, "pid"));
+	else if (ret)
+		ops_fail(err, "guest-exec gave no pid");
+	json_decref(root);
+	free(reply);
+	if (pid < 0)
+		return -1;
+	/* The guest kills it at timeout_ms; allow the agent a margin. */
+	deadline = ops->now_ms(ops->clock_ctx) + timeout_ms + 5000;
+	while ((rc = status_once(ops, domain, pid, res, err)) == 0) {
+		if (ops->now_ms(ops->clock_ctx) > deadline) {
+			ops_fail(err, "%s: '%s' still running "
+				 "after %u ms", domain, argv[0], timeout_ms);
+			return -1;
+		}
+		ops->sleep_ms(ops->clock_ctx, POLL_MS);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+void exec_result_free(struct exec_result *res)
+{
+	free(res->out);
+	free(res->err);
+	res->out = res->err = NULL;
+}

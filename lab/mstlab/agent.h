@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Guest control over qemu-guest-agent (through struct hv_ops): ping, and
+ * running a program with its output captured. Commands are argv vectors
+ * handed to the agent's guest-exec: no shell unless argv says so.
+ */
+#ifndef MSTLAB_AGENT_H
+#define MSTLAB_AGENT_H
+
+#include <stddef.h>
+
+#include "ops.h"
+
+struct exec_result {
+	int exit_code;		/* -1 if killed by a signal (or timed out) */
+	char *out, *err;	/* NUL-terminated, malloc'd */
+	size_t out_len, err_len;
+};
+
+/* 0 when the agent answered a guest-ping. */
+int agent_ping(const struct lab_ops *ops, const char *domain, char *err);
+
+/*
+ * Runs argv in the guest, killed after timeout_ms (the guest's timeout
+ * applet). 0 when it ran (res filled, whatever its exit code).
+ */
+int agent_exec(const struct lab_ops *ops, const char *domain,
+	       char *const argv[], unsigned timeout_ms,
+	       struct exec_result *res, char *err);
+void exec_result_free(struct exec_result *res);
+
+/* The JSON of a guest-exec request (malloc'd), exposed for tests. */
+char *agent_exec_request(char *const argv[], unsigned timeout_ms);
+
+#endif

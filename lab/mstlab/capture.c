@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * struct capture_ops with one tcpdump per link: nanosecond timestamps,
+ * whole frames, written packet by packet (-U) so that what is on disk is
+ * complete up to the last frame even if mstlab dies.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+/* tcpdump says "listening on IFNAME" once its capture is open. */
+static bool listening(const char *log)
+{
+	char line[512];
+	bool yes = false;
+	FILE *f = fopen(log, "re");
+
+	if (!f)
+		return false;
+	while (!yes && fgets(line, sizeof(line), f))
+		yes = strstr(line, "listening on") != NULL;
+	fclose(f);
+	return yes;
+}
+
+static void last_line(const char *log, char *out, size_t len)
+{
+	char line[512];
+	FILE *f = fopen(log, "re");
+
+	snprintf(out, len, "no message");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0]) {
+			size_t k = strnlen(line, len - 1);
+
+			memcpy(out, line, k);
+			out[k] = 0;
+		}
+	}
+	fclose(f);
+}
+
+static int cap_start(void *ctx, const char *ifname, const char *path,
+		     pid_t *pid, uint64_t *start_time, char *err)
+{
+	char log[4200], why[300];
+	int status;
+	char *argv[] = { "tcpdump", "-i", (char *)ifname, "-w", (char *)path,
+			 "-U", "-n", "-s", "0", "--time-stamp-precision=nano",
+			 "-Z", "root", NULL };
+
+	(void)ctx;
+	snprintf(log, sizeof(log), "%s.log", path);
+	unlink(log);
+	*pid = spawn_bg(argv, log);
+	if (*pid < 0) {
+		ops_fail(err, "cannot run tcpdump: %s",
+			 strerror(errno));
+		return -1;
+	}
+	*start_time = proc_start_time(*pid);
+	for (int i = 0; i < 500; i++) {
+		if (listening(log))
+			return 0;
+		if (spawn_wait(*pid, 10, &status)) {
+			last_line(log, why, sizeof(why));
+			ops_fail(err, "tcpdump on %s failed: %s",
+				 ifname, why);
+			return -1;
+		}
+	}
+	proc_stop(*pid, *start_time, 1000);
+	ops_fail(err, "tcpdump on %s did not start within 5 s",
+		 ifname);
+	return -1;
+}
+
+static int cap_stop(void *ctx, pid_t pid, uint64_t start_time, char *err)
+{
+	(void)ctx;
+	(void)err;
+	proc_stop(pid, start_time, 3000);
+	return 0;
+}
+
+static int cap_alive(void *ctx, pid_t pid, uint64_t start_time)
+{
+	int status;
+
+	(void)ctx;
+	/* Reap a dead child first: a zombie still has a start time. */
+	waitpid(pid, &status, WNOHANG);
+	return proc_start_time(pid) == start_time;
+}
+
+const struct capture_ops capture_tcpdump_ops = {
+	.start = cap_start,
+	.stop = cap_stop,
+	.alive = cap_alive,
+};

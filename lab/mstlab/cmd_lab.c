@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/* mstlab up, down and run: a lab's whole life. */
+#include "cmd_lab.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "runtime.h"
+#include "scenario.h"
+#include "services.h"
+
+#define BOOT_TIMEOUT_MS 180000
+
+static int teardown(struct runtime *rt, const char *run_dir)
+{
+	fprintf(rt->err, "mstlab: tearing down %s\n", run_dir);
+	if (lab_down(rt->results, rt->t->name, run_dir, &rt->ops, rt->err)) {
+		fprintf(rt->err, "mstlab: some resources are left (above); "
+			"'mstlab down %s' retries\n", rt->topo_path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A run that died (crash, kill -9) leaves its current-run pointer behind.
+ * If none of its domains runs any more it is finished: clean it up. If
+ * some run, the lab is in use: refuse.
+ */
+static int clear_stale(struct runtime *rt)
+{
+	char run_dir[PATH_MAX], err[OPS_ERR_LEN];
+	struct plan *p;
+	int alive = 0;
+
+	if (lab_current_run(rt->results, rt->t->name, run_dir,
+			    sizeof(run_dir)))
+		return 0;
+	if (plan_build(rt->t, &p))
+		return -1;
+	for (size_t i = 0; i < rt->t->n_nodes; i++)
+		alive += rt->ops.hv->running(rt->ops.hv_ctx,
+					     p->nodes[i].domain, err) == 1;
+	plan_free(p);
+	if (alive) {
+		fprintf(rt->err, "mstlab: lab %s is up (%s): 'mstlab down %s' "
+			"first\n", rt->t->name, run_dir, rt->topo_path);
+		return -1;
+	}
+	fprintf(rt->err, "mstlab: an earlier run of %s did not finish: "
+		"cleaning up after it\n", rt->t->name);
+	return teardown(rt, run_dir);
+}
+
+/* Connect, pick the accelerator, create the run and start everything. */
+static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
+{
+	char err[OPS_ERR_LEN] = "";
+
+	enum plan_virt virt;
+
+	runtime_signals();
+	/* The accelerator first: libvirtd must not even try a broken KVM. */
+	if (mkdir(rt->results, 0755) && errno != EEXIST) {
+		fprintf(rt->err, "mstlab: cannot create %s: %s\n", rt->results,
+			strerror(errno));
+		return -1;
+	}
+	virt = rt->virt >= 0 ? (enum plan_virt)rt->virt :
+	       services_virt(rt->kernel[0], rt->initrd, rt->results, rt->err);
+	if (runtime_connect(rt, autodestroy, virt) || clear_stale(rt))
+		return -1;
+	if (lab_init(l, rt->t, &rt->ops, rt->results, rt->err, err)) {
+		fprintf(rt->err, "mstlab: %s\n", err);
+		return -1;
+	}
+	l->pp.kernel[0] = rt->kernel[0];
+	l->pp.kernel[1] = rt->kernel[1];
+	l->pp.initrd = rt->initrd;
+	l->pp.virt = virt;
+	fprintf(rt->err, "mstlab: lab %s: %zu nodes, %zu links, %s; run "
+		"folder %s\n", rt->t->name, rt->t->n_nodes, rt->t->n_links,
+		l->pp.virt == PLAN_VIRT_KVM ? "KVM" : "TCG", l->run_dir);
+	if (lab_up(l, err) || lab_wait_ready(l, BOOT_TIMEOUT_MS, err)) {
+		fprintf(rt->err, "mstlab: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_up(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct runtime rt;
+	struct lab l = { 0 };
+	int rc = runtime_parse(&rt, argc, argv, out, err,
+			       "up TOPO.yaml [--virt auto|qemu|kvm]");
+
+	if (rc)
+		goto out;
+	rc = 1;
+	if (bring_up(&rt, &l, false) == 0) {
+		fprintf(out, "lab %s is up: %s\n  mstlab exec %s NODE CMD...  "
+			"|  mstlab down %s\n", rt.t->name, l.run_dir,
+			rt.topo_path, rt.topo_path);
+		rc = 0;
+	} else if (l.p) {
+		teardown(&rt, l.run_dir);
+	}
+	lab_fini(&l);
+out:
+	runtime_free(&rt);
+	return rc;
+}
+
+int cmd_down(int argc, char **argv, FILE *out, FILE *err)
+{
+	char run_dir[PATH_MAX];
+	struct runtime rt;
+	int rc = runtime_parse(&rt, argc, argv, out, err, "down TOPO.yaml");
+
+	if (rc)
+		goto out;
+	if (lab_current_run(rt.results, rt.t->name, run_dir,
+			    sizeof(run_dir))) {
+		fprintf(out, "lab %s is not up: nothing to do\n", rt.t->name);
+		goto out;
+	}
+	rc = 1;
+	if (runtime_connect(&rt, false, PLAN_VIRT_QEMU) == 0 &&
+	    teardown(&rt, run_dir) == 0) {
+		fprintf(out, "lab %s is down (results in %s)\n", rt.t->name,
+			run_dir);
+		rc = 0;
+	}
+out:
+	runtime_free(&rt);
+	return rc;
+}
+
+static bool has_scenario(const struct topo *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_scenarios; i++)
+		if (strcmp(t->scenarios[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static const char run_usage[] =
+	"run TOPO.yaml [-s SCENARIO] [--keep] [--virt auto|qemu|kvm]";
+
+int cmd_run(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct runtime rt;
+	struct lab l = { 0 };
+	int rc = runtime_parse(&rt, argc, argv, out, err, run_usage);
+	int tap = 0, failed = 0, ran = 0;
+
+	if (rc)
+		goto out;
+	if (rt.scenario && !has_scenario(rt.t, rt.scenario)) {
+		fprintf(err, "mstlab: %s has no scenario '%s'\n", rt.topo_path,
+			rt.scenario);
+		rc = 1;
+		goto out;
+	}
+	fprintf(out, "TAP version 14\n");
+	/* Without --keep nothing may outlive us, not even after kill -9:
+	 * libvirt destroys the domains when our connection drops. */
+	if (bring_up(&rt, &l, !rt.keep)) {
+		fprintf(out, "not ok %d - lab %s comes up\n", ++tap,
+			rt.t->name);
+		failed = 1;
+	} else {
+		fprintf(out, "ok %d - lab %s comes up\n", ++tap, rt.t->name);
+		for (size_t i = 0; i < rt.t->n_scenarios && !lab_interrupted;
+		     i++) {
+			const struct topo_scenario *sc = &rt.t->scenarios[i];
+
+			if (rt.scenario && strcmp(sc->name, rt.scenario))
+				continue;
+			ran++;
+			failed += scenario_run(&l, sc, out, &tap);
+		}
+		if (lab_interrupted) {
+			fprintf(out, "not ok %d - interrupted\n", ++tap);
+			failed++;
+		}
+	}
+	fprintf(out, "1..%d\n", tap);
+	if (l.p) {
+		events_log(&l.ev, "run-end", "%s", failed ? "fail" : "ok");
+		if (rt.keep && !failed)
+			fprintf(err, "mstlab: --keep: lab %s stays up; "
+				"'mstlab down %s' when done\n", rt.t->name,
+				rt.topo_path);
+		else if (teardown(&rt, l.run_dir))
+			failed++;
+	}
+	fprintf(err, "mstlab: %d scenario%s run, %s; results in %s\n", ran,
+		ran == 1 ? "" : "s", failed ? "FAILED" : "passed",
+		l.p ? l.run_dir : rt.results);
+	rc = failed ? 1 : 0;
+	lab_fini(&l);
+out:
+	runtime_free(&rt);
+	return rc;
+}

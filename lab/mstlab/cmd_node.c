@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/* mstlab status, exec, link and console: commands on a lab that is up. */
+#include "cmd_lab.h"
+
+#include <string.h>
+
+#include "print.h"
+#include "runtime.h"
+
+/* Parses, connects and attaches to the lab's current run. */
+static int attach(struct runtime *rt, struct lab *l, int argc, char **argv,
+		  FILE *out, FILE *err, const char *usage, int nargs_min)
+{
+	char e[OPS_ERR_LEN];
+	int rc = runtime_parse(rt, argc, argv, out, err, usage);
+
+	if (rc)
+		return rc;
+	if (rt->nargs < nargs_min) {
+		fprintf(err, "usage: mstlab %s\n", usage);
+		return 2;
+	}
+	if (runtime_connect(rt, false, PLAN_VIRT_QEMU))
+		return 1;
+	if (lab_attach(l, rt->t, &rt->ops, rt->results, err, e)) {
+		fprintf(err, "mstlab: %s\n", e);
+		return 1;
+	}
+	return 0;
+}
+
+static int node_arg(struct runtime *rt, const char *name)
+{
+	int n = topo_node_find(rt->t, name);
+
+	if (n < 0)
+		fprintf(rt->err, "mstlab: %s has no node '%s'\n",
+			rt->topo_path, name);
+	return n;
+}
+
+int cmd_status(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct runtime rt;
+	struct lab l = { 0 };
+	struct printer pr;
+	char e[OPS_ERR_LEN];
+	int rc = attach(&rt, &l, argc, argv, out, err,
+			"status TOPO.yaml [--json]", 0);
+
+	if (rc)
+		goto out;
+	print_init(&pr, out, rt.json);
+	print_open_object(&pr, NULL);
+	print_string(&pr, PRINT_ANY, "lab", "lab %s", rt.t->name);
+	print_string(&pr, PRINT_ANY, "run", " run %s\n", l.run_dir);
+	print_open_array(&pr, "nodes");
+	for (size_t i = 0; i < rt.t->n_nodes; i++) {
+		int up = rt.ops.hv->running(rt.ops.hv_ctx,
+					    l.p->nodes[i].domain, e);
+
+		print_open_object(&pr, NULL);
+		print_string(&pr, PRINT_ANY, "node", "node %-12s",
+			     rt.t->nodes[i].name);
+		print_string(&pr, PRINT_ANY, "domain", " %-28s",
+			     l.p->nodes[i].domain);
+		print_string(&pr, PRINT_ANY, "state", " %s\n",
+			     up == 1 ? "running" : up == 0 ? "stopped" : e);
+		print_close_object(&pr);
+		rc |= up != 1;
+	}
+	print_close_array(&pr);
+	print_close_object(&pr);
+	if (rt.json)
+		fputc('\n', out);
+out:
+	lab_fini(&l);
+	runtime_free(&rt);
+	return rc;
+}
+
+int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct runtime rt;
+	struct lab l = { 0 };
+	struct exec_result res;
+	char e[OPS_ERR_LEN];
+	int node, rc = attach(&rt, &l, argc, argv, out, err,
+			      "exec TOPO.yaml NODE CMD [ARG...]", 2);
+
+	if (rc)
+		goto out;
+	rc = 1;
+	node = node_arg(&rt, rt.args[0]);
+	if (node < 0)
+		goto out;
+	rt.args[rt.nargs] = NULL;
+	if (lab_exec(&l, node, rt.args + 1, 60000, &res, e)) {
+		fprintf(err, "mstlab: %s: %s\n", rt.args[0], e);
+		goto out;
+	}
+	fwrite(res.out, 1, res.out_len, out);
+	fwrite(res.err, 1, res.err_len, err);
+	rc = res.exit_code < 0 ? 1 : res.exit_code;
+	exec_result_free(&res);
+out:
+	lab_fini(&l);
+	runtime_free(&rt);
+	return rc;
+}
+
+/* "node:port" -> link position, or -1 (reported). */
+static int link_arg(struct runtime *rt, const char *ref)
+{
+	char node[64];
+	const char *colon = strchr(ref, ':');
+	int n, p;
+
+	if (!colon || (size_t)(colon - ref) >= sizeof(node)) {
+		fprintf(rt->err, "mstlab: '%s' is not NODE:PORT\n", ref);
+		return -1;
+	}
+	memcpy(node, ref, (size_t)(colon - ref));
+	node[colon - ref] = 0;
+	n = node_arg(rt, node);
+	if (n < 0)
+		return -1;
+	p = topo_port_find(&rt->t->nodes[n], colon + 1);
+	if (p < 0) {
+		fprintf(rt->err, "mstlab: node %s has no port '%s'\n", node,
+			colon + 1);
+		return -1;
+	}
+	return rt->t->nodes[n].ports[p].link;
+}
+
+int cmd_link(int argc, char **argv, FILE *out, FILE *err)
+{
+	static const char usage[] =
+		"link TOPO.yaml NODE:PORT fail|restore [carrier|silent]";
+	struct runtime rt;
+	struct lab l = { 0 };
+	char e[OPS_ERR_LEN];
+	enum topo_fail_mode mode = TOPO_FAIL_CARRIER;
+	int link, rc = attach(&rt, &l, argc, argv, out, err, usage, 2);
+
+	if (rc)
+		goto out;
+	rc = 2;
+	if (rt.nargs > 3 || (rt.nargs == 3 && strcmp(rt.args[2], "carrier") &&
+			     strcmp(rt.args[2], "silent")) ||
+	    (strcmp(rt.args[1], "fail") && strcmp(rt.args[1], "restore"))) {
+		fprintf(err, "usage: mstlab %s\n", usage);
+		goto out;
+	}
+	rc = 1;
+	if (rt.nargs == 3 && strcmp(rt.args[2], "silent") == 0)
+		mode = TOPO_FAIL_SILENT;
+	link = link_arg(&rt, rt.args[0]);
+	if (link < 0)
+		goto out;
+	if (strcmp(rt.args[1], "fail") == 0 ?
+	    lab_link_fail(&l, link, mode, e) : lab_link_restore(&l, link, e)) {
+		fprintf(err, "mstlab: %s\n", e);
+		goto out;
+	}
+	fprintf(out, "link %u (%s) %s\n", rt.t->links[link].index, rt.args[0],
+		strcmp(rt.args[1], "fail") ? "restored" :
+		mode == TOPO_FAIL_CARRIER ? "down (carrier)" : "down (silent)");
+	rc = 0;
+out:
+	lab_fini(&l);
+	runtime_free(&rt);
+	return rc;
+}
+
+int cmd_console(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct runtime rt;
+	struct lab l = { 0 };
+	char path[PATH_MAX + 64], buf[4096];
+	size_t n;
+	FILE *f;
+	int node, rc = attach(&rt, &l, argc, argv, out, err,
+			      "console TOPO.yaml NODE", 1);
+
+	if (rc)
+		goto out;
+	rc = 1;
+	node = node_arg(&rt, rt.args[0]);
+	if (node < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s/console/%s.log", l.run_dir,
+		 rt.t->nodes[node].name);
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(err, "mstlab: no console log %s\n", path);
+		goto out;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(f);
+	fprintf(err, "mstlab: that was %s; interactive shell: virsh console "
+		"%s\n", path, l.p->nodes[node].domain);
+	rc = 0;
+out:
+	lab_fini(&l);
+	runtime_free(&rt);
+	return rc;
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/*
+ * struct link_ops over rtnetlink (libmnl): the host bridge that is a lab
+ * link, its two tap ports, silent drop through the port state. Every name
+ * must carry the lab prefix "ml-": this code never touches anything else.
+ */
+#include "hostnet.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libmnl/libmnl.h>
+#include <linux/if_bridge.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PREFIX "ml-"
+
+static bool ours(const char *name, char *err)
+{
+	if (strncmp(name, PREFIX, strlen(PREFIX)) == 0 &&
+	    strlen(name) < IFNAMSIZ)
+		return true;
+	ops_fail(err, "refusing to touch '%s': not an mstlab "
+		 "interface", name);
+	return false;
+}
+
+/* Sends one request and waits for its ack; errno-style result. */
+static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	unsigned portid = mnl_socket_get_portid(nl);
+	ssize_t n;
+	int rc;
+
+	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = (unsigned)time(NULL);
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	do {
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (n < 0)
+			return -errno;
+		rc = mnl_cb_run(buf, (size_t)n, nlh->nlmsg_seq, portid, NULL,
+				NULL);
+	} while (rc > 0);
+	return rc < 0 ? -errno : 0;
+}
+
+static int request(struct nlmsghdr *nlh, char *err, const char *what,
+		   const char *name, int ok_errno)
+{
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
+	int rc;
+
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		ops_fail(err, "rtnetlink: %s", strerror(errno));
+		if (nl)
+			mnl_socket_close(nl);
+		return -1;
+	}
+	rc = talk(nl, nlh);
+	mnl_socket_close(nl);
+	if (rc == 0 || (ok_errno && rc == -ok_errno))
+		return 0;
+	ops_fail(err, "cannot %s %s: %s", what, name,
+		 strerror(-rc));
+	return -1;
+}
+
+static struct nlmsghdr *link_msg(char *buf, int type, int flags,
+				 unsigned char family, const char *name)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifm;
+
+	nlh->nlmsg_type = (uint16_t)type;
+	nlh->nlmsg_flags = (uint16_t)flags;
+	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+	ifm->ifi_family = family;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	return nlh;
+}
+
+/* No IPv6 on our interfaces: the host must not talk into a link. */
+static void no_ipv6(const char *ifname)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6",
+		 ifname);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;	/* no IPv6 on this host: nothing to silence */
+	if (write(fd, "1", 1) < 0) {
+		/* best effort: a host ND frame is noise, not a failure */
+	}
+	close(fd);
+}
+
+static int hn_create(void *ctx, const char *bridge, char *err)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct nlattr *li, *data;
+	struct ifinfomsg *ifm;
+
+	(void)ctx;
+	if (!ours(bridge, err))
+		return -1;
+	nlh = link_msg(buf, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, AF_UNSPEC,
+		       bridge);
+	ifm = mnl_nlmsg_get_payload(nlh);
+	ifm->ifi_flags = IFF_UP;
+	ifm->ifi_change = IFF_UP;
+	li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	/* A wire: no spanning tree, nothing learned, everything floods,
+	 * VLAN-transparent (vlan_filtering stays at its default, off: the
+	 * host kernel may not even have it),
+	 * link-local groups forwarded (DESIGN.md, "Links on the host"). */
+	mnl_attr_put_u32(nlh, IFLA_BR_STP_STATE, 0);
+	mnl_attr_put_u32(nlh, IFLA_BR_AGEING_TIME, 0);
+	mnl_attr_put_u8(nlh, IFLA_BR_MCAST_SNOOPING, 0);
+	mnl_attr_put_u16(nlh, IFLA_BR_GROUP_FWD_MASK, 0xfff8);
+	mnl_attr_put_u8(nlh, IFLA_BR_NF_CALL_IPTABLES, 0);
+	mnl_attr_put_u8(nlh, IFLA_BR_NF_CALL_IP6TABLES, 0);
+	mnl_attr_put_u8(nlh, IFLA_BR_NF_CALL_ARPTABLES, 0);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, li);
+	if (request(nlh, err, "create bridge", bridge, 0))
+		return -1;
+	no_ipv6(bridge);
+	return 0;
+}
+
+static int port_attrs(const char *tap, int learning, int state, char *err,
+		      const char *what)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct nlattr *pi;
+	unsigned ifindex;
+
+	if (!ours(tap, err))
+		return -1;
+	ifindex = if_nametoindex(tap);
+	if (!ifindex)
+		return ops_fail(err, "cannot %s %s: %s", what, tap,
+				strerror(errno));
+	/* AF_BRIDGE setlink finds the port by index only. */
+	nlh = link_msg(buf, RTM_SETLINK, 0, AF_BRIDGE, tap);
+	((struct ifinfomsg *)mnl_nlmsg_get_payload(nlh))->ifi_index =
+		(int)ifindex;
+	pi = mnl_attr_nest_start(nlh, IFLA_PROTINFO);
+	if (learning >= 0) {
+		mnl_attr_put_u8(nlh, IFLA_BRPORT_LEARNING, (uint8_t)learning);
+		mnl_attr_put_u16(nlh, IFLA_BRPORT_GROUP_FWD_MASK, 0xfffd);
+	}
+	if (state >= 0)
+		mnl_attr_put_u8(nlh, IFLA_BRPORT_STATE, (uint8_t)state);
+	mnl_attr_nest_end(nlh, pi);
+	return request(nlh, err, what, tap, 0);
+}
+
+static int hn_setup_port(void *ctx, const char *tap, char *err)
+{
+	(void)ctx;
+	if (port_attrs(tap, 0, -1, err, "set up link port"))
+		return -1;
+	no_ipv6(tap);
+	return 0;
+}
+
+static int hn_port_forward(void *ctx, const char *tap, bool on, char *err)
+{
+	(void)ctx;
+	return port_attrs(tap, -1, on ? BR_STATE_FORWARDING : BR_STATE_DISABLED,
+			  err, on ? "restore" : "silence");
+}
+
+static int hn_remove(void *ctx, const char *ifname, char *err)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	(void)ctx;
+	if (!ours(ifname, err))
+		return -1;
+	return request(link_msg(buf, RTM_DELLINK, 0, AF_UNSPEC, ifname), err,
+		       "delete", ifname, ENODEV);
+}
+
+const struct link_ops hostnet_ops = {
+	.create = hn_create,
+	.setup_port = hn_setup_port,
+	.port_forward = hn_port_forward,
+	.remove = hn_remove,
+};

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * struct hv_ops over the libvirt C API: transient domains, the NIC link
+ * state and the guest agent (libvirt-qemu). libvirt's own error printing
+ * is silenced: every failure comes back as one line in err.
+ */
+#include "hv_libvirt.h"
+
+#include <libvirt/libvirt-qemu.h>
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void quiet(void *ud, virErrorPtr e)
+{
+	(void)ud;
+	(void)e;
+}
+
+static int fail(char *err, const char *what)
+{
+	const char *msg = virGetLastErrorMessage();
+
+	ops_fail(err, "%s: %s", what, msg ? msg : "unknown error");
+	return -1;
+}
+
+int hv_libvirt_open(struct hv_libvirt *h, const char *uri, bool autodestroy,
+		    char *err)
+{
+	virSetErrorFunc(NULL, quiet);
+	h->autodestroy = autodestroy;
+	h->conn = virConnectOpen(uri);
+	if (!h->conn)
+		return fail(err, uri);
+	return 0;
+}
+
+void hv_libvirt_close(struct hv_libvirt *h)
+{
+	if (h->conn)
+		virConnectClose(h->conn);
+	h->conn = NULL;
+}
+
+static int hv_start(void *ctx, const char *xml, char *err)
+{
+	struct hv_libvirt *h = ctx;
+	virDomainPtr dom;
+
+	dom = virDomainCreateXML(h->conn, xml,
+				 h->autodestroy ? VIR_DOMAIN_START_AUTODESTROY :
+						  0);
+	if (!dom)
+		return fail(err, "cannot start domain");
+	virDomainFree(dom);
+	return 0;
+}
+
+/* NULL without an error when the domain does not exist. */
+static virDomainPtr lookup(struct hv_libvirt *h, const char *name, int *rc,
+			   char *err)
+{
+	virDomainPtr dom = virDomainLookupByName(h->conn, name);
+
+	*rc = 0;
+	if (!dom && virGetLastErrorCode() != VIR_ERR_NO_DOMAIN)
+		*rc = fail(err, name);
+	return dom;
+}
+
+static int hv_destroy(void *ctx, const char *name, char *err)
+{
+	int rc;
+	virDomainPtr dom = lookup(ctx, name, &rc, err);
+
+	if (!dom)
+		return rc;
+	if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0 &&
+	    virGetLastErrorCode() != VIR_ERR_NO_DOMAIN)
+		rc = fail(err, name);
+	/* Only a persistent domain is still there: a crash of an older
+	 * mstlab may have left one defined. */
+	if (!rc && virDomainIsPersistent(dom) == 1 &&
+	    virDomainUndefine(dom) < 0)
+		rc = fail(err, name);
+	virDomainFree(dom);
+	return rc;
+}
+
+static int hv_running(void *ctx, const char *name, char *err)
+{
+	int rc;
+	virDomainPtr dom = lookup(ctx, name, &rc, err);
+
+	if (!dom)
+		return rc;
+	rc = virDomainIsActive(dom);
+	if (rc < 0)
+		fail(err, name);
+	virDomainFree(dom);
+	return rc;
+}
+
+static int hv_set_link(void *ctx, const char *name, const char *nic_xml,
+		       char *err)
+{
+	int rc;
+	virDomainPtr dom = lookup(ctx, name, &rc, err);
+
+	if (!dom) {
+		if (!rc)
+			ops_fail(err, "%s is not running", name);
+		return -1;
+	}
+	rc = virDomainUpdateDeviceFlags(dom, nic_xml, VIR_DOMAIN_AFFECT_LIVE);
+	if (rc < 0)
+		fail(err, name);
+	virDomainFree(dom);
+	return rc < 0 ? -1 : 0;
+}
+
+static int hv_agent(void *ctx, const char *name, const char *cmd,
+		    int timeout_s, char **reply, char *err)
+{
+	int rc;
+	virDomainPtr dom = lookup(ctx, name, &rc, err);
+
+	*reply = NULL;
+	if (!dom) {
+		if (!rc)
+			ops_fail(err, "%s is not running", name);
+		return -1;
+	}
+	*reply = virDomainQemuAgentCommand(
+		dom, cmd,
+		timeout_s < 0 ? VIR_DOMAIN_QEMU_AGENT_COMMAND_BLOCK : timeout_s,
+		0);
+	if (!*reply)
+		fail(err, name);
+	virDomainFree(dom);
+	return *reply ? 0 : -1;
+}
+
+const struct hv_ops hv_libvirt_ops = {
+	.start = hv_start,
+	.destroy = hv_destroy,
+	.running = hv_running,
+	.set_link = hv_set_link,
+	.agent = hv_agent,
+};

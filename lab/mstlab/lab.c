@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: MIT
+#include "lab.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "seed.h"
+
+volatile sig_atomic_t lab_interrupted;
+
+static int mkdirs(const char *base, const char *sub, char *err)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s%s%s", base, sub ? "/" : "",
+		 sub ? sub : "");
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return ops_fail(err, "cannot create %s: %s", path, strerror(errno));
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to, char *err)
+{
+	char buf[8192];
+	size_t n;
+	FILE *in = fopen(from, "re"), *out = in ? fopen(to, "we") : NULL;
+	int rc = 0;
+
+	if (!in || !out)
+		rc = ops_fail(err, "cannot copy %s to %s: %s", from, to,
+			  strerror(errno));
+	while (!rc && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = ops_fail(err, "cannot write %s", to);
+	if (in)
+		fclose(in);
+	if (out && fclose(out) && !rc)
+		rc = ops_fail(err, "cannot write %s", to);
+	return rc;
+}
+
+static void pointer_path(const char *results, const char *lab, char *out,
+			 size_t len)
+{
+	snprintf(out, len, "%s/.labs/%s", results, lab);
+}
+
+int lab_current_run(const char *results, const char *lab, char *run_dir,
+		    size_t len)
+{
+	char ptr[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
+
+	pointer_path(results, lab, ptr, sizeof(ptr));
+	n = readlink(ptr, target, sizeof(target) - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = 0;
+	/* Only a run folder of this lab, next to .labs. */
+	if (strchr(target, '/') || strncmp(target, lab, strlen(lab)) != 0)
+		return -1;
+	snprintf(run_dir, len, "%s/%s", results, target);
+	return 0;
+}
+
+/* results/<lab>-YYYYmmdd-HHMMSS[-N], created empty. */
+static int new_run_dir(struct lab *l, char *err)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	for (int i = 1; i < 100; i++) {
+		if (i == 1)
+			snprintf(l->run_dir, sizeof(l->run_dir), "%s/%s-%s",
+				 l->results, l->t->name, stamp);
+		else
+			snprintf(l->run_dir, sizeof(l->run_dir), "%s/%s-%s-%d",
+				 l->results, l->t->name, stamp, i);
+		if (mkdir(l->run_dir, 0755) == 0)
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	return ops_fail(err, "cannot create a run folder in %s: %s", l->results,
+		    strerror(errno));
+}
+
+static int claim(struct lab *l, char *err)
+{
+	char ptr[PATH_MAX], cur[PATH_MAX];
+
+	if (mkdirs(l->results, ".labs", err))
+		return -1;
+	pointer_path(l->results, l->t->name, ptr, sizeof(ptr));
+	if (symlink(strrchr(l->run_dir, '/') + 1, ptr) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return ops_fail(err, "cannot create %s: %s", ptr, strerror(errno));
+	if (lab_current_run(l->results, l->t->name, cur, sizeof(cur)))
+		snprintf(cur, sizeof(cur), "%s", ptr);
+	return ops_fail(err, "lab %s is already up (run %s): 'mstlab down %s' "
+		    "first", l->t->name, cur, l->t->file);
+}
+
+int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
+	     const char *results, FILE *log, char *err)
+{
+	static const char *const subs[] = { "pcap", "console", "seed", "qga",
+					    "share" };
+	char path[PATH_MAX + 32];
+
+	l->t = t;
+	l->ops = ops;
+	l->log = log;
+	l->st.fd = -1;
+	l->ev.f = NULL;
+	snprintf(l->results, sizeof(l->results), "%s", results);
+	if (plan_build(t, &l->p))
+		return ops_fail(err, "cannot plan lab %s", t->name);
+	l->links = calloc(t->n_links ? t->n_links : 1, sizeof(*l->links));
+	if (!l->links)
+		return ops_fail(err, "out of memory");
+	if (mkdirs(results, NULL, err) || new_run_dir(l, err))
+		return -1;
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (mkdirs(l->run_dir, subs[i], err))
+			return -1;
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		snprintf(path, sizeof(path), "share/%s", t->nodes[i].name);
+		if (mkdirs(l->run_dir, path, err))
+			return -1;
+	}
+	snprintf(path, sizeof(path), "%s/topology.yaml", l->run_dir);
+	if (copy_file(t->file, path, err) || claim(l, err))
+		return -1;
+	if (state_open(&l->st, l->run_dir, err))
+		return -1;
+	if (events_open(&l->ev, l->run_dir))
+		return ops_fail(err, "cannot write %s/events", l->run_dir);
+	l->pp.run_dir = l->run_dir;
+	return 0;
+}
+
+int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
+	       const char *results, FILE *log, char *err)
+{
+	l->t = t;
+	l->ops = ops;
+	l->log = log;
+	l->st.fd = -1;
+	l->ev.f = NULL;
+	snprintf(l->results, sizeof(l->results), "%s", results);
+	if (lab_current_run(results, t->name, l->run_dir, sizeof(l->run_dir)))
+		return ops_fail(err, "lab %s is not up (no current run in %s)",
+			    t->name, results);
+	if (plan_build(t, &l->p))
+		return ops_fail(err, "cannot plan lab %s", t->name);
+	l->links = calloc(t->n_links ? t->n_links : 1, sizeof(*l->links));
+	if (!l->links)
+		return ops_fail(err, "out of memory");
+	if (state_open(&l->st, l->run_dir, err))
+		return -1;
+	if (events_open(&l->ev, l->run_dir))
+		return ops_fail(err, "cannot write %s/events", l->run_dir);
+	l->pp.run_dir = l->run_dir;
+	return 0;
+}
+
+void lab_fini(struct lab *l)
+{
+	state_close(&l->st);
+	events_close(&l->ev);
+	plan_free(l->p);
+	l->p = NULL;
+	free(l->links);
+	l->links = NULL;
+}
+
+static int up_links(struct lab *l, char *err)
+{
+	const struct lab_ops *o = l->ops;
+
+	for (size_t i = 0; i < l->t->n_links; i++) {
+		const struct plan_link *pl = &l->p->links[i];
+		struct lab_link_rt *rt = &l->links[i];
+		char pcap[PATH_MAX + 100];
+
+		snprintf(pcap, sizeof(pcap), "%s/%s", l->run_dir, pl->pcap);
+		if (state_add(&l->st, err, "bridge %s", pl->bridge) ||
+		    o->link->create(o->link_ctx, pl->bridge, err) ||
+		    state_add(&l->st, err, "capture %s %s", pl->bridge, pcap) ||
+		    o->cap->start(o->cap_ctx, pl->bridge, pcap, &rt->cap_pid,
+				  &rt->cap_start, err) ||
+		    state_add(&l->st, err, "capture-pid %s %d %llu", pl->bridge,
+			      (int)rt->cap_pid,
+			      (unsigned long long)rt->cap_start))
+			return -1;
+	}
+	fprintf(l->log, "mstlab: %zu link%s up, each captured to %s/pcap/\n",
+		l->t->n_links, l->t->n_links == 1 ? "" : "s", l->run_dir);
+	return 0;
+}
+
+static int up_node(struct lab *l, size_t i, char *err)
+{
+	const struct topo_node *n = &l->t->nodes[i];
+	const struct plan_node *pn = &l->p->nodes[i];
+	struct sbuf xml;
+	int rc;
+
+	for (size_t j = 0; j < n->n_ports; j++)
+		if (state_add(&l->st, err, "tap %s", pn->nic[j].tap))
+			return -1;
+	if (state_add(&l->st, err, "domain %s", pn->domain))
+		return -1;
+	sbuf_init(&xml);
+	rc = plan_domain_xml(l->p, &l->pp, (int)i, &xml);
+	if (rc)
+		ops_fail(err, "%s: %s", n->name, plan_strerror(rc));
+	else
+		rc = l->ops->hv->start(l->ops->hv_ctx, sbuf_str(&xml), err);
+	sbuf_free(&xml);
+	return rc ? -1 : 0;
+}
+
+int lab_up(struct lab *l, char *err)
+{
+	const struct lab_ops *o = l->ops;
+
+	events_log(&l->ev, "run-start", "%s", l->t->name);
+	for (size_t i = 0; i < l->t->n_nodes; i++)
+		if (seed_make(l->p, (int)i, l->run_dir, err))
+			return -1;
+	if (up_links(l, err))
+		return -1;
+	for (size_t i = 0; i < l->t->n_nodes; i++) {
+		if (lab_interrupted)
+			return ops_fail(err, "interrupted");
+		if (up_node(l, i, err))
+			return -1;
+		fprintf(l->log, "mstlab: %s booting (%s)\n",
+			l->t->nodes[i].name, l->p->nodes[i].domain);
+	}
+	/* The taps exist once their domains run. */
+	for (size_t i = 0; i < l->t->n_nodes; i++)
+		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
+			if (o->link->setup_port(o->link_ctx,
+						l->p->nodes[i].nic[j].tap, err))
+				return -1;
+	return 0;
+}
+
+static void console_tail(struct lab *l, const char *node)
+{
+	char path[PATH_MAX + 64], lines[8][256];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/console/%s.log", l->run_dir, node);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(lines[n % 8], sizeof(lines[0]), f))
+		n++;
+	fclose(f);
+	for (int i = n > 8 ? n - 8 : 0; i < n; i++)
+		fprintf(l->log, "  %s| %s", node, lines[i % 8]);
+	fprintf(l->log, "  (whole console: %s)\n", path);
+}
+
+/* 1 ready, 0 not yet, -1 failed (reported). */
+static int node_ready(struct lab *l, size_t i)
+{
+	static char *const status[] = { "cat", "/run/mstlab/user-data.status",
+					NULL };
+	static char *const ud_log[] = { "tail", "-n", "15",
+					"/run/mstlab/user-data.log", NULL };
+	const char *dom = l->p->nodes[i].domain, *name = l->t->nodes[i].name;
+	struct exec_result res;
+	char err[OPS_ERR_LEN];
+	int rc = 0;
+
+	if (l->ops->hv->running(l->ops->hv_ctx, dom, err) != 1) {
+		fprintf(l->log, "mstlab: %s stopped while booting\n", name);
+		console_tail(l, name);
+		return -1;
+	}
+	if (agent_ping(l->ops, dom, err) ||
+	    agent_exec(l->ops, dom, status, 5000, &res, err))
+		return 0;
+	if (res.exit_code == 0) {
+		rc = atoi(res.out) == 0 ? 1 : -1;
+		if (rc < 0) {
+			fprintf(l->log, "mstlab: %s: its configuration failed "
+				"(exit %d):\n", name, atoi(res.out));
+			exec_result_free(&res);
+			if (!agent_exec(l->ops, dom, ud_log, 5000, &res, err))
+				fprintf(l->log, "%s", res.out);
+		}
+	}
+	exec_result_free(&res);
+	return rc;
+}
+
+int lab_wait_ready(struct lab *l, unsigned timeout_ms, char *err)
+{
+	const struct lab_ops *o = l->ops;
+	long long start = o->now_ms(o->clock_ctx);
+	size_t n = l->t->n_nodes, left = n;
+	signed char *state = calloc(n ? n : 1, 1);
+
+	err[0] = 0;
+	if (!state)
+		return ops_fail(err, "out of memory");
+	while (left) {
+		long long now = o->now_ms(o->clock_ctx);
+
+		for (size_t i = 0; i < n && !lab_interrupted; i++) {
+			if (state[i])
+				continue;
+			state[i] = (signed char)node_ready(l, i);
+			if (state[i] == 0)
+				continue;
+			left--;
+			if (state[i] > 0)
+				fprintf(l->log, "mstlab: %s ready in %.1f s\n",
+					l->t->nodes[i].name,
+					(double)(o->now_ms(o->clock_ctx) -
+						 start) / 1000);
+		}
+		if (lab_interrupted || !left || now - start > timeout_ms)
+			break;
+		o->sleep_ms(o->clock_ctx, 200);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (state[i] <= 0 && !err[0])
+			ops_fail(err, lab_interrupted ? "interrupted" :
+				  state[i] < 0 ? "%s failed to come up" :
+				  "%s not ready after %u s",
+			     l->t->nodes[i].name, timeout_ms / 1000);
+	free(state);
+	if (err[0])
+		return -1;
+	events_log(&l->ev, "ready", "%.3f",
+		   (double)(o->now_ms(o->clock_ctx) - start) / 1000);
+	fprintf(l->log, "mstlab: all %zu nodes ready in %.1f s\n", n,
+		(double)(o->now_ms(o->clock_ctx) - start) / 1000);
+	return 0;
+}
+
+int lab_health(struct lab *l)
+{
+	const struct lab_ops *o = l->ops;
+	char err[OPS_ERR_LEN];
+	int bad = 0;
+
+	for (size_t i = 0; i < l->t->n_links; i++)
+		if (!o->cap->alive(o->cap_ctx, l->links[i].cap_pid,
+				   l->links[i].cap_start)) {
+			fprintf(l->log, "mstlab: the capture of link %zu (%s) "
+				"died: see %s/%s.log\n", i + 1,
+				l->p->links[i].bridge, l->run_dir,
+				l->p->links[i].pcap);
+			bad++;
+		}
+	for (size_t i = 0; i < l->t->n_nodes; i++)
+		if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain, err) != 1) {
+			fprintf(l->log, "mstlab: node %s is no longer running\n",
+				l->t->nodes[i].name);
+			console_tail(l, l->t->nodes[i].name);
+			bad++;
+		}
+	return bad;
+}
+
+int lab_down(const char *results, const char *lab, const char *run_dir,
+	     const struct lab_ops *ops, FILE *log)
+{
+	char ptr[PATH_MAX], cur[PATH_MAX];
+	int left = state_teardown(run_dir, ops, log);
+
+	if (left)
+		return -1;
+	/* Forget the run only if it is still the current one. */
+	if (!lab_current_run(results, lab, cur, sizeof(cur)) &&
+	    strcmp(cur, run_dir) == 0) {
+		pointer_path(results, lab, ptr, sizeof(ptr));
+		unlink(ptr);
+	}
+	return 0;
+}
+
+static int set_carrier(struct lab *l, const struct topo_end *e, bool up,
+		       char *err)
+{
+	struct sbuf x;
+	int rc;
+
+	sbuf_init(&x);
+	rc = plan_nic_xml(l->p, e->node, e->port, up, &x);
+	if (rc)
+		ops_fail(err, "%s", plan_strerror(rc));
+	else
+		rc = l->ops->hv->set_link(l->ops->hv_ctx,
+					  l->p->nodes[e->node].domain,
+					  sbuf_str(&x), err);
+	sbuf_free(&x);
+	return rc ? -1 : 0;
+}
+
+static const char *end_tap(struct lab *l, const struct topo_end *e)
+{
+	return l->p->nodes[e->node].nic[e->port].tap;
+}
+
+int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
+		  char *err)
+{
+	const struct topo_link *tl = &l->t->links[link];
+	struct lab_link_rt *rt = &l->links[link];
+	const struct lab_ops *o = l->ops;
+
+	for (int e = 0; e < 2; e++) {
+		int rc = mode == TOPO_FAIL_CARRIER ?
+			 set_carrier(l, &tl->end[e], false, err) :
+			 o->link->port_forward(o->link_ctx,
+					       end_tap(l, &tl->end[e]), false,
+					       err);
+		if (rc)
+			return -1;
+		/* Logged at the first end: the failure starts there. */
+		if (e == 0)
+			events_log(&l->ev, "link-down", "link%u %s", tl->index,
+				   mode == TOPO_FAIL_CARRIER ? "carrier" :
+				   "silent");
+	}
+	if (mode == TOPO_FAIL_CARRIER)
+		rt->carrier_down = true;
+	else
+		rt->silent = true;
+	return 0;
+}
+
+int lab_link_restore(struct lab *l, int link, char *err)
+{
+	const struct topo_link *tl = &l->t->links[link];
+	const struct lab_ops *o = l->ops;
+
+	/* Undoes either kind of failure, and is harmless on a link that
+	 * never failed: a later process need not know which it was. */
+	for (int e = 0; e < 2; e++)
+		if (o->link->port_forward(o->link_ctx, end_tap(l, &tl->end[e]),
+					  true, err) ||
+		    set_carrier(l, &tl->end[e], true, err))
+			return -1;
+	l->links[link].silent = l->links[link].carrier_down = false;
+	events_log(&l->ev, "link-up", "link%u", tl->index);
+	return 0;
+}
+
+int lab_exec(struct lab *l, int node, char *const argv[], unsigned timeout_ms,
+	     struct exec_result *res, char *err)
+{
+	return agent_exec(l->ops, l->p->nodes[node].domain, argv, timeout_ms,
+			  res, err);
+}
+
+int lab_wait_converged(struct lab *l, unsigned timeout_ms, char *err)
+{
+	static char *const show[] = { "mstctl", "-j", "show", NULL };
+	const struct lab_ops *o = l->ops;
+	long long start = o->now_ms(o->clock_ctx), stable_since = start;
+	/* Two hello times without a change, and nothing in transition. */
+	const long long quiet = 2000LL * (l->t->mst.hello_s ? l->t->mst.hello_s : 2);
+	size_t n = l->t->n_nodes;
+	char **last = calloc(n ? n : 1, sizeof(*last));
+	int rc = -1;
+
+	if (!last)
+		return ops_fail(err, "out of memory");
+	while (!lab_interrupted) {
+		long long now = o->now_ms(o->clock_ctx);
+		bool settled = true;
+
+		for (size_t i = 0; i < n; i++) {
+			struct exec_result res;
+
+			if (!topo_role_is_bridge(l->t->nodes[i].role))
+				continue;
+			if (lab_exec(l, (int)i, show, 5000, &res, err))
+				goto out;
+			if (res.exit_code) {
+				ops_fail(err, "%s: mstctl show failed: %s",
+				     l->t->nodes[i].name, res.err);
+				exec_result_free(&res);
+				goto out;
+			}
+			if (strstr(res.out, "learning") ||
+			    strstr(res.out, "listening"))
+				settled = false;
+			if (!last[i] || strcmp(last[i], res.out)) {
+				free(last[i]);
+				last[i] = res.out;
+				res.out = NULL;
+				stable_since = now;
+			}
+			exec_result_free(&res);
+		}
+		if (!settled)
+			stable_since = now;
+		if (now - stable_since >= quiet) {
+			events_log(&l->ev, "converged", "%.3f",
+				   (double)(stable_since - start) / 1000);
+			fprintf(l->log, "mstlab: converged (no change for "
+				"%.1f s)\n", (double)quiet / 1000);
+			rc = 0;
+			goto out;
+		}
+		if (now - start > timeout_ms) {
+			ops_fail(err, "not converged after %u s", timeout_ms / 1000);
+			goto out;
+		}
+		o->sleep_ms(o->clock_ctx, 500);
+	}
+	ops_fail(err, "interrupted");
+out:
+	for (size_t i = 0; i < n; i++)
+		free(last[i]);
+	free(last);
+	return rc;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A running lab: its run folder, host links, captures, domains, and the
+ * operations scenarios use (link failures, commands in guests, waits).
+ * All side effects go through struct lab_ops.
+ */
+#ifndef MSTLAB_LAB_H
+#define MSTLAB_LAB_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "agent.h"
+#include "events.h"
+#include "ops.h"
+#include "plan.h"
+#include "state.h"
+#include "topo.h"
+
+/* Set by the SIGINT/SIGTERM handler: every wait gives up at once. */
+extern volatile sig_atomic_t lab_interrupted;
+
+struct lab_link_rt {
+	pid_t cap_pid;
+	uint64_t cap_start;
+	bool carrier_down, silent;
+};
+
+struct lab {
+	const struct topo *t;
+	struct plan *p;
+	struct plan_params pp;
+	const struct lab_ops *ops;
+	struct state st;
+	struct events ev;
+	char run_dir[PATH_MAX];
+	char results[PATH_MAX / 2];
+	struct lab_link_rt *links;	/* by link position */
+	FILE *log;			/* progress for people */
+};
+
+/*
+ * Prepares l for topology t: a new run folder results/<lab>-<time>/
+ * (with topology.yaml, pcap/, console/, seed/, qga/, share/<node>/),
+ * claimed as the lab's current run in results/.labs/<lab>.
+ * Refuses when the lab already runs (`mstlab down` it first).
+ */
+int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
+	     const char *results, FILE *log, char *err);
+/* The lab's current run, for commands on a lab that is up. */
+int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
+	       const char *results, FILE *log, char *err);
+void lab_fini(struct lab *l);
+
+/* Seeds, link bridges with their captures, then every domain. */
+int lab_up(struct lab *l, char *err);
+/* Waits until every node's agent answers and its seed ran (exit 0). */
+int lab_wait_ready(struct lab *l, unsigned timeout_ms, char *err);
+/* Dead captures and stopped domains, reported on l->log; 0 if none. */
+int lab_health(struct lab *l);
+
+/* The run folder of the lab's current run; -1 if none is recorded. */
+int lab_current_run(const char *results, const char *lab, char *run_dir,
+		    size_t len);
+/* Tears down what run_dir's state lists, then forgets the run. */
+int lab_down(const char *results, const char *lab, const char *run_dir,
+	     const struct lab_ops *ops, FILE *log);
+
+int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
+		  char *err);
+int lab_link_restore(struct lab *l, int link, char *err);
+int lab_exec(struct lab *l, int node, char *const argv[], unsigned timeout_ms,
+	     struct exec_result *res, char *err);
+/* Waits until no bridge port changes state for `quiet_ms`. */
+int lab_wait_converged(struct lab *l, unsigned timeout_ms, char *err);
+
+#endif

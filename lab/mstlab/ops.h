@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The side effects of running a lab, behind small ops tables so that the
+ * runner (lab.c, scenario.c) can be driven in unit tests by fakes that
+ * record calls. The real tables: hv_libvirt.c (domains and the guest
+ * agent, libvirt C API), hostnet.c (link bridges, rtnetlink) and
+ * capture.c (tcpdump per link).
+ *
+ * Every call returns 0 or -1; on -1 it has written one line of why into
+ * err (ERR_LEN bytes).
+ */
+#ifndef MSTLAB_OPS_H
+#define MSTLAB_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define OPS_ERR_LEN 512
+
+/* Formats one line of why into err (OPS_ERR_LEN bytes); returns -1. */
+int ops_fail(char *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+struct hv_ops {
+	/* Starts a transient domain (it vanishes when destroyed). */
+	int (*start)(void *ctx, const char *xml, char *err);
+	/* Destroys the domain if it exists; absent is not an error. */
+	int (*destroy)(void *ctx, const char *name, char *err);
+	/* 1 running, 0 absent or shut off, -1 error. */
+	int (*running)(void *ctx, const char *name, char *err);
+	/* The guest sees carrier up/down on the NIC with this MAC. */
+	int (*set_link)(void *ctx, const char *name, const char *nic_xml,
+			char *err);
+	/*
+	 * One guest-agent command (JSON text); *reply is malloc'd JSON.
+	 * timeout_s < 0 waits for ever.
+	 */
+	int (*agent)(void *ctx, const char *name, const char *cmd,
+		     int timeout_s, char **reply, char *err);
+};
+
+struct link_ops {
+	/* A host bridge that behaves like a wire (see DESIGN.md). */
+	int (*create)(void *ctx, const char *bridge, char *err);
+	/* Sets the two ports (taps) of a link bridge up: learning off,
+	 * group_fwd_mask. Called once both taps exist. */
+	int (*setup_port)(void *ctx, const char *tap, char *err);
+	/* Forwarding (true) or disabled (false): silent drop. */
+	int (*port_forward)(void *ctx, const char *tap, bool on, char *err);
+	/* Deletes the interface if it exists; absent is not an error. */
+	int (*remove)(void *ctx, const char *ifname, char *err);
+};
+
+struct capture_ops {
+	/*
+	 * Starts capturing on ifname into path (its messages go to
+	 * path.log) and returns once the capture is listening. (pid,
+	 * start_time) name the process for ever (spawn.h).
+	 */
+	int (*start)(void *ctx, const char *ifname, const char *path,
+		     pid_t *pid, uint64_t *start_time, char *err);
+	/* Stops it, flushing the file. Not running is not an error. */
+	int (*stop)(void *ctx, pid_t pid, uint64_t start_time, char *err);
+	/* 1 still running, 0 gone. */
+	int (*alive)(void *ctx, pid_t pid, uint64_t start_time);
+};
+
+struct lab_ops {
+	const struct hv_ops *hv;
+	void *hv_ctx;
+	const struct link_ops *link;
+	void *link_ctx;
+	const struct capture_ops *cap;
+	void *cap_ctx;
+	/* Monotonic ms and a sleep, so tests run in virtual time. */
+	long long (*now_ms)(void *ctx);
+	void (*sleep_ms)(void *ctx, unsigned ms);
+	void *clock_ctx;
+};
+
+#endif

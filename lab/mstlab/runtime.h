@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the lab commands (up, down, run, status, exec, link, console)
+ * share: their common options, the real ops tables wired to libvirt,
+ * rtnetlink and tcpdump, and the signal handling that turns Ctrl-C into
+ * an orderly teardown.
+ */
+#ifndef MSTLAB_RUNTIME_H
+#define MSTLAB_RUNTIME_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include "hv_libvirt.h"
+#include "lab.h"
+#include "plan.h"
+#include "topo.h"
+
+struct runtime {
+	/* Options. */
+	const char *topo_path;
+	const char *uri;
+	char results[PATH_MAX / 2];
+	char kernel[2][PATH_MAX], initrd[PATH_MAX];
+	int virt;			/* -1 auto, else enum plan_virt */
+	bool keep, json;
+	const char *scenario;
+	int nargs;			/* positional words after TOPO */
+	char **args;
+	/* Live. */
+	struct topo *t;
+	struct hv_libvirt hv;
+	struct lab_ops ops;
+	FILE *out, *err;
+};
+
+/*
+ * Parses "TOPO [options] [words...]" (options anywhere), loads the
+ * topology. Returns 0, or the exit status to return (usage 2, bad input 1).
+ */
+int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
+		  FILE *err, const char *usage);
+/*
+ * Connects to libvirt (starting it if needed, without KVM unless virt
+ * says KVM works) and wires rt->ops.
+ */
+int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt);
+void runtime_free(struct runtime *rt);
+/* SIGINT, SIGTERM and SIGHUP set lab_interrupted. */
+void runtime_signals(void);
+
+#endif

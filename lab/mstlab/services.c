@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+#include "services.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+static void nap_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Is a live process (not a zombie) with this command name running? */
+static bool running(const char *comm)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		char path[300], stat[512] = "", want[64];
+		const char *end;
+		FILE *f;
+
+		if (atoi(e->d_name) <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (!fgets(stat, sizeof(stat), f))
+			stat[0] = 0;
+		fclose(f);
+		/* "PID (COMM) STATE ..." */
+		snprintf(want, sizeof(want), "(%s) ", comm);
+		end = strstr(stat, want);
+		found = end && end[strlen(want)] != 'Z';
+	}
+	closedir(d);
+	return found;
+}
+
+/* libvirtd where /dev/kvm is an unreadable file: see services.h. Its
+ * QEMUs then get no mount namespace of their own (qemu.conf, in the same
+ * private namespace): libvirt would try to carry the mask into each. */
+static pid_t spawn_libvirtd_without_kvm(const char *path, const char *mask,
+					const char *qemu_conf)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount(mask, "/dev/kvm", NULL, MS_BIND, NULL) ||
+	    mount(qemu_conf, "/etc/libvirt/qemu.conf", NULL, MS_BIND, NULL))
+		_exit(126);
+	execl(path, "libvirtd", "-d", (char *)NULL);
+	_exit(127);
+}
+
+static int start_daemon(const char *name, const char *path, bool mask_kvm,
+			FILE *log, char *err)
+{
+	char *argv[] = { (char *)path, "-d", NULL };
+	const char *mask = "/run/mstlab-kvm-masked";
+	const char *conf = "/run/mstlab-qemu.conf";
+	const char *conf_text = "# mstlab: libvirtd without KVM\n"
+				"namespaces = [ ]\n";
+	int status = -1, fd;
+	pid_t pid;
+
+	if (running(name))
+		return 0;
+	if (access(path, X_OK))
+		return ops_fail(err, "%s is not installed: run 'make deps'",
+				path);
+	mask_kvm = mask_kvm && access("/dev/kvm", F_OK) == 0;
+	fprintf(log, "mstlab: starting %s%s\n", name,
+		mask_kvm ? " (without KVM: it does not boot guests here)" : "");
+	if (!mask_kvm)
+		return spawn_run(argv, NULL, 30000) ? ops_fail(err, "%s -d "
+							       "failed", path) : 0;
+	fd = open(mask, O_WRONLY | O_CREAT | O_CLOEXEC, 0);
+	if (fd < 0)
+		return ops_fail(err, "%s: %s", mask, strerror(errno));
+	close(fd);
+	fd = open(conf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, conf_text, strlen(conf_text)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return ops_fail(err, "%s: %s", conf, strerror(errno));
+	}
+	close(fd);
+	pid = spawn_libvirtd_without_kvm(path, mask, conf);
+	if (pid < 0 || !spawn_wait(pid, 30000, &status) ||
+	    !WIFEXITED(status) || WEXITSTATUS(status))
+		return ops_fail(err, "cannot start %s without KVM (status %d)",
+				path, status);
+	return 0;
+}
+
+int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
+		     enum plan_virt virt, FILE *log, char *err)
+{
+	char first[OPS_ERR_LEN];
+
+	if (!hv_libvirt_open(h, uri, autodestroy, first))
+		return 0;
+	if (strcmp(uri, "qemu:///system") != 0)
+		return ops_fail(err, "%s", first);
+	if (geteuid() != 0)
+		return ops_fail(err, "%s (libvirtd is not running; start it "
+				"as root or run mstlab as root)", first);
+	if (start_daemon("virtlogd", "/usr/sbin/virtlogd", false, log, err) ||
+	    start_daemon("libvirtd", "/usr/sbin/libvirtd",
+			 virt != PLAN_VIRT_KVM, log, err))
+		return -1;
+	for (int i = 0; i < 100; i++) {
+		if (!hv_libvirt_open(h, uri, autodestroy, err))
+			return 0;
+		nap_ms(100);
+	}
+	return -1;
+}
+
+static bool console_says(const char *path, const char *text)
+{
+	char line[512];
+	bool yes = false;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	while (!yes && fgets(line, sizeof(line), f))
+		yes = strstr(line, text) != NULL;
+	fclose(f);
+	return yes;
+}
+
+static bool boots_with_kvm(const char *kernel, const char *initrd,
+			   const char *console)
+{
+	char serial[PATH_MAX + 16];
+	char *argv[] = { "qemu-system-x86_64", "-accel", "kvm", "-m", "128",
+			 "-nodefaults", "-no-user-config", "-display", "none",
+			 "-no-reboot", "-kernel", (char *)kernel, "-initrd",
+			 (char *)initrd, "-append", "console=ttyS0 panic=-1",
+			 "-serial", serial, NULL };
+	bool ok = false;
+	int status;
+	pid_t pid;
+
+	snprintf(serial, sizeof(serial), "file:%s", console);
+	unlink(console);
+	pid = spawn_bg(argv, NULL);
+	if (pid < 0)
+		return false;
+	for (int i = 0; i < 200 && !ok; i++) {
+		ok = console_says(console, "mstlab-init:");
+		if (!ok && spawn_wait(pid, 100, &status))
+			return false;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return ok;
+}
+
+enum plan_virt services_virt(const char *kernel, const char *initrd,
+			     const char *cache_dir, FILE *log)
+{
+	char cache[PATH_MAX], console[PATH_MAX], key[PATH_MAX + 64];
+	char line[PATH_MAX + 64] = "";
+	struct stat ks;
+	bool ok;
+	FILE *f;
+
+	if (access("/dev/kvm", R_OK | W_OK) || stat(kernel, &ks))
+		return PLAN_VIRT_QEMU;
+	snprintf(cache, sizeof(cache), "%s/kvm-probe", cache_dir);
+	snprintf(console, sizeof(console), "%s/kvm-probe.console", cache_dir);
+	snprintf(key, sizeof(key), "%s %lld", kernel, (long long)ks.st_mtime);
+	f = fopen(cache, "re");
+	if (f) {
+		if (fgets(line, sizeof(line), f))
+			line[strcspn(line, "\n")] = 0;
+		fclose(f);
+		if (strncmp(line, key, strlen(key)) == 0 &&
+		    line[strlen(key)] == ' ')
+			return strcmp(line + strlen(key) + 1, "kvm") == 0 ?
+			       PLAN_VIRT_KVM : PLAN_VIRT_QEMU;
+	}
+	fprintf(log, "mstlab: /dev/kvm exists: checking that a guest boots "
+		"with KVM (once per kernel build)\n");
+	ok = boots_with_kvm(kernel, initrd, console);
+	fprintf(log, "mstlab: KVM %s: guests run under %s\n",
+		ok ? "works" : "does not boot a guest", ok ? "KVM" : "TCG");
+	f = fopen(cache, "we");
+	if (f) {
+		fprintf(f, "%s %s\n", key, ok ? "kvm" : "qemu");
+		fclose(f);
+	}
+	return ok ? PLAN_VIRT_KVM : PLAN_VIRT_QEMU;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Connecting to libvirt, starting virtlogd and libvirtd first when they
+ * are not running (as root, for qemu:///system), and deciding between
+ * KVM and TCG by a real boot test.
+ */
+#ifndef MSTLAB_SERVICES_H
+#define MSTLAB_SERVICES_H
+
+#include <stdio.h>
+
+#include "hv_libvirt.h"
+#include "plan.h"
+
+/*
+ * KVM only when a guest really boots with it: QEMU boots kernel+initrd
+ * with -accel kvm (killed after 20 s if it hangs) and must reach the
+ * image's init on its console. Cached in cache_dir/kvm-probe per kernel
+ * build.
+ */
+enum plan_virt services_virt(const char *kernel, const char *initrd,
+			     const char *cache_dir, FILE *log);
+
+/*
+ * Connects to uri. For qemu:///system as root, starts virtlogd and
+ * libvirtd when they are not running; without working KVM, libvirtd is
+ * started in a mount namespace of its own where /dev/kvm is masked, so
+ * its capability probe cannot hang on a broken KVM (it does here). The
+ * host's /dev is not changed.
+ */
+int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
+		     enum plan_virt virt, FILE *log, char *err);
+
+#endif

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static void nap(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+pid_t spawn_bg(char *const argv[], const char *log)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none;
+	pid_t pid;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log ? log : "/dev/null",
+					 O_WRONLY | O_CREAT | O_APPEND, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	posix_spawnattr_init(&at);
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
+				 POSIX_SPAWN_SETSIGMASK);
+	rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	if (rc) {
+		errno = rc;
+		return -1;
+	}
+	return pid;
+}
+
+int spawn_wait(pid_t pid, unsigned timeout_ms, int *status)
+{
+	for (unsigned waited = 0;; waited += 10) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			return 1;
+		if (r < 0 && errno != EINTR) {
+			*status = -1;
+			return 1;
+		}
+		if (waited >= timeout_ms)
+			return 0;
+		nap(10);
+	}
+}
+
+int spawn_run(char *const argv[], const char *log, unsigned timeout_ms)
+{
+	pid_t pid = spawn_bg(argv, log);
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (!spawn_wait(pid, timeout_ms, &status)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+uint64_t proc_start_time(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* comm may hold spaces and parentheses: fields restart after the
+	 * last ')'. Field 22 is the 20th after it. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%llu", &start) != 1)
+		return 0;
+	return start;
+}
+
+static bool same(pid_t pid, uint64_t start_time)
+{
+	return start_time && proc_start_time(pid) == start_time;
+}
+
+void proc_stop(pid_t pid, uint64_t start_time, unsigned timeout_ms)
+{
+	int status;
+
+	if (!same(pid, start_time))
+		return;
+	kill(pid, SIGTERM);
+	for (unsigned waited = 0; waited < timeout_ms; waited += 10) {
+		/* Reap it if it is our child, so that it does not linger as
+		 * a zombie that still has a start time. */
+		waitpid(pid, &status, WNOHANG);
+		if (!same(pid, start_time))
+			return;
+		nap(10);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Child processes without a shell: argv goes to posix_spawnp as is, so no
+ * word of user input is ever parsed by a shell.
+ */
+#ifndef MSTLAB_SPAWN_H
+#define MSTLAB_SPAWN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * Starts argv[0] (PATH lookup) with stdin /dev/null and stdout+stderr to
+ * log (appended; NULL = /dev/null), in its own process group so a Ctrl-C
+ * on the terminal reaches only mstlab, which stops children in order.
+ * Returns the pid, or -1 with errno.
+ */
+pid_t spawn_bg(char *const argv[], const char *log);
+
+/* Runs argv to completion (at most timeout_ms); its exit status, or -1. */
+int spawn_run(char *const argv[], const char *log, unsigned timeout_ms);
+
+/* Waits up to timeout_ms for our child; 1 exited (*status), 0 not yet. */
+int spawn_wait(pid_t pid, unsigned timeout_ms, int *status);
+
+/*
+ * The process's start time (clock ticks since boot, /proc/PID/stat field
+ * 22): with the pid it names one process for ever, so a pid recorded by
+ * an earlier run is never mistaken for a new process. 0 if gone.
+ */
+uint64_t proc_start_time(pid_t pid);
+
+/* Stops a process that may not be our child: SIGTERM, then SIGKILL after
+ * timeout_ms. Only if its start time is still start_time. */
+void proc_stop(pid_t pid, uint64_t start_time, unsigned timeout_ms);
+
+#endif

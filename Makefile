@@ -106,7 +106,7 @@ run: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) $(BUILD)/bin/mstlab
 	$(BUILD)/bin/mstlab check $(DEFAULT_TOPO)
 	BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) tests/vm/guest-run tests/guest/selftest.sh
 
-test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) unit fuzz
+test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs unit fuzz
 	BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) tests/run
 
 bench: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS)

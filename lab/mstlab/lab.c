@@ -61,10 +61,11 @@ int lab_current_run(const char *results, const char *lab, char *run_dir,
 	if (n <= 0)
 		return -1;
 	target[n] = 0;
-	/* Only a run folder of this lab, next to .labs. */
-	if (strchr(target, '/') || strncmp(target, lab, strlen(lab)) != 0)
+	/* Only "../<run folder of this lab>", next to .labs. */
+	if (strncmp(target, "../", 3) != 0 || strchr(target + 3, '/') ||
+	    strncmp(target + 3, lab, strlen(lab)) != 0)
 		return -1;
-	snprintf(run_dir, len, "%s/%s", results, target);
+	snprintf(run_dir, len, "%s/%s", results, target + 3);
 	return 0;
 }
 
@@ -95,12 +96,13 @@ static int new_run_dir(struct lab *l, char *err)
 
 static int claim(struct lab *l, char *err)
 {
-	char ptr[PATH_MAX], cur[PATH_MAX];
+	char ptr[PATH_MAX], cur[PATH_MAX], target[PATH_MAX];
 
 	if (mkdirs(l->results, ".labs", err))
 		return -1;
 	pointer_path(l->results, l->t->name, ptr, sizeof(ptr));
-	if (symlink(strrchr(l->run_dir, '/') + 1, ptr) == 0)
+	snprintf(target, sizeof(target), "..%s", strrchr(l->run_dir, '/'));
+	if (symlink(target, ptr) == 0)
 		return 0;
 	if (errno != EEXIST)
 		return ops_fail(err, "cannot create %s: %s", ptr, strerror(errno));

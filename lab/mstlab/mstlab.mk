@@ -38,3 +38,8 @@ test_topo_SRCS := tests/unit/test_topo.c $(MSTLAB_LIB_SRCS)
 test_topo_LIBS := $(MSTLAB_LIB_LIBS)
 test_plan_SRCS := tests/unit/test_plan.c $(MSTLAB_LIB_SRCS)
 test_plan_LIBS := $(MSTLAB_LIB_LIBS)
+
+UNIT_TESTS += test_lab
+test_lab_SRCS := tests/unit/test_lab.c $(MSTLAB_LIB_SRCS)
+test_lab_LIBS := $(MSTLAB_LIB_LIBS)
+$(BUILD)/obj-san/tests/unit/test_lab.o: CFLAGS_BASE += -Ilab/mstlab

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The lab runner (lab.c, state.c, scenario.c, agent.c) over fake ops
+ * that record every call, in virtual time: resources are recorded in the
+ * state file before they are created, teardown undoes them last first,
+ * failures reach both ends of a link, guests are driven through the
+ * agent protocol, scenarios report one TAP line per step.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab.h"
+#include "scenario.h"
+#include "spawn.h"
+#include "unit.h"
+
+struct fake {
+	char calls[16384];
+	char state_path[4200];
+	const char *dead;	/* a domain that never runs */
+	const char *exec_out;	/* base64 stdout of every guest-exec */
+	bool last_false;	/* the last guest-exec ran "false" */
+	long long now;
+	bool unrecorded;	/* a resource was made before its record */
+};
+
+static struct fake fk;
+
+static void call(const char *fmt, const char *a, const char *b)
+{
+	size_t n = strlen(fk.calls);
+
+	snprintf(fk.calls + n, sizeof(fk.calls) - n, fmt, a, b);
+}
+
+/* The state file must already name what is about to be created. */
+static void recorded(const char *what)
+{
+	char line[4500], last[4500] = "";
+	FILE *f = fopen(fk.state_path, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		snprintf(last, sizeof(last), "%s", line);
+	if (f)
+		fclose(f);
+	if (!strstr(last, what))
+		fk.unrecorded = true;
+}
+
+static int hv_start(void *c, const char *xml, char *err)
+{
+	const char *name = strstr(xml, "<name>") + 6;
+	char dom[64];
+
+	(void)c;
+	(void)err;
+	snprintf(dom, sizeof(dom), "%.*s", (int)(strchr(name, '<') - name),
+		 name);
+	recorded(dom);
+	call("start %s\n", dom, "");
+	return 0;
+}
+
+static int hv_destroy(void *c, const char *name, char *err)
+{
+	(void)c;
+	(void)err;
+	call("destroy %s\n", name, "");
+	return 0;
+}
+
+static int hv_running(void *c, const char *name, char *err)
+{
+	(void)c;
+	(void)err;
+	return !fk.dead || strcmp(name, fk.dead) != 0;
+}
+
+static int hv_set_link(void *c, const char *name, const char *xml, char *err)
+{
+	(void)c;
+	(void)err;
+	call("set_link %s %s\n", name,
+	     strstr(xml, "state='down'") ? "down" : "up");
+	return 0;
+}
+
+static int hv_agent(void *c, const char *name, const char *cmd, int t,
+		    char **reply, char *err)
+{
+	char buf[256];
+
+	(void)c;
+	(void)name;
+	(void)t;
+	(void)err;
+	if (strstr(cmd, "guest-ping"))
+		snprintf(buf, sizeof(buf), "{\"return\":{}}");
+	else if (strstr(cmd, "guest-exec-status"))
+		snprintf(buf, sizeof(buf), "{\"return\":{\"exited\":true,"
+			 "\"exitcode\":%d,\"out-data\":\"%s\"}}",
+			 fk.last_false, fk.exec_out);
+	else
+		snprintf(buf, sizeof(buf), "{\"return\":{\"pid\":42}}");
+	if (strstr(cmd, "guest-exec\"")) {
+		call("exec %s %s\n", name, strstr(cmd, "\"arg\""));
+		fk.last_false = strstr(cmd, "\"false\"") != NULL;
+	}
+	*reply = strdup(buf);
+	return 0;
+}
+
+static const struct hv_ops fake_hv = { hv_start, hv_destroy, hv_running,
+				       hv_set_link, hv_agent };
+
+static int ln_create(void *c, const char *br, char *err)
+{
+	(void)c;
+	(void)err;
+	recorded(br);
+	call("create %s\n", br, "");
+	return 0;
+}
+
+static int ln_setup(void *c, const char *tap, char *err)
+{
+	(void)c;
+	(void)err;
+	call("setup_port %s\n", tap, "");
+	return 0;
+}
+
+static int ln_forward(void *c, const char *tap, bool on, char *err)
+{
+	(void)c;
+	(void)err;
+	call("forward %s %s\n", tap, on ? "on" : "off");
+	return 0;
+}
+
+static int ln_remove(void *c, const char *name, char *err)
+{
+	(void)c;
+	(void)err;
+	call("remove %s\n", name, "");
+	return 0;
+}
+
+static const struct link_ops fake_link = { ln_create, ln_setup, ln_forward,
+					   ln_remove };
+
+static int cap_start(void *c, const char *ifname, const char *path,
+		     pid_t *pid, uint64_t *start, char *err)
+{
+	(void)c;
+	(void)path;
+	(void)err;
+	recorded(ifname);
+	*pid = 4242;
+	*start = 99;
+	call("capture %s\n", ifname, "");
+	return 0;
+}
+
+static int cap_stop(void *c, pid_t pid, uint64_t start, char *err)
+{
+	char p[32];
+
+	(void)c;
+	(void)err;
+	snprintf(p, sizeof(p), "%d/%llu", (int)pid, (unsigned long long)start);
+	call("stop %s\n", p, "");
+	return 0;
+}
+
+static int cap_alive(void *c, pid_t pid, uint64_t start)
+{
+	(void)c;
+	(void)pid;
+	(void)start;
+	return 1;
+}
+
+static const struct capture_ops fake_cap = { cap_start, cap_stop, cap_alive };
+
+static long long now_ms(void *c)
+{
+	(void)c;
+	return fk.now;
+}
+
+static void sleep_ms(void *c, unsigned ms)
+{
+	(void)c;
+	fk.now += ms;
+}
+
+static const struct lab_ops ops = {
+	&fake_hv, NULL, &fake_link, NULL, &fake_cap, NULL, now_ms, sleep_ms,
+	NULL,
+};
+
+static const char topo_text[] =
+	"name: unit\n"
+	"nodes:\n"
+	"  h1: { role: host }\n"
+	"  h2: { role: host }\n"
+	"links:\n"
+	"  - [h1:eth1, h2:eth1]\n"
+	"scenarios:\n"
+	"  s:\n"
+	"    steps:\n"
+	"      - fail: { link: h1:eth1, mode: silent }\n"
+	"      - mark: cut\n"
+	"      - exec: { node: h2, cmd: [ip, link] }\n"
+	"      - restore: h2:eth1\n"
+	"      - exec: { node: h1, cmd: \"false\" }\n"
+	"      - sleep: 1s\n";
+
+struct fixture {
+	char dir[64], topo[128];
+	struct topo *t;
+	struct lab l;
+	FILE *log;
+	char *log_buf;
+	size_t log_len;
+};
+
+/* A topology file, a results folder and a lab on the fake ops. */
+static int setup(struct fixture *fx)
+{
+	struct topo_error te;
+	char err[OPS_ERR_LEN] = "";
+	FILE *f;
+
+	memset(&fk, 0, sizeof(fk));
+	fk.exec_out = "MAo=";	/* "0\n": the seed's exit status */
+	memset(fx, 0, sizeof(*fx));
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/mstlab-unit-XXXXXX");
+	if (!mkdtemp(fx->dir))
+		return -1;
+	snprintf(fx->topo, sizeof(fx->topo), "%s/unit.yaml", fx->dir);
+	f = fopen(fx->topo, "w");
+	fputs(topo_text, f);
+	fclose(f);
+	if (topo_parse_file(fx->topo, &fx->t, &te))
+		return -1;
+	fx->log = open_memstream(&fx->log_buf, &fx->log_len);
+	if (lab_init(&fx->l, fx->t, &ops, fx->dir, fx->log, err)) {
+		fprintf(stderr, "lab_init: %s\n", err);
+		return -1;
+	}
+	snprintf(fk.state_path, sizeof(fk.state_path), "%s/state",
+		 fx->l.run_dir);
+	fx->l.pp.kernel[0] = fx->l.pp.kernel[1] = "/boot/k";
+	fx->l.pp.initrd = "/boot/i";
+	return 0;
+}
+
+static void teardown(struct fixture *fx)
+{
+	char *argv[] = { "rm", "-rf", fx->dir, NULL };
+
+	lab_fini(&fx->l);
+	topo_free(fx->t);
+	fclose(fx->log);
+	free(fx->log_buf);
+	spawn_run(argv, NULL, 10000);
+}
+
+TEST(up_records_before_creating_and_down_undoes_in_reverse)
+{
+	struct fixture fx;
+	char err[OPS_ERR_LEN] = "", *p;
+	const char *order[] = { "destroy mstlab-unit-h2", "remove ml-",
+				"destroy mstlab-unit-h1", "remove ml-",
+				"stop 4242/99", "remove ml-" };
+
+	CHECK(setup(&fx) == 0);
+	CHECK_INT(lab_up(&fx.l, err), 0);
+	CHECK(!fk.unrecorded);
+	CHECK(strstr(fk.calls, "create ml-") < strstr(fk.calls, "capture ml-"));
+	CHECK(strstr(fk.calls, "capture ml-") <
+	      strstr(fk.calls, "start mstlab-unit-h1"));
+	/* Ports are set up once both taps exist, after the domains. */
+	CHECK(strstr(fk.calls, "start mstlab-unit-h2") <
+	      strstr(fk.calls, "setup_port"));
+	CHECK(access(fk.state_path, R_OK) == 0);
+
+	fk.calls[0] = 0;
+	CHECK_INT(lab_down(fx.dir, "unit", fx.l.run_dir, &ops, fx.log), 0);
+	p = fk.calls;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		p = strstr(p, order[i]);
+		CHECK(p != NULL);
+		p += strlen(order[i]);
+	}
+	/* The lab is forgotten: it can come up again. */
+	CHECK(lab_current_run(fx.dir, "unit", err, sizeof(err)) == -1);
+	teardown(&fx);
+}
+
+TEST(a_lab_cannot_be_claimed_twice)
+{
+	struct fixture fx;
+	struct lab other = { 0 };
+	char err[OPS_ERR_LEN] = "";
+
+	CHECK(setup(&fx) == 0);
+	CHECK_INT(lab_init(&other, fx.t, &ops, fx.dir, fx.log, err), -1);
+	CHECK(strstr(err, "already up") != NULL);
+	lab_fini(&other);
+	teardown(&fx);
+}
+
+TEST(ready_when_agent_answers_and_seed_succeeded)
+{
+	struct fixture fx;
+	char err[OPS_ERR_LEN] = "";
+
+	CHECK(setup(&fx) == 0);
+	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), 0);
+	fflush(fx.log);
+	CHECK(strstr(fx.log_buf, "all 2 nodes ready") != NULL);
+	CHECK(strstr(fk.calls, "user-data.status") != NULL);
+	teardown(&fx);
+}
+
+TEST(a_failed_seed_or_a_dead_domain_fails_the_boot)
+{
+	struct fixture fx;
+	char err[OPS_ERR_LEN] = "";
+
+	CHECK(setup(&fx) == 0);
+	fk.exec_out = "MQo=";	/* "1\n" */
+	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), -1);
+	CHECK(strstr(err, "failed to come up") != NULL);
+	fk.exec_out = "MAo=";
+	fk.dead = "mstlab-unit-h2";
+	err[0] = 0;
+	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), -1);
+	CHECK_STR(err, "h2 failed to come up");
+	teardown(&fx);
+}
+
+TEST(a_link_fails_and_restores_at_both_ends)
+{
+	struct fixture fx;
+	char err[OPS_ERR_LEN] = "";
+
+	CHECK(setup(&fx) == 0);
+	CHECK_INT(lab_link_fail(&fx.l, 0, TOPO_FAIL_CARRIER, err), 0);
+	CHECK(strstr(fk.calls, "set_link mstlab-unit-h1 down\n"
+			       "set_link mstlab-unit-h2 down\n") != NULL);
+	fk.calls[0] = 0;
+	CHECK_INT(lab_link_fail(&fx.l, 0, TOPO_FAIL_SILENT, err), 0);
+	CHECK(strstr(fk.calls, "t1a off\n") && strstr(fk.calls, "t1b off\n"));
+	fk.calls[0] = 0;
+	CHECK_INT(lab_link_restore(&fx.l, 0, err), 0);
+	CHECK(strstr(fk.calls, "t1a on\n") && strstr(fk.calls, "t1b on\n"));
+	CHECK(strstr(fk.calls, "set_link mstlab-unit-h2 up\n") != NULL);
+	teardown(&fx);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+TEST(scenario_reports_each_step_and_stops_at_a_failure)
+{
+	struct fixture fx;
+	char *out = NULL, ev[8192] = "", path[4200];
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len), *f;
+	int tap = 0;
+	size_t n;
+
+	CHECK(setup(&fx) == 0);
+	fk.exec_out = "bGluayBsaXN0Cg==";	/* "link list\n" */
+	CHECK_INT(scenario_run(&fx.l, &fx.t->scenarios[0], o, &tap), 1);
+	fclose(o);
+	CHECK_INT(tap, 5);	/* the sleep after the failure never ran */
+	CHECK(strstr(out, "ok 1 - s: fail h1:eth1--h2:eth1 (silent) (") !=
+	      NULL);
+	CHECK(strstr(out, "# h2| link list\n") != NULL);
+	CHECK(strstr(out, "not ok 5 - s: exec on h1: false (") != NULL);
+	CHECK(strstr(fk.calls, "\"arg\":[\"-s\",\"KILL\",\"30\",\"ip\","
+			       "\"link\"]") != NULL);
+	snprintf(path, sizeof(path), "%s/events", fx.l.run_dir);
+	f = fopen(path, "r");
+	n = fread(ev, 1, sizeof(ev) - 1, f);
+	fclose(f);
+	ev[n] = 0;
+	CHECK_INT(count(ev, " link-down link1 silent\n"), 1);
+	/* The step line, then the mark itself. */
+	CHECK_INT(count(ev, " step 2 mark cut\n"), 1);
+	CHECK_INT(count(ev, " mark cut\n"), 2);
+	CHECK_INT(count(ev, " link-up link1\n"), 1);
+	CHECK_INT(count(ev, " step-failed 5\n"), 1);
+	free(out);
+	teardown(&fx);
+}
+
+TEST(exec_request_is_argv_not_a_shell_line)
+{
+	char *argv[] = { "echo", "a b; rm -rf /", "\"q\"", NULL };
+	char *req = agent_exec_request(argv, 1500);
+
+	CHECK_STR(req, "{\"execute\":\"guest-exec\",\"arguments\":{\"path\":"
+		  "\"timeout\",\"arg\":[\"-s\",\"KILL\",\"2\",\"echo\","
+		  "\"a b; rm -rf /\",\"\\\"q\\\"\"],\"capture-output\":true}}");
+	free(req);
+}

@@ -62,13 +62,8 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 
 	runtime_signals();
 	/* The accelerator first: libvirtd must not even try a broken KVM. */
-	if (mkdir(rt->results, 0755) && errno != EEXIST) {
-		fprintf(rt->err, "mstlab: cannot create %s: %s\n", rt->results,
-			strerror(errno));
-		return -1;
-	}
 	virt = rt->virt >= 0 ? (enum plan_virt)rt->virt :
-	       services_virt(rt->kernel[0], rt->initrd, rt->results, rt->err);
+	       services_virt(rt->kernel[0], rt->initrd, rt->err);
 	if (runtime_connect(rt, autodestroy, virt) || clear_stale(rt))
 		return -1;
 	if (lab_init(l, rt->t, &rt->ops, rt->results, rt->err, err)) {

@@ -161,7 +161,7 @@ static bool boots_with_kvm(const char *kernel, const char *initrd,
 	char *argv[] = { "qemu-system-x86_64", "-accel", "kvm", "-m", "128",
 			 "-nodefaults", "-no-user-config", "-display", "none",
 			 "-no-reboot", "-kernel", (char *)kernel, "-initrd",
-			 (char *)initrd, "-append", "console=ttyS0 panic=-1",
+			 (char *)initrd, "-append", "console=ttyS0 panic=-1 loglevel=4",
 			 "-serial", serial, NULL };
 	bool ok = false;
 	int status;
@@ -183,7 +183,7 @@ static bool boots_with_kvm(const char *kernel, const char *initrd,
 }
 
 enum plan_virt services_virt(const char *kernel, const char *initrd,
-			     const char *cache_dir, FILE *log)
+			     FILE *log)
 {
 	char cache[PATH_MAX], console[PATH_MAX], key[PATH_MAX + 64];
 	char line[PATH_MAX + 64] = "";
@@ -193,8 +193,9 @@ enum plan_virt services_virt(const char *kernel, const char *initrd,
 
 	if (access("/dev/kvm", R_OK | W_OK) || stat(kernel, &ks))
 		return PLAN_VIRT_QEMU;
-	snprintf(cache, sizeof(cache), "%s/kvm-probe", cache_dir);
-	snprintf(console, sizeof(console), "%s/kvm-probe.console", cache_dir);
+	/* Beside the kernel: results folders come and go. */
+	snprintf(cache, sizeof(cache), "%s.kvm-probe", kernel);
+	snprintf(console, sizeof(console), "%s.kvm-probe.console", kernel);
 	snprintf(key, sizeof(key), "%s %lld", kernel, (long long)ks.st_mtime);
 	f = fopen(cache, "re");
 	if (f) {

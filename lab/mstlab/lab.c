@@ -2,6 +2,7 @@
 #include "lab.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,26 +212,85 @@ static int up_links(struct lab *l, char *err)
 	return 0;
 }
 
-static int up_node(struct lab *l, size_t i, char *err)
-{
-	const struct topo_node *n = &l->t->nodes[i];
-	const struct plan_node *pn = &l->p->nodes[i];
+struct starter {
+	struct lab *l;
 	struct sbuf xml;
+	char err[OPS_ERR_LEN];
 	int rc;
+};
 
-	for (size_t j = 0; j < n->n_ports; j++)
-		if (state_add(&l->st, err, "tap %s", pn->nic[j].tap))
+static void *start_domain(void *arg)
+{
+	struct starter *s = arg;
+
+	s->rc = s->l->ops->hv->start(s->l->ops->hv_ctx, sbuf_str(&s->xml),
+				     s->err);
+	return NULL;
+}
+
+/* Every node's taps and domain go on record first. */
+static int record_nodes(struct lab *l, struct starter *s, char *err)
+{
+	for (size_t i = 0; i < l->t->n_nodes; i++) {
+		const struct topo_node *tn = &l->t->nodes[i];
+		const struct plan_node *pn = &l->p->nodes[i];
+		enum plan_err pe;
+
+		for (size_t j = 0; j < tn->n_ports; j++)
+			if (state_add(&l->st, err, "tap %s", pn->nic[j].tap))
+				return -1;
+		if (state_add(&l->st, err, "domain %s", pn->domain))
 			return -1;
-	if (state_add(&l->st, err, "domain %s", pn->domain))
-		return -1;
-	sbuf_init(&xml);
-	rc = plan_domain_xml(l->p, &l->pp, (int)i, &xml);
-	if (rc)
-		ops_fail(err, "%s: %s", n->name, plan_strerror(rc));
-	else
-		rc = l->ops->hv->start(l->ops->hv_ctx, sbuf_str(&xml), err);
-	sbuf_free(&xml);
-	return rc ? -1 : 0;
+		pe = plan_domain_xml(l->p, &l->pp, (int)i, &s[i].xml);
+		if (pe)
+			return ops_fail(err, "%s: %s", tn->name,
+					plan_strerror(pe));
+	}
+	return 0;
+}
+
+/*
+ * Starts the domains all at once: libvirt takes a while per domain
+ * (QEMU start, QMP handshake) and its API is thread-safe.
+ */
+static int up_nodes(struct lab *l, char *err)
+{
+	size_t n = l->t->n_nodes, started = 0;
+	struct starter *s = calloc(n ? n : 1, sizeof(*s));
+	pthread_t *tid = calloc(n ? n : 1, sizeof(*tid));
+	int rc = 0;
+
+	if (!s || !tid) {
+		free(s);
+		free(tid);
+		return ops_fail(err, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		s[i].l = l;
+		sbuf_init(&s[i].xml);
+	}
+	rc = record_nodes(l, s, err);
+	for (; !rc && started < n; started++) {
+		if (pthread_create(&tid[started], NULL, start_domain,
+				   &s[started])) {
+			rc = ops_fail(err, "cannot start a thread");
+			break;
+		}
+		fprintf(l->log, "mstlab: %s booting (%s)\n",
+			l->t->nodes[started].name,
+			l->p->nodes[started].domain);
+	}
+	for (size_t i = 0; i < started; i++) {
+		pthread_join(tid[i], NULL);
+		if (s[i].rc && !rc)
+			rc = ops_fail(err, "%s: %s", l->t->nodes[i].name,
+				      s[i].err);
+	}
+	for (size_t i = 0; i < n; i++)
+		sbuf_free(&s[i].xml);
+	free(s);
+	free(tid);
+	return rc;
 }
 
 int lab_up(struct lab *l, char *err)
@@ -238,19 +298,14 @@ int lab_up(struct lab *l, char *err)
 	const struct lab_ops *o = l->ops;
 
 	events_log(&l->ev, "run-start", "%s", l->t->name);
-	for (size_t i = 0; i < l->t->n_nodes; i++)
-		if (seed_make(l->p, (int)i, l->run_dir, err))
-			return -1;
+	if (seed_make_all(l->p, l->run_dir, err))
+		return -1;
 	if (up_links(l, err))
 		return -1;
-	for (size_t i = 0; i < l->t->n_nodes; i++) {
-		if (lab_interrupted)
-			return ops_fail(err, "interrupted");
-		if (up_node(l, i, err))
-			return -1;
-		fprintf(l->log, "mstlab: %s booting (%s)\n",
-			l->t->nodes[i].name, l->p->nodes[i].domain);
-	}
+	if (lab_interrupted)
+		return ops_fail(err, "interrupted");
+	if (up_nodes(l, err))
+		return -1;
 	/* The taps exist once their domains run. */
 	for (size_t i = 0; i < l->t->n_nodes; i++)
 		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)

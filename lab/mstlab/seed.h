@@ -7,7 +7,8 @@
 #include "ops.h"
 #include "plan.h"
 
-/* Writes run_dir/seed/<node>/{user-data,meta-data} and run_dir/seed/<node>.img. */
-int seed_make(const struct plan *p, int node, const char *run_dir, char *err);
+/* For every node: run_dir/seed/<node>/{user-data,meta-data} and the
+ * image run_dir/seed/<node>.img, made in parallel. */
+int seed_make_all(const struct plan *p, const char *run_dir, char *err);
 
 #endif

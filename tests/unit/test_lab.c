@@ -6,6 +6,7 @@
  * failures reach both ends of a link, guests are driven through the
  * agent protocol, scenarios report one TAP line per step.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,24 +29,38 @@ struct fake {
 
 static struct fake fk;
 
+/* Domains start from threads: one call at a time into the log. */
+static pthread_mutex_t calls_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void call(const char *fmt, const char *a, const char *b)
 {
-	size_t n = strlen(fk.calls);
+	size_t n;
 
+	pthread_mutex_lock(&calls_lock);
+	n = strlen(fk.calls);
 	snprintf(fk.calls + n, sizeof(fk.calls) - n, fmt, a, b);
+	pthread_mutex_unlock(&calls_lock);
 }
 
 /* The state file must already name what is about to be created. */
 static void recorded(const char *what)
 {
-	char line[4500], last[4500] = "";
+	char line[4500];
+	bool found = false;
 	FILE *f = fopen(fk.state_path, "r");
 
-	while (f && fgets(line, sizeof(line), f))
-		snprintf(last, sizeof(last), "%s", line);
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *sp = strchr(line, ' ');
+
+		line[strcspn(line, "\n")] = 0;
+		/* "kind NAME [...]": NAME is the second word. */
+		found = sp && strncmp(sp + 1, what, strlen(what)) == 0 &&
+			(sp[1 + strlen(what)] == 0 ||
+			 sp[1 + strlen(what)] == ' ');
+	}
 	if (f)
 		fclose(f);
-	if (!strstr(last, what))
+	if (!found)
 		fk.unrecorded = true;
 }
 
@@ -282,9 +297,10 @@ TEST(up_records_before_creating_and_down_undoes_in_reverse)
 	CHECK_INT(lab_up(&fx.l, err), 0);
 	CHECK(!fk.unrecorded);
 	CHECK(strstr(fk.calls, "create ml-") < strstr(fk.calls, "capture ml-"));
-	CHECK(strstr(fk.calls, "capture ml-") <
-	      strstr(fk.calls, "start mstlab-unit-h1"));
+	CHECK(strstr(fk.calls, "capture ml-") < strstr(fk.calls, "start "));
 	/* Ports are set up once both taps exist, after the domains. */
+	CHECK(strstr(fk.calls, "start mstlab-unit-h1") <
+	      strstr(fk.calls, "setup_port"));
 	CHECK(strstr(fk.calls, "start mstlab-unit-h2") <
 	      strstr(fk.calls, "setup_port"));
 	CHECK(access(fk.state_path, R_OK) == 0);

@@ -9,6 +9,7 @@
 
 #include "cmd_lab.h"
 #include "plan.h"
+#include "spawn.h"
 #include "print.h"
 #include "topo.h"
 
@@ -102,6 +103,34 @@ static int write_out(struct cli *c, const char *path, const struct sbuf *sb)
 	return 0;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Graphviz renders the dot text: written next to the SVG, then dot -Tsvg. */
+static int write_svg(struct cli *c, const char *path, const struct sbuf *sb)
+{
+	char dot[PATH_MAX];
+	char *argv[] = { "dot", "-Tsvg", "-o", (char *)path, dot, NULL };
+	int rc;
+
+	if ((size_t)snprintf(dot, sizeof(dot), "%.*s.dot",
+			     (int)(strlen(path) - 4), path) >= sizeof(dot) ||
+	    write_out(c, dot, sb))
+		return 1;
+	rc = spawn_run(argv, NULL, 60000);
+	if (rc) {
+		fprintf(c->err, "mstlab: dot -Tsvg failed (%d)%s\n", rc,
+			rc < 0 ? ": is graphviz installed? run 'make deps'" :
+			"");
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_graph(struct cli *c)
 {
 	const char *topo = NULL, *path = NULL;
@@ -115,14 +144,19 @@ static int cmd_graph(struct cli *c)
 		else if (!topo && c->argv[i][0] != '-')
 			topo = c->argv[i];
 		else
-			return usage(c, "graph TOPO.yaml [-o OUT.dot]");
+			return usage(c, "graph TOPO.yaml [-o OUT.dot|OUT.svg]");
 	}
 	if (!topo)
-		return usage(c, "graph TOPO.yaml [-o OUT.dot]");
+		return usage(c, "graph TOPO.yaml [-o OUT.dot|OUT.svg]");
 	if (load(c, topo, &t))
 		return 1;
 	sbuf_init(&sb);
-	r = plan_dot(t, &sb) ? 1 : write_out(c, path, &sb);
+	if (plan_dot(t, &sb))
+		r = 1;
+	else if (path && ends_with(path, ".svg"))
+		r = write_svg(c, path, &sb);
+	else
+		r = write_out(c, path, &sb);
 	sbuf_free(&sb);
 	topo_free(t);
 	return r;
@@ -269,7 +303,7 @@ static const struct command {
 	const char *help;
 } commands[] = {
 	{ "check", cmd_check, "check TOPO.yaml         validate, start nothing" },
-	{ "graph", cmd_graph, "graph TOPO.yaml [-o F]  Graphviz dot" },
+	{ "graph", cmd_graph, "graph TOPO.yaml [-o F.dot|F.svg]  Graphviz" },
 	{ "plan", cmd_plan, "plan TOPO.yaml [--json] names, MACs, XML, seeds" },
 	{ "up", cli_up, "up TOPO.yaml            start the lab, leave it up" },
 	{ "down", cli_down, "down TOPO.yaml          tear it down (also after a crash)" },

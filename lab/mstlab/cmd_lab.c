@@ -74,6 +74,7 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 	l->pp.kernel[1] = rt->kernel[1];
 	l->pp.initrd = rt->initrd;
 	l->pp.virt = virt;
+	services_check_host(rt->err);
 	fprintf(rt->err, "mstlab: lab %s: %zu nodes, %zu links, %s; run "
 		"folder %s\n", rt->t->name, rt->t->n_nodes, rt->t->n_links,
 		l->pp.virt == PLAN_VIRT_KVM ? "KVM" : "TCG", l->run_dir);

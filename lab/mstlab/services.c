@@ -219,3 +219,30 @@ enum plan_virt services_virt(const char *kernel, const char *initrd,
 	}
 	return ok ? PLAN_VIRT_KVM : PLAN_VIRT_QEMU;
 }
+
+void services_check_host(FILE *log)
+{
+	static const char *const knobs[] = { "iptables", "ip6tables",
+					     "arptables" };
+	char on[64] = "";
+
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		char path[96], v[8] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path),
+			 "/proc/sys/net/bridge/bridge-nf-call-%s", knobs[i]);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(v, sizeof(v), f) && v[0] == '1')
+			snprintf(on + strlen(on), sizeof(on) - strlen(on),
+				 "%s%s", on[0] ? "," : "", knobs[i]);
+		fclose(f);
+	}
+	if (on[0])
+		fprintf(log, "mstlab: note: net.bridge.bridge-nf-call-{%s} = "
+			"1 on this host: untagged frames between guests pass "
+			"its FORWARD chains (a DROP policy there cuts them)\n",
+			on);
+}

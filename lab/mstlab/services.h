@@ -31,4 +31,11 @@ enum plan_virt services_virt(const char *kernel, const char *initrd,
 int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
 		     enum plan_virt virt, FILE *log, char *err);
 
+/*
+ * Host settings that change what crosses a link: br_netfilter hands
+ * untagged frames on our link bridges to iptables. Only noted: mstlab
+ * never changes the host's configuration.
+ */
+void services_check_host(FILE *log);
+
 #endif

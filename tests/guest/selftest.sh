@@ -17,7 +17,7 @@ t() { # t DESCRIPTION COMMAND...: one TAP line for COMMAND's exit status
 	fi
 }
 has_cfg() { [ -e "$1" ]; }
-release_ok() { uname -r | grep -q -- '-mstlab$'; }
+release_ok() { uname -r | grep -Eq -- '-mstlab(-debug)?$'; }
 bridge_mst() {
 	/usr/sbin/ip link add selftest0 type bridge vlan_filtering 1 &&
 		mstctl enable dev selftest0 &&
@@ -30,7 +30,7 @@ jit_on() { [ "$(cat /proc/sys/net/core/bpf_jit_enable)" = 1 ]; }
 share_ok() { grep -q ' /lab 9p ' /proc/mounts; }
 
 echo "# kernel $(uname -r) $(uname -v)"
-t "kernel carries the project's local version (-mstlab)" release_ok
+t "kernel carries the project's local version (-mstlab[-debug])" release_ok
 t "lab share mounted over 9p" share_ok
 t "bridge in MST mode through mstctl" bridge_mst
 t "802.1Q VLAN devices" has_cfg /proc/net/vlan/config

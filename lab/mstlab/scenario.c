@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *end_name(const struct lab *l, const struct topo_end *e,
 			    char *buf, size_t len)
@@ -177,6 +178,47 @@ static int flap(struct lab *l, const struct topo_step *st, char *err)
 	return 0;
 }
 
+/*
+ * Every bridge's FDB as JSON in <run>/fdb/<step>-<when>-<node>.json, so
+ * the checks can confirm a flush they infer from the captures. Best
+ * effort: a node that cannot answer is noted, not fatal.
+ */
+static void fdb_snapshot(struct lab *l, size_t step_no, const char *when)
+{
+	static char *const dump[] = { "bridge", "-j", "fdb", "show", "br",
+				      "br0", NULL };
+	char path[PATH_MAX + 128], err[OPS_ERR_LEN];
+
+	snprintf(path, sizeof(path), "%s/fdb", l->run_dir);
+	mkdir(path, 0755);
+	for (size_t i = 0; i < l->t->n_nodes; i++) {
+		struct exec_result res;
+		FILE *f;
+
+		if (!topo_role_is_bridge(l->t->nodes[i].role))
+			continue;
+		if (lab_exec(l, (int)i, dump, 5000, &res, err)) {
+			fprintf(l->log, "mstlab: no FDB from %s: %s\n",
+				l->t->nodes[i].name, err);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/fdb/step%zu-%s-%s.json",
+			 l->run_dir, step_no, when, l->t->nodes[i].name);
+		f = fopen(path, "we");
+		if (f) {
+			fwrite(res.out, 1, res.out_len, f);
+			fclose(f);
+		}
+		exec_result_free(&res);
+	}
+}
+
+static bool injects(const struct topo_step *st)
+{
+	return st->kind == TOPO_STEP_FAIL || st->kind == TOPO_STEP_RESTORE ||
+	       st->kind == TOPO_STEP_FLAP;
+}
+
 static int step(struct lab *l, const struct topo_step *st, FILE *out,
 		char *err)
 {
@@ -227,7 +269,12 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 		fprintf(l->log, "mstlab: %s: step %zu/%zu: %s\n", sc->name,
 			i + 1, sc->n_steps, what);
 		events_log(&l->ev, "step", "%zu %s", i + 1, what);
+		if (injects(st))
+			fdb_snapshot(l, i + 1, "before");
 		rc = step(l, st, out, err);
+		if (!rc && st->kind == TOPO_STEP_WAIT &&
+		    st->wait_for == TOPO_WAIT_CONVERGED)
+			fdb_snapshot(l, i + 1, "converged");
 		if (!rc && lab_health(l))
 			rc = -1, ops_fail(err, "the lab broke "
 					  "(see above)");

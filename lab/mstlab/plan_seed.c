@@ -97,6 +97,7 @@ static void bridge_setup(struct sbuf *o, const struct plan *p,
 {
 	const struct topo_mst *m = n->mst;
 	struct topo_vlanset all = { 0 };
+	char log[TOPO_NODE_NAME_MAX + 32];
 	unsigned vid, lo, hi;
 
 	sbuf_printf(o, "\n# MST must be on before any VLAN exists: ports "
@@ -149,7 +150,12 @@ static void bridge_setup(struct sbuf *o, const struct plan *p,
 		  "# stp_state 1 runs /sbin/bridge-stp: user-space STP.\n"
 		  "ip link set dev br0 type bridge stp_state 1\n"
 		  "ip link set dev br0 up\n"
-		  "mstd -c " MSTD_CONF "\n");
+		  "# mstd goes to the background once running; its log lands "
+		  "in the run folder.\n"
+		  "mstd -c " MSTD_CONF " -l ");
+	snprintf(log, sizeof(log), "/lab/share/%s/mstd.log", n->name);
+	sbuf_shell(o, log);
+	sbuf_puts(o, "\n");
 }
 
 static void host_setup(struct sbuf *o, const struct topo *t,

@@ -18,6 +18,8 @@ static void usage(FILE *fp)
 	      "  mstctl set dev PORT msti MSTI state STATE\n"
 	      "  mstctl flush dev PORT vid VID[,VID...]\n"
 	      "  mstctl monitor\n"
+	      "  mstctl stp show [dev BRIDGE [port PORT]]     (mstd status)\n"
+	      "  mstctl stp set dev BRIDGE SETTING...  |  stp mcheck dev BRIDGE [port PORT]\n"
 	      "VID := 1..4094   MSTI := 1..4094 (vlan set: 0..4094, 0 = CIST)\n"
 	      "STATE := disabled | listening | learning | forwarding | blocking\n"
 	      "-j: JSON output. Exit: 0 ok, 1 refused by the kernel, 2 usage.\n",
@@ -35,6 +37,7 @@ static const struct {
 	{ "set", cmd_set },
 	{ "flush", cmd_flush },
 	{ "monitor", cmd_monitor },
+	{ "stp", cmd_stp },
 };
 
 int main(int argc, char **argv)

@@ -56,5 +56,7 @@ int cmd_vlan(struct ctl *c, int argc, char **argv);
 int cmd_set(struct ctl *c, int argc, char **argv);
 int cmd_flush(struct ctl *c, int argc, char **argv);
 int cmd_monitor(struct ctl *c, int argc, char **argv);
+/* cmd_stp.c: mstd's control socket. */
+int cmd_stp(struct ctl *c, int argc, char **argv);
 
 #endif

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mstd set-up, the ops table the MSTP core calls, and the event loop.
+ */
+#include "daemon.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_bridge.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+/* epoll tags: the kind in the high half, an index in the low half. */
+enum { EV_TIMER = 1, EV_SIGNAL, EV_MONITOR, EV_PORT, EV_CTL };
+#define EV_TAG(kind, idx) ((uint64_t)(kind) << 32 | (uint32_t)(idx))
+
+/* ---- the ops table ------------------------------------------------------ */
+
+static void op_tx_bpdu(void *ctx, unsigned int port, const uint8_t *bpdu,
+		       size_t len)
+{
+	dport_tx(ctx, port, bpdu, len);
+}
+
+static void op_set_state(void *ctx, unsigned int port, uint16_t mstid,
+			 enum mstp_port_state state)
+{
+	struct mstd *d = ctx;
+	static const uint8_t map[] = {
+		[MSTP_DISCARDING] = BR_STATE_BLOCKING,
+		[MSTP_LEARNING] = BR_STATE_LEARNING,
+		[MSTP_FORWARDING] = BR_STATE_FORWARDING,
+	};
+	int slot = mstd_conf_tree(&d->conf, mstid);
+
+	if (slot < 0 || port >= d->nports)
+		return;
+	kernel_set_state(d, port, (unsigned int)slot, map[state]);
+}
+
+static void op_flush(void *ctx, unsigned int port, int mstid)
+{
+	kernel_flush(ctx, port, mstid);
+}
+
+static void op_log(void *ctx, enum mstp_log_level level, const char *msg)
+{
+	mstd_log(ctx, level, "%s", msg);
+}
+
+static uint64_t op_now_ms(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static const struct mstp_ops ops = {
+	.tx_bpdu = op_tx_bpdu,
+	.set_state = op_set_state,
+	.flush = op_flush,
+	.log = op_log,
+	.now_ms = op_now_ms,
+};
+
+/* ---- set-up --------------------------------------------------------------- */
+
+static int epoll_add(struct mstd *d, int fd, uint64_t tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
+
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		mstd_log(d, MSTP_LOG_ERR, "epoll_ctl: %s", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int make_core(struct mstd *d)
+{
+	const struct mstd_conf *c = &d->conf;
+	struct mstp_bridge_config bc;
+	int r;
+
+	r = mst_config_id_init(&d->mcid, c->region, (uint16_t)c->revision,
+			       &c->vids);
+	if (r) {
+		fprintf(stderr, "mstd: cannot compute the MST configuration identifier: %s\n",
+			strerror(-r));
+		return r;
+	}
+	mstp_bridge_config_default(&bc, d->br_mac);
+	bc.nports = d->nports;
+	bc.nmstis = c->nmstis;
+	memcpy(bc.mstids, c->mstids, sizeof(bc.mstids));
+	bc.mcid = d->mcid;
+	bc.force_version = c->force_version;
+	bc.max_age = c->max_age;
+	bc.fwd_delay = c->fwd_delay;
+	bc.max_hops = c->max_hops;
+	bc.tx_hold_count = c->tx_hold;
+	bc.flush_scope = c->flush_scope;
+	bc.log_level = d->log_level;	/* fixed for the core at start */
+	d->br = mstp_bridge_new(&bc, &ops, d);
+	if (!d->br) {
+		fprintf(stderr, "mstd: the MSTP core refused the configuration: %s\n",
+			strerror(errno));
+		return -EINVAL;
+	}
+	for (unsigned int t = 0; t <= c->nmstis; t++)
+		if (c->priority[t].set)
+			mstp_set_bridge_priority(d->br, t,
+						 (uint16_t)c->priority[t].v);
+	for (unsigned int i = 0; i < d->nports; i++) {
+		const struct mstd_conf_port *cp =
+			mstd_conf_port(c, d->ports[i].name);
+
+		if (!cp)
+			continue;
+		if (cp->edge >= 0)
+			mstp_set_admin_edge(d->br, i, cp->edge);
+		if (cp->auto_edge >= 0)
+			mstp_set_auto_edge(d->br, i, cp->auto_edge);
+		if (cp->p2p >= 0)
+			mstp_set_p2p(d->br, i, (enum mstp_p2p)cp->p2p);
+		for (unsigned int t = 0; t <= c->nmstis; t++) {
+			if (cp->priority[t].set)
+				mstp_set_port_priority(d->br, i, t,
+						       (uint8_t)cp->priority[t].v);
+			if (!cp->cost[t].set)
+				continue;
+			mstp_set_port_path_cost(d->br, i, t, cp->cost[t].v);
+			if (t == 0)
+				mstp_set_port_ext_path_cost(d->br, i,
+							    cp->cost[t].v);
+		}
+	}
+	return 0;
+}
+
+int mstd_init(struct mstd *d)
+{
+	struct itimerspec its = { { 1, 0 }, { 1, 0 } };
+	sigset_t mask;
+	int err = 0;
+
+	d->epfd = d->tfd = d->sigfd = d->ctlfd = -1;
+	d->nl = mstnl_open(&err);
+	if (!d->nl) {
+		fprintf(stderr, "mstd: cannot open rtnetlink: %s\n",
+			strerror(-err));
+		return -1;
+	}
+	/* The control socket doubles as the one-instance lock: take it
+	 * before touching the bridge. */
+	if (ctl_listen(d))
+		return -1;
+	if (kernel_check_bridge(d) || kernel_scan_ports(d))
+		return -1;
+	if (kernel_sync_vlans(d))
+		return -1;
+	if (make_core(d))
+		return -1;
+
+	d->epfd = epoll_create1(EPOLL_CLOEXEC);
+	d->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	d->mon = mstnl_open_monitor(MSTNL_GRP_LINK | MSTNL_GRP_VLAN, &err);
+	if (d->epfd < 0 || d->tfd < 0 || d->sigfd < 0 || !d->mon) {
+		fprintf(stderr, "mstd: cannot set up the event loop: %s\n",
+			strerror(d->mon ? errno : -err));
+		return -1;
+	}
+	if (timerfd_settime(d->tfd, 0, &its, NULL) < 0 ||
+	    epoll_add(d, d->tfd, EV_TAG(EV_TIMER, 0)) ||
+	    epoll_add(d, d->sigfd, EV_TAG(EV_SIGNAL, 0)) ||
+	    epoll_add(d, mstnl_fd(d->mon), EV_TAG(EV_MONITOR, 0)))
+		return -1;
+	if (epoll_add(d, d->ctlfd, EV_TAG(EV_CTL, 0)))
+		return -1;
+	/*
+	 * Ports of a bridge that ran without STP are forwarding, and a new
+	 * MSTI's states are whatever the kernel chose: start from discarding
+	 * everywhere so no loop exists before the protocol has spoken.
+	 */
+	d->live = true;
+	for (unsigned int i = 0; i < d->nports; i++)
+		for (unsigned int t = 0; t <= d->conf.nmstis; t++)
+			kernel_set_state(d, i, t, BR_STATE_BLOCKING);
+	/* Sockets first, then carrier: the first BPDUs go out at once. */
+	for (unsigned int i = 0; i < d->nports; i++) {
+		struct mstd_port *p = &d->ports[i];
+
+		if (p->ifindex > 0 && dport_open(d, i) == 0)
+			epoll_add(d, p->fd, EV_TAG(EV_PORT, i));
+	}
+	for (unsigned int i = 0; i < d->nports; i++) {
+		struct mstd_port *p = &d->ports[i];
+
+		mstd_log(d, MSTP_LOG_INFO, "port %s (index %u) %s", p->name,
+			 i + 1, p->ifindex ? (p->up ? "up" : "down") :
+			 "not in the bridge");
+		if (p->up)
+			mstp_port_set_link(d->br, i, true, p->full_duplex);
+	}
+	return 0;
+}
+
+/*
+ * A signalfd wakes epoll through the sighand of the process that added it
+ * to the epoll set: after fork() the child must make its own.
+ */
+int mstd_after_fork(struct mstd *d)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	if (d->sigfd >= 0)
+		close(d->sigfd);	/* also leaves the epoll set */
+	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (d->sigfd < 0)
+		return -errno;
+	return epoll_add(d, d->sigfd, EV_TAG(EV_SIGNAL, 0));
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+/* A port joined the bridge or came back: socket and states. */
+void mstd_port_attach(struct mstd *d, unsigned int i, int ifindex)
+{
+	struct mstd_port *p = &d->ports[i];
+
+	if (p->ifindex == ifindex && p->fd >= 0)
+		return;
+	if (p->fd >= 0)
+		dport_close(d, i);
+	p->ifindex = ifindex;
+	if (dport_open(d, i) == 0)
+		epoll_add(d, p->fd, EV_TAG(EV_PORT, i));
+	mstd_log(d, MSTP_LOG_INFO, "port %s joined the bridge (ifindex %d)",
+		 p->name, ifindex);
+}
+
+static void on_tick(struct mstd *d)
+{
+	uint64_t n = 0;
+
+	if (read(d->tfd, &n, sizeof(n)) != sizeof(n))
+		return;
+	/* Missed ticks (a stopped VM) still count: the timers are in s. */
+	while (n--) {
+		mstp_tick(d->br);
+		d->ticks++;
+	}
+	/* VLANs changed, or a slow safety net against lost notifications. */
+	if (d->vlans_dirty || d->ticks % 10 == 0)
+		kernel_sync_vlans(d);
+}
+
+static void on_signal(struct mstd *d)
+{
+	struct signalfd_siginfo si;
+
+	if (read(d->sigfd, &si, sizeof(si)) != sizeof(si))
+		return;
+	if (si.ssi_signo == SIGHUP) {
+		mstd_log(d, MSTP_LOG_INFO, "SIGHUP: re-checking the bridge");
+		d->vlans_dirty = true;
+		return;
+	}
+	mstd_log(d, MSTP_LOG_INFO, "signal %u: exiting", si.ssi_signo);
+	d->stop = true;
+}
+
+int mstd_run(struct mstd *d)
+{
+	struct epoll_event evs[16];
+
+	while (!d->stop) {
+		int n = epoll_wait(d->epfd, evs, 16, -1);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			mstd_log(d, MSTP_LOG_ERR, "epoll_wait: %s",
+				 strerror(errno));
+			return 1;
+		}
+		for (int k = 0; k < n; k++) {
+			uint32_t kind = (uint32_t)(evs[k].data.u64 >> 32);
+			uint32_t idx = (uint32_t)evs[k].data.u64;
+
+			switch (kind) {
+			case EV_TIMER:
+				on_tick(d);
+				break;
+			case EV_SIGNAL:
+				on_signal(d);
+				break;
+			case EV_MONITOR:
+				kernel_monitor(d);
+				break;
+			case EV_PORT:
+				if (idx < d->nports && d->ports[idx].fd >= 0)
+					dport_rx(d, idx);
+				break;
+			case EV_CTL:
+				ctl_accept(d);
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+void mstd_fini(struct mstd *d)
+{
+	for (unsigned int i = 0; i < d->nports; i++)
+		if (d->ports[i].fd >= 0)
+			dport_close(d, i);
+	ctl_close(d);
+	if (d->br)
+		mstp_bridge_free(d->br);
+	if (d->mon)
+		mstnl_close(d->mon);
+	if (d->nl)
+		mstnl_close(d->nl);
+	if (d->tfd >= 0)
+		close(d->tfd);
+	if (d->sigfd >= 0)
+		close(d->sigfd);
+	if (d->epfd >= 0)
+		close(d->epfd);
+	if (d->pid_path[0])
+		unlink(d->pid_path);
+	free(d->ports);
+	mstd_conf_free(&d->conf);
+}

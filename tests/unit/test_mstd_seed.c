@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The planner writes mstd's configuration into every seed; mstd must
+ * accept what it writes, for every bridge of every shipped topology.
+ */
+#include "../../lab/mstlab/plan.h"
+#include "../../lab/mstlab/sbuf.h"
+#include "../../lab/mstlab/topo.h"
+#include "conf.h"
+#include "unit.h"
+
+#include <stdio.h>
+
+static const char *const topologies[] = {
+	"topologies/ring4.yaml", "topologies/triangle.yaml",
+	"topologies/dsa.yaml", "topologies/smoke.yaml",
+	"topologies/hsmp.yaml",
+};
+
+/* Parses every bridge's configuration; returns how many it parsed. */
+static int parse_all(const char *path)
+{
+	char msg[600], err[MSTD_CONF_ERR_MAX];
+	struct topo_error e;
+	struct topo *t;
+	struct plan *p;
+	int n = 0;
+
+	if (topo_parse_file(path, &t, &e)) {
+		printf("# %s\n", topo_error_format(&e, msg, sizeof(msg)));
+		return -1;
+	}
+	if (plan_build(t, &p) != PLAN_OK) {
+		topo_free(t);
+		return -1;
+	}
+	for (size_t i = 0; i < t->n_nodes && n >= 0; i++) {
+		struct mstd_conf c;
+		struct sbuf s;
+
+		if (!topo_role_is_bridge(t->nodes[i].role) || !t->nodes[i].mst)
+			continue;
+		sbuf_init(&s);
+		mstd_conf_init(&c);
+		if (plan_mstd_conf(p, (int)i, &s) != PLAN_OK ||
+		    mstd_conf_parse(&c, path, sbuf_str(&s), strlen(sbuf_str(&s)),
+				    err)) {
+			printf("# %s node %s: %s\n", path, t->nodes[i].name, err);
+			n = -1;
+		} else if (c.nports != t->nodes[i].n_ports ||
+			   strcmp(c.bridge, "br0")) {
+			printf("# %s node %s: %zu ports, bridge %s\n", path,
+			       t->nodes[i].name, c.nports, c.bridge);
+			n = -1;
+		} else {
+			n++;
+		}
+		mstd_conf_free(&c);
+		sbuf_free(&s);
+	}
+	plan_free(p);
+	topo_free(t);
+	return n;
+}
+
+TEST(planner_output_parses)
+{
+	int total = 0;
+
+	for (size_t i = 0; i < sizeof(topologies) / sizeof(topologies[0]);
+	     i++) {
+		int n = parse_all(topologies[i]);
+
+		CHECK(n >= 0);
+		total += n;
+	}
+	/* ring4 alone has four bridges. */
+	CHECK(total >= 4);
+}
+
+TEST(ring4_values_arrive)
+{
+	char msg[600], err[MSTD_CONF_ERR_MAX];
+	struct topo_error e;
+	struct mstd_conf c;
+	struct topo *t;
+	struct plan *p;
+	struct sbuf s;
+
+	CHECK(topo_parse_file("topologies/ring4.yaml", &t, &e) == 0 ||
+	      !printf("# %s\n", topo_error_format(&e, msg, sizeof(msg))));
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&s);
+	mstd_conf_init(&c);
+	/* sw3: root of MSTI 2 in ring4 (priority 2 4096, see test_plan). */
+	CHECK_INT(plan_mstd_conf(p, 2, &s), PLAN_OK);
+	CHECK_INT(mstd_conf_parse(&c, "sw3", sbuf_str(&s),
+				  strlen(sbuf_str(&s)), err), 0);
+	CHECK_STR(c.region, "ring4");
+	CHECK_INT(c.revision, 1);
+	CHECK(mstd_conf_tree(&c, 2) > 0);
+	CHECK_INT(c.priority[mstd_conf_tree(&c, 2)].v, 4096);
+	CHECK(mstd_conf_port(&c, "p3") != NULL);
+	CHECK_INT(mstd_conf_port(&c, "p3")->edge, 1);
+	mstd_conf_free(&c);
+	sbuf_free(&s);
+	plan_free(p);
+	topo_free(t);
+}

@@ -104,7 +104,11 @@ static void bridge_setup(struct sbuf *o, const struct plan *p,
 		    "join after it.\n"
 		    "ip link add name br0 address %s type bridge "
 		    "vlan_filtering 1 vlan_default_pvid 0\n"
-		    "mstctl enable dev br0\n",
+		    "mstctl enable dev br0\n"
+		    "# User-space STP (/sbin/bridge-stp) before any port "
+		    "joins: ports\n# then join blocking and wait for mstd, "
+		    "never forwarding into a loop.\n"
+		    "ip link set dev br0 type bridge stp_state 1\n",
 		    p->nodes[n->index].bridge_mac_str);
 	for (size_t j = 0; j < n->n_ports; j++) {
 		const struct topo_port *port = &n->ports[j];
@@ -147,12 +151,13 @@ static void bridge_setup(struct sbuf *o, const struct plan *p,
 	sbuf_puts(o, "\ncat > " MSTD_CONF " <<'MSTLAB_EOF'\n");
 	plan_mstd_conf(p, (int)n->index, o);
 	sbuf_puts(o, "MSTLAB_EOF\n"
-		  "# stp_state 1 runs /sbin/bridge-stp: user-space STP.\n"
-		  "ip link set dev br0 type bridge stp_state 1\n"
 		  "ip link set dev br0 up\n"
 		  "# mstd goes to the background once running; its log lands "
 		  "in the run folder.\n"
-		  "mstd -c " MSTD_CONF " -l ");
+		  "mkdir -p ");
+	snprintf(log, sizeof(log), "/lab/share/%s", n->name);
+	sbuf_shell(o, log);
+	sbuf_puts(o, "\nmstd -c " MSTD_CONF " -l ");
 	snprintf(log, sizeof(log), "/lab/share/%s/mstd.log", n->name);
 	sbuf_shell(o, log);
 	sbuf_puts(o, "\n");

@@ -371,8 +371,11 @@ TEST(user_data_bridge_order)
 	CHECK(strstr(s, "bridge vlan add dev 'p3' vid 1 pvid untagged\n"));
 	CHECK(strstr(s, "mstctl vlan set dev br0 vid 10 msti 1\n"));
 	CHECK(strstr(s, "mstctl vlan set dev br0 vid 30 msti 2\n"));
-	CHECK(after(s, "mstctl vlan set", "stp_state 1"));
-	CHECK(after(s, "stp_state 1", "mstd -c /etc/mstd.conf"));
+	/* User-space STP before the first port joins: ports join blocking */
+	CHECK(after(s, "mstctl enable dev br0", "stp_state 1"));
+	CHECK(after(s, "stp_state 1", "ip link set dev 'p1' master br0"));
+	CHECK(after(s, "mstctl vlan set", "mstd -c /etc/mstd.conf -l "
+			"'/lab/share/sw1/mstd.log'"));
 	CHECK(after(s, "<<'MSTLAB_EOF'\n", "\nMSTLAB_EOF\n"));
 	CHECK(strstr(s, "msti 1 vlans 10,20\n"));
 	sbuf_free(&u);

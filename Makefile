@@ -99,12 +99,11 @@ image: $(INITRAMFS)
 
 # ---- the main job and the tests ---------------------------------------------
 .PHONY: run test vmtest bench
-# The main job on the default topology. Until `mstlab run` drives labs it
-# validates the default lab and boots one guest that runs its self-test.
+# The main job: every scenario of the default lab, up to down.
 DEFAULT_TOPO := topologies/ring4.yaml
-run: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) $(BUILD)/bin/mstlab
-	$(BUILD)/bin/mstlab check $(DEFAULT_TOPO)
-	BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) tests/vm/guest-run tests/guest/selftest.sh
+run: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
+	$(BUILD)/bin/mstlab run $(DEFAULT_TOPO)
+
 
 test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs unit fuzz
 	BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) tests/run

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_checks.h"
 #include "cmd_lab.h"
 #include "plan.h"
 #include "spawn.h"
@@ -296,6 +297,8 @@ LAB_COMMAND(status)
 LAB_COMMAND(exec)
 LAB_COMMAND(link)
 LAB_COMMAND(console)
+LAB_COMMAND(decode)
+LAB_COMMAND(verdict)
 
 static const struct command {
 	const char *name;
@@ -312,6 +315,8 @@ static const struct command {
 	{ "exec", cli_exec, "exec TOPO.yaml NODE CMD [ARG...]" },
 	{ "console", cli_console, "console TOPO.yaml NODE  its serial console log" },
 	{ "link", cli_link, "link TOPO.yaml NODE:PORT fail|restore [carrier|silent]" },
+	{ "decode", cli_decode, "decode FILE.pcap [--json]  BPDUs, one per line" },
+	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run" },
 };
 
 static int help(FILE *f)

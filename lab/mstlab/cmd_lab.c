@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmd_checks.h"
 #include "runtime.h"
 #include "scenario.h"
 #include "services.h"
@@ -183,7 +184,6 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 			failed++;
 		}
 	}
-	fprintf(out, "1..%d\n", tap);
 	if (l.p) {
 		events_log(&l.ev, "run-end", "%s", failed ? "fail" : "ok");
 		if (rt.keep && !failed)
@@ -192,7 +192,11 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 				rt.topo_path);
 		else if (teardown(&rt, l.run_dir))
 			failed++;
+		/* The captures are complete once their tcpdumps stopped. */
+		if (!lab_interrupted)
+			failed += run_verdicts(rt.t, l.run_dir, out, &tap);
 	}
+	fprintf(out, "1..%d\n", tap);
 	fprintf(err, "mstlab: %d scenario%s run, %s; results in %s\n", ran,
 		ran == 1 ? "" : "s", failed ? "FAILED" : "passed",
 		l.p ? l.run_dir : rt.results);

@@ -26,8 +26,11 @@ MSTLAB_LIB_SRCS := \
 	lab/mstlab/scenario.c \
 	lab/mstlab/runtime.c \
 	lab/mstlab/cmd_lab.c \
-	lab/mstlab/cmd_node.c
-MSTLAB_LIB_LIBS := -lyaml -lcrypto -lvirt -lvirt-qemu -lmnl -ljansson
+	lab/mstlab/cmd_node.c \
+	lab/mstlab/cmd_checks.c \
+	$(CHECKS_SRCS)
+MSTLAB_LIB_LIBS := -lyaml -lcrypto -lvirt -lvirt-qemu -lmnl -ljansson \
+	$(CHECKS_LIBS)
 
 PROGRAMS += mstlab
 mstlab_SRCS := lab/mstlab/main.c $(MSTLAB_LIB_SRCS)

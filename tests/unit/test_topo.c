@@ -341,17 +341,16 @@ TEST(ring4_model)
 	CHECK_INT(h1->role, TOPO_ROLE_HOST);
 	CHECK_INT(h1->memory_mib, 128);
 	CHECK_INT(t->n_scenarios, 2);
-	CHECK_STR(t->scenarios[0].name, "root-port-failure");
-	CHECK_INT(t->scenarios[0].steps[5].kind, TOPO_STEP_FAIL);
-	CHECK_INT(t->scenarios[0].steps[5].mode, TOPO_FAIL_CARRIER);
-	CHECK_INT(t->scenarios[0].steps[5].link, 0);
+	CHECK_STR(t->scenarios[0].name, "failover");
+	CHECK_INT(t->scenarios[0].steps[4].kind, TOPO_STEP_FAIL);
+	CHECK_INT(t->scenarios[0].steps[4].mode, TOPO_FAIL_CARRIER);
+	CHECK_INT(t->scenarios[0].steps[4].link, 3);	/* sw4:p2-sw1:p2 */
 	CHECK_INT(t->scenarios[0].expect.root[2], topo_node_find(t, "sw3"));
-	CHECK_INT(t->scenarios[0].expect.outage_max_ms[1], 50);
 	CHECK_INT(t->scenarios[0].expect.outage_max_ms[0], -1);
 	CHECK_INT(t->scenarios[0].expect.flush, TOPO_FLUSH_PER_MSTI);
 	CHECK_INT(t->scenarios[0].expect.settle_ms, 5000);
-	CHECK_INT(t->scenarios[0].expect.n_blocked, 2);
-	CHECK_INT(t->scenarios[1].steps[2].mode, TOPO_FAIL_SILENT);
+	CHECK_INT(t->scenarios[0].expect.n_blocked, 3);
+	CHECK_INT(t->scenarios[1].steps[1].mode, TOPO_FAIL_SILENT);
 	topo_free(t);
 }
 

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: MIT
+#include "analyze.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpdu.h"
+#include "pcapread.h"
+
+static struct an_port_tree *slot(struct analysis *a, size_t node, size_t port,
+				 size_t tree)
+{
+	return &a->pt[(node * TOPO_MAX_PORTS + port) * a->ntrees + tree];
+}
+
+/* The node and port that own a MAC (planned NIC addresses). */
+static bool port_of(const struct analysis *a, const uint8_t mac[6],
+		    size_t *node, size_t *port)
+{
+	for (size_t i = 0; i < a->t->n_nodes; i++)
+		for (size_t j = 0; j < a->t->nodes[i].n_ports; j++)
+			if (!memcmp(a->p->nodes[i].nic[j].mac, mac, 6)) {
+				*node = i;
+				*port = j;
+				return true;
+			}
+	return false;
+}
+
+static void add(struct analysis *a, size_t node, size_t port, size_t tree,
+		const struct an_sample *s)
+{
+	struct an_port_tree *pt = slot(a, node, port, tree);
+
+	if (pt->n == pt->cap) {
+		size_t cap = pt->cap ? pt->cap * 2 : 64;
+		struct an_sample *m = realloc(pt->s, cap * sizeof(*m));
+
+		if (!m)
+			return;	/* out of memory: a sample less */
+		pt->s = m;
+		pt->cap = cap;
+	}
+	pt->s[pt->n++] = *s;
+}
+
+void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
+		    size_t len)
+{
+	struct bpdu_frame f;
+	struct bpdu b;
+	size_t node, port;
+
+	a->frames++;
+	if (len < 14 || memcmp(frame, bpdu_group_addr, 6))
+		return;
+	if (bpdu_frame_decode(frame, len, &f, &b) != BPDU_OK) {
+		a->bad_bpdus++;
+		return;
+	}
+	a->bpdus++;
+	if (b.type == BPDU_TYPE_TCN || !port_of(a, f.src, &node, &port))
+		return;
+	add(a, node, port, 0, &(struct an_sample){
+		.ns = ns, .role = (uint8_t)b.flags.role,
+		.forwarding = b.flags.forwarding, .tc = b.flags.tc,
+		.root = bridge_id_u64(&b.root_id) });
+	for (unsigned i = 0; i < b.msti_count; i++) {
+		const struct bpdu_msti *m = &b.msti[i];
+		int s = topo_tree_slot(&a->t->mst, bpdu_msti_mstid(m));
+
+		if (s <= 0 || (size_t)s >= a->ntrees)
+			continue;
+		add(a, node, port, (size_t)s, &(struct an_sample){
+			.ns = ns, .role = (uint8_t)m->flags.role,
+			.forwarding = m->flags.forwarding, .tc = m->flags.tc,
+			.root = bridge_id_u64(&m->regional_root) });
+	}
+}
+
+static int frame_cb(void *ctx, int64_t ns, const uint8_t *frame, size_t len)
+{
+	analysis_frame(ctx, ns, frame, len);
+	return 0;
+}
+
+static int load_events(struct analysis *a, const char *run_dir, char *err,
+		       size_t err_len)
+{
+	char path[PATH_MAX], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/events", run_dir);
+	f = fopen(path, "re");
+	if (!f) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) && a->n_events < AN_MAX_EVENTS) {
+		struct an_event *e = &a->ev[a->n_events];
+		long long ns;
+		int used = 0;
+
+		if (line[0] == '#' ||
+		    sscanf(line, "%lld %23s %n", &ns, e->kind, &used) < 2)
+			continue;
+		e->ns = ns;
+		snprintf(e->arg, sizeof(e->arg), "%s", line + used);
+		e->arg[strcspn(e->arg, "\n")] = 0;
+		a->n_events++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int by_time(const void *x, const void *y)
+{
+	const struct an_sample *a = x, *b = y;
+
+	return (a->ns > b->ns) - (a->ns < b->ns);
+}
+
+int analysis_load(struct analysis *a, const struct topo *t,
+		  const struct plan *p, const char *run_dir, char *err,
+		  size_t err_len)
+{
+	memset(a, 0, sizeof(*a));
+	a->t = t;
+	a->p = p;
+	a->ntrees = 1 + t->mst.n_msti;
+	for (size_t s = 0; s < a->ntrees; s++)
+		a->tree_id[s] = topo_tree_id(&t->mst, (int)s);
+	a->pt = calloc(t->n_nodes * TOPO_MAX_PORTS * a->ntrees + 1,
+		       sizeof(*a->pt));
+	if (!a->pt) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	if (load_events(a, run_dir, err, err_len))
+		return -1;
+	for (size_t l = 0; l < t->n_links; l++) {
+		char path[PATH_MAX + 128], e[512];
+
+		snprintf(path, sizeof(path), "%s/%s", run_dir,
+			 p->links[l].pcap);
+		if (pcap_read_file(path, frame_cb, a, e, sizeof(e)))
+			snprintf(a->warn, sizeof(a->warn), "%s", e);
+	}
+	/* Links are read one after the other: put each port in order. */
+	for (size_t i = 0; i < t->n_nodes * TOPO_MAX_PORTS * a->ntrees; i++)
+		if (a->pt[i].n > 1)
+			qsort(a->pt[i].s, a->pt[i].n, sizeof(*a->pt[i].s),
+			      by_time);
+	return 0;
+}
+
+void analysis_free(struct analysis *a)
+{
+	if (a->pt)
+		for (size_t i = 0; i < a->t->n_nodes * TOPO_MAX_PORTS *
+				   a->ntrees; i++)
+			free(a->pt[i].s);
+	free(a->pt);
+	a->pt = NULL;
+}
+
+/* A port's last advertisement for a tree at or before ns, or NULL. */
+static const struct an_sample *last_before(const struct an_port_tree *pt,
+					   int64_t ns)
+{
+	const struct an_sample *found = NULL;
+
+	for (size_t i = 0; i < pt->n && pt->s[i].ns <= ns; i++)
+		found = &pt->s[i];
+	return found;
+}
+
+static bool same(const struct an_sample *x, const struct an_sample *y)
+{
+	return x->role == y->role && x->forwarding == y->forwarding &&
+	       x->root == y->root;
+}
+
+/* The node whose bridge MAC is in this bridge id, or -1. */
+static int node_of_root(const struct analysis *a, uint64_t root)
+{
+	for (size_t i = 0; i < a->t->n_nodes; i++) {
+		uint64_t mac = 0;
+
+		for (int k = 0; k < 6; k++)
+			mac = mac << 8 | a->p->nodes[i].bridge_mac[k];
+		if ((root & 0xffffffffffffULL) == mac)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The root most ports advertise for a tree at ns (-1: none, -2: unknown). */
+static int root_at(const struct analysis *a, size_t tree, int64_t ns)
+{
+	uint64_t seen[64];
+	unsigned count[64] = { 0 }, best = 0;
+	size_t n = 0;
+	int root = -1;
+
+	for (size_t i = 0; i < a->t->n_nodes; i++)
+		for (size_t j = 0; j < a->t->nodes[i].n_ports; j++) {
+			const struct an_sample *s = last_before(
+				slot((struct analysis *)a, i, j, tree), ns);
+			size_t k;
+
+			if (!s)
+				continue;
+			for (k = 0; k < n && seen[k] != s->root; k++)
+				;
+			if (k == n && n < 64)
+				seen[n++] = s->root;
+			if (k < 64)
+				count[k]++;
+		}
+	for (size_t k = 0; k < n; k++)
+		if (count[k] > best) {
+			best = count[k];
+			root = node_of_root(a, seen[k]);
+			if (root < 0)
+				root = -2;
+		}
+	return root;
+}
+
+/* Is the port not forwarding in that tree at ns, by its own BPDUs? */
+static bool blocked_at(const struct analysis *a, size_t node, size_t port,
+		       size_t tree, int64_t ns)
+{
+	const struct an_sample *s =
+		last_before(slot((struct analysis *)a, node, port, tree), ns);
+
+	return s && (s->role == 1 /* alternate/backup */ || !s->forwarding);
+}
+
+/* Last change of any port's advertisement in a tree within (from, to]. */
+static int64_t last_change(const struct analysis *a, size_t tree,
+			   int64_t from, int64_t to)
+{
+	int64_t last = -1;
+
+	for (size_t i = 0; i < a->t->n_nodes; i++)
+		for (size_t j = 0; j < a->t->nodes[i].n_ports; j++) {
+			const struct an_port_tree *pt =
+				slot((struct analysis *)a, i, j, tree);
+
+			for (size_t k = 1; k < pt->n; k++)
+				if (pt->s[k].ns > from && pt->s[k].ns <= to &&
+				    !same(&pt->s[k], &pt->s[k - 1]) &&
+				    pt->s[k].ns > last)
+					last = pt->s[k].ns;
+		}
+	return last;
+}
+
+static void tree_name(const struct analysis *a, size_t tree, char *buf,
+		      size_t len)
+{
+	if (tree == 0)
+		snprintf(buf, len, "cist");
+	else
+		snprintf(buf, len, "msti %u", a->tree_id[tree]);
+}
+
+static int tap_line(FILE *out, int *tap, bool ok, const char *sc,
+		    const char *what, const char *diag)
+{
+	fprintf(out, "%sok %d - check %s: %s\n", ok ? "" : "not ", ++*tap, sc,
+		what);
+	if (!ok && diag && *diag)
+		fprintf(out, "# %s\n", diag);
+	return ok ? 0 : 1;
+}
+
+/* [start, end) of scenario sc in the event log; false if it never ran. */
+static bool window(const struct analysis *a, const char *sc, int64_t *start,
+		   int64_t *end, size_t *first)
+{
+	bool in = false;
+
+	for (size_t i = 0; i < a->n_events; i++) {
+		const struct an_event *e = &a->ev[i];
+
+		if (!strcmp(e->kind, "scenario") && !strcmp(e->arg, sc)) {
+			*start = e->ns;
+			*first = i;
+			*end = INT64_MAX;
+			in = true;
+		} else if (in && (!strcmp(e->kind, "scenario") ||
+				  !strcmp(e->kind, "run-end"))) {
+			*end = e->ns;
+			return true;
+		}
+	}
+	return in;
+}
+
+static int check_roots(struct analysis *a, const struct topo_scenario *sc,
+		       int64_t at, const char *when, FILE *out, int *tap)
+{
+	int failed = 0;
+
+	for (size_t s = 0; s < a->ntrees; s++) {
+		char tn[16], what[160], diag[160];
+		int want = sc->expect.root[s], got;
+
+		if (want < 0)
+			continue;
+		tree_name(a, s, tn, sizeof(tn));
+		got = root_at(a, s, at);
+		snprintf(what, sizeof(what), "%s root is %s %s", tn,
+			 a->t->nodes[want].name, when);
+		snprintf(diag, sizeof(diag), "the BPDUs name %s",
+			 got >= 0 ? a->t->nodes[got].name :
+			 got == -1 ? "no root (no BPDU seen)" :
+				     "a bridge outside the lab");
+		failed += tap_line(out, tap, got == want, sc->name, what,
+				   diag);
+	}
+	return failed;
+}
+
+static int check_blocked(struct analysis *a, const struct topo_scenario *sc,
+			 int64_t at, FILE *out, int *tap)
+{
+	int failed = 0;
+
+	for (size_t s = 0; s < a->ntrees; s++) {
+		char tn[16], want[512] = "", got[512] = "", what[640];
+		bool any = false;
+
+		for (size_t k = 0; k < sc->expect.n_blocked; k++) {
+			const struct topo_portref *r = &sc->expect.blocked[k];
+
+			if (topo_tree_slot(&a->t->mst, r->tree) != (int)s)
+				continue;
+			any = true;
+			snprintf(want + strlen(want), sizeof(want) - strlen(want),
+				 "%s%s:%s", want[0] ? " " : "",
+				 a->t->nodes[r->node].name,
+				 a->t->nodes[r->node].ports[r->port].name);
+		}
+		if (!any)
+			continue;
+		for (size_t i = 0; i < a->t->n_nodes; i++)
+			for (size_t j = 0; j < a->t->nodes[i].n_ports; j++)
+				if (blocked_at(a, i, j, s, at))
+					snprintf(got + strlen(got),
+						 sizeof(got) - strlen(got),
+						 "%s%s:%s", got[0] ? " " : "",
+						 a->t->nodes[i].name,
+						 a->t->nodes[i].ports[j].name);
+		tree_name(a, s, tn, sizeof(tn));
+		snprintf(what, sizeof(what), "%s blocks exactly %s before the "
+			 "first failure", tn, want);
+		failed += tap_line(out, tap, !strcmp(want, got), sc->name,
+				   what, got[0] ? got : "nothing blocked");
+	}
+	return failed;
+}
+
+/* Every injected event settles within the budget, in every tree. */
+static int check_settle(struct analysis *a, const struct topo_scenario *sc,
+			size_t first, int64_t end, FILE *out, int *tap)
+{
+	int failed = 0;
+
+	for (size_t i = first; i < a->n_events && a->ev[i].ns < end; i++) {
+		const struct an_event *e = &a->ev[i];
+		int64_t next = end, worst = 0;
+		char what[400], diag[32] = "";
+		size_t worst_tree = 0;
+
+		if (strcmp(e->kind, "link-down") && strcmp(e->kind, "link-up"))
+			continue;
+		for (size_t k = i + 1; k < a->n_events && a->ev[k].ns < end;
+		     k++)
+			if (!strcmp(a->ev[k].kind, "link-down") ||
+			    !strcmp(a->ev[k].kind, "link-up")) {
+				next = a->ev[k].ns;
+				break;
+			}
+		for (size_t s = 0; s < a->ntrees; s++) {
+			int64_t last = last_change(a, s, e->ns, next);
+
+			if (last > 0 && last - e->ns > worst) {
+				worst = last - e->ns;
+				worst_tree = s;
+			}
+		}
+		tree_name(a, worst_tree, diag, sizeof(diag));
+		snprintf(what, sizeof(what), "%s %s settles in %.3f s (%s)%s",
+			 e->kind, e->arg, (double)worst / 1e9,
+			 worst ? diag : "no change",
+			 sc->expect.settle_ms ? "" : ", no budget");
+		failed += tap_line(out, tap, !sc->expect.settle_ms ||
+				   worst <= (int64_t)sc->expect.settle_ms *
+						    1000000,
+				   sc->name, what, "over the scenario's settle budget");
+	}
+	return failed;
+}
+
+int analysis_verdicts(struct analysis *a, FILE *out, int *tap)
+{
+	int failed = 0;
+
+	if (a->warn[0])
+		fprintf(out, "# checks: %s\n", a->warn);
+	fprintf(out, "# checks: %lu frames, %lu BPDUs (%lu malformed)\n",
+		a->frames, a->bpdus, a->bad_bpdus);
+	for (size_t i = 0; i < a->t->n_scenarios; i++) {
+		const struct topo_scenario *sc = &a->t->scenarios[i];
+		int64_t start = 0, end = 0, fail_at;
+		size_t first = 0;
+
+		if (!window(a, sc->name, &start, &end, &first))
+			continue;
+		fail_at = end;
+		for (size_t k = first; k < a->n_events && a->ev[k].ns < end;
+		     k++)
+			if (!strcmp(a->ev[k].kind, "link-down")) {
+				fail_at = a->ev[k].ns;
+				break;
+			}
+		failed += tap_line(out, tap, a->bpdus > 0, sc->name,
+				   "the captures hold BPDUs",
+				   "no BPDU on any link");
+		if (sc->expect.set) {
+			failed += check_roots(a, sc, fail_at,
+					      "before the first failure",
+					      out, tap);
+			failed += check_blocked(a, sc, fail_at, out, tap);
+			if (fail_at != end)
+				failed += check_roots(a, sc, end - 1,
+						      "at the end", out, tap);
+		}
+		failed += check_settle(a, sc, first, end, out, tap);
+	}
+	return failed;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Control-plane verdicts from a run's captures: every BPDU on every link
+ * (decoded with the daemon's codec), placed among the run's events on
+ * the same host clock.
+ *
+ * What a port advertises for a tree (role, learning/forwarding, root) is
+ * taken from the last BPDU it sent; a port that sent none for a tree is
+ * taken as forwarding (RSTP root ports stay silent). From that, at any
+ * instant: the root of each tree, the ports that are not forwarding, and
+ * the time of the last change per tree (settle time after an event).
+ */
+#ifndef MSTLAB_ANALYZE_H
+#define MSTLAB_ANALYZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plan.h"
+#include "topo.h"
+
+#define AN_MAX_EVENTS 4096
+
+struct an_event {
+	int64_t ns;
+	char kind[24];
+	char arg[96];
+};
+
+struct an_sample {		/* one port's advertisement for one tree */
+	int64_t ns;
+	uint8_t role;		/* enum bpdu_role */
+	bool forwarding, tc;
+	uint64_t root;		/* bridge_id_u64 of the (regional) root */
+};
+
+struct an_port_tree {
+	size_t n, cap;
+	struct an_sample *s;	/* in time order */
+};
+
+struct analysis {
+	const struct topo *t;
+	const struct plan *p;
+	size_t ntrees;		/* CIST + the lab's MSTIs */
+	uint16_t tree_id[TOPO_MAX_TREES];
+	/* [node][port][tree slot] */
+	struct an_port_tree *pt;
+	size_t n_events;
+	struct an_event ev[AN_MAX_EVENTS];
+	unsigned long bpdus, bad_bpdus, frames;
+	char warn[512];
+};
+
+/* Loads run_dir's events and every link's capture. 0, or -1 with err. */
+int analysis_load(struct analysis *a, const struct topo *t,
+		  const struct plan *p, const char *run_dir, char *err,
+		  size_t err_len);
+void analysis_free(struct analysis *a);
+
+/* Adds one captured frame (exposed for tests). */
+void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
+		    size_t len);
+
+/*
+ * Checks every scenario of the run against its expectations and prints
+ * TAP lines (numbered from *tap + 1) to out. Returns the failures.
+ */
+int analysis_verdicts(struct analysis *a, FILE *out, int *tap);
+
+#endif

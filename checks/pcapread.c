@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#include "pcapread.h"
+
+#include <pcap/pcap.h>
+#include <stdio.h>
+
+int pcap_read_file(const char *path, pcap_frame_cb cb, void *ctx, char *err,
+		   size_t err_len)
+{
+	char perr[PCAP_ERRBUF_SIZE] = "";
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	pcap_t *p;
+	int rc;
+
+	p = pcap_open_offline_with_tstamp_precision(path,
+						    PCAP_TSTAMP_PRECISION_NANO,
+						    perr);
+	if (!p) {
+		snprintf(err, err_len, "%s: %s", path, perr);
+		return -1;
+	}
+	if (pcap_datalink(p) != DLT_EN10MB) {
+		snprintf(err, err_len, "%s: not an Ethernet capture (link "
+			 "type %s)", path,
+			 pcap_datalink_val_to_name(pcap_datalink(p)) ?: "?");
+		pcap_close(p);
+		return -1;
+	}
+	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
+		int64_t ts = (int64_t)h->ts.tv_sec * 1000000000LL +
+			     h->ts.tv_usec;	/* ns: nano precision */
+
+		if (cb(ctx, ts, data, h->caplen))
+			break;
+	}
+	if (rc == -1) {
+		/* A capture cut short (mstlab killed) still counts up to the
+		 * last whole frame: report, not fail. */
+		snprintf(err, err_len, "%s: %s", path, pcap_geterr(p));
+		pcap_close(p);
+		return -1;
+	}
+	pcap_close(p);
+	return 0;
+}

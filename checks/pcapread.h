@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading a capture frame by frame, nanosecond timestamps (libpcap). */
+#ifndef MSTLAB_PCAPREAD_H
+#define MSTLAB_PCAPREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Called per frame; return non-zero to stop. */
+typedef int (*pcap_frame_cb)(void *ctx, int64_t ts_ns, const uint8_t *frame,
+			     size_t len);
+
+/*
+ * Reads every frame of path (Ethernet captures only). Returns 0, or -1
+ * with a one-line reason in err (which names the file).
+ */
+int pcap_read_file(const char *path, pcap_frame_cb cb, void *ctx, char *err,
+		   size_t err_len);
+
+#endif

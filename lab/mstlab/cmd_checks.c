@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/* mstlab decode and mstlab verdict: the checks from the command line. */
+#include "cmd_checks.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "bpdu.h"
+#include "bpdu_print.h"
+#include "pcapread.h"
+#include "print.h"
+
+struct decode_ctx {
+	struct printer pr;
+	unsigned long bpdus, bad;
+};
+
+static int decode_frame(void *ctx, int64_t ns, const uint8_t *frame,
+			size_t len)
+{
+	struct decode_ctx *d = ctx;
+	struct bpdu_frame f;
+	struct bpdu b;
+
+	if (len < 6 || memcmp(frame, bpdu_group_addr, 6))
+		return 0;
+	if (bpdu_frame_decode(frame, len, &f, &b) != BPDU_OK) {
+		d->bad++;
+		return 0;
+	}
+	d->bpdus++;
+	bpdu_print(&d->pr, ns, &f, &b);
+	if (print_is_json(&d->pr))
+		fputc('\n', d->pr.fp);
+	return 0;
+}
+
+int cmd_decode(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct decode_ctx d = { 0 };
+	const char *path = NULL;
+	bool json = false;
+	char e[512];
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
+			json = true;
+		else if (!path && argv[i][0] != '-')
+			path = argv[i];
+		else
+			path = NULL, argc = -1;
+	}
+	if (!path || argc < 0) {
+		fprintf(err, "usage: mstlab decode FILE.pcap [--json]\n");
+		return 2;
+	}
+	print_init(&d.pr, out, json);
+	if (pcap_read_file(path, decode_frame, &d, e, sizeof(e))) {
+		fprintf(err, "mstlab: %s\n", e);
+		return 1;
+	}
+	if (d.bad)
+		fprintf(err, "mstlab: %lu malformed BPDU%s skipped\n", d.bad,
+			d.bad == 1 ? "" : "s");
+	return 0;
+}
+
+int run_verdicts(const struct topo *t, const char *run_dir, FILE *out,
+		 int *tap)
+{
+	struct analysis *a = calloc(1, sizeof(*a));
+	char e[512];
+	struct plan *p;
+	int failed;
+
+	if (!a || plan_build(t, &p)) {
+		free(a);
+		fprintf(out, "not ok %d - checks: out of memory\n", ++*tap);
+		return 1;
+	}
+	if (analysis_load(a, t, p, run_dir, e, sizeof(e))) {
+		fprintf(out, "not ok %d - checks: %s\n", ++*tap, e);
+		failed = 1;
+	} else {
+		failed = analysis_verdicts(a, out, tap);
+	}
+	analysis_free(a);
+	free(a);
+	plan_free(p);
+	return failed;
+}
+
+int cmd_verdict(int argc, char **argv, FILE *out, FILE *err)
+{
+	char topo[PATH_MAX + 32], msg[600];
+	struct topo_error te;
+	struct topo *t;
+	int tap = 0, failed;
+
+	if (argc != 1) {
+		fprintf(err, "usage: mstlab verdict RUN_DIR\n");
+		return 2;
+	}
+	snprintf(topo, sizeof(topo), "%s/topology.yaml", argv[0]);
+	if (topo_parse_file(topo, &t, &te)) {
+		fprintf(err, "%s\n", topo_error_format(&te, msg, sizeof(msg)));
+		return 1;
+	}
+	fprintf(out, "TAP version 14\n");
+	failed = run_verdicts(t, argv[0], out, &tap);
+	fprintf(out, "1..%d\n", tap);
+	topo_free(t);
+	return failed ? 1 : 0;
+}

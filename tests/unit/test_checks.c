@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The checks on synthesised captures: BPDUs encoded with the daemon's
+ * codec, written by libpcap with nanosecond stamps, then decoded back
+ * (mstlab decode) and judged against a scenario's expectations.
+ */
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "bpdu.h"
+#include "cmd_checks.h"
+#include "plan.h"
+#include "spawn.h"
+#include "unit.h"
+
+static const char lab_yaml[] =
+	"name: duo\n"
+	"mst: { region: duo, instances: { 1: [10] } }\n"
+	"nodes:\n"
+	"  sw1: { role: bridge, priority: { cist: 4096, 1: 32768 } }\n"
+	"  sw2: { role: bridge, priority: { cist: 32768, 1: 4096 } }\n"
+	"links:\n"
+	"  - [sw1:p1, sw2:p1]\n"
+	"scenarios:\n"
+	"  s:\n"
+	"    steps:\n"
+	"      - fail: sw1:p1\n"
+	"    expect:\n"
+	"      roots: { cist: sw1, 1: sw2 }\n"
+	"      blocked: { 1: [sw1:p1] }\n"
+	"      settle: 1s\n"
+	"  wrong:\n"
+	"    steps:\n"
+	"      - sleep: 1s\n"
+	"    expect:\n"
+	"      roots: { 1: sw1 }\n";
+
+#define S(x) ((int64_t)(x) * 1000000000LL)
+
+/* An MST BPDU from one of the lab's ports. */
+static size_t frame(const struct plan *p, int node, int port, int cist_root,
+		    enum bpdu_role role1, bool fwd1, int msti_root,
+		    uint8_t *buf, size_t size)
+{
+	struct bpdu b;
+	size_t len = 0;
+
+	bpdu_init(&b, BPDU_TYPE_MST);
+	b.flags.role = BPDU_ROLE_DESIGNATED;
+	b.flags.forwarding = b.flags.learning = true;
+	b.root_id.prio = 4096;
+	memcpy(b.root_id.mac, p->nodes[cist_root].bridge_mac, 6);
+	b.regional_root_id = b.root_id;
+	b.bridge_id.prio = 32768;
+	memcpy(b.bridge_id.mac, p->nodes[node].bridge_mac, 6);
+	memcpy(b.mcid.name, "duo", 3);
+	b.port_id = 0x8001;
+	b.max_age = 20 * 256;
+	b.hello_time = 2 * 256;
+	b.forward_delay = 15 * 256;
+	b.remaining_hops = 20;
+	b.msti_count = 1;
+	b.msti[0].flags.role = role1;
+	b.msti[0].flags.forwarding = fwd1;
+	b.msti[0].flags.learning = fwd1;
+	b.msti[0].regional_root.prio = 4096 | 1;
+	memcpy(b.msti[0].regional_root.mac, p->nodes[msti_root].bridge_mac, 6);
+	b.msti[0].bridge_prio_octet = 0x80;
+	b.msti[0].port_prio_octet = 0x80;
+	b.msti[0].remaining_hops = 20;
+	if (bpdu_frame_encode(p->nodes[node].nic[port].mac, &b, buf, size,
+			      &len) != BPDU_OK)
+		return 0;
+	return len;
+}
+
+struct fixture {
+	char dir[64];
+	struct topo *t;
+	struct plan *p;
+	pcap_t *dead;
+	pcap_dumper_t *d;
+};
+
+static void put(struct fixture *fx, int64_t ns, const uint8_t *f, size_t len)
+{
+	struct pcap_pkthdr h = { .caplen = (bpf_u_int32)len,
+				 .len = (bpf_u_int32)len };
+
+	h.ts.tv_sec = ns / 1000000000;
+	h.ts.tv_usec = ns % 1000000000;	/* nanoseconds: nano precision */
+	pcap_dump((u_char *)fx->d, &h, f);
+}
+
+/* A run folder: topology.yaml, events and the link's capture. */
+static int make_run(struct fixture *fx)
+{
+	char path[256];
+	struct topo_error te;
+	FILE *f;
+
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/mstlab-checks-XXXXXX");
+	if (!mkdtemp(fx->dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/topology.yaml", fx->dir);
+	f = fopen(path, "w");
+	fputs(lab_yaml, f);
+	fclose(f);
+	if (topo_parse_file(path, &fx->t, &te) || plan_build(fx->t, &fx->p))
+		return -1;
+	snprintf(path, sizeof(path), "%s/events", fx->dir);
+	f = fopen(path, "w");
+	fprintf(f, "%lld scenario s\n%lld link-down link1 carrier\n"
+		"%lld scenario wrong\n%lld run-end ok\n", (long long)S(1),
+		(long long)S(5), (long long)S(8), (long long)S(9));
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/pcap", fx->dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s", fx->dir, fx->p->links[0].pcap);
+	fx->dead = pcap_open_dead_with_tstamp_precision(
+		DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+	fx->d = pcap_dump_open(fx->dead, path);
+	return fx->d ? 0 : -1;
+}
+
+static void fixture_free(struct fixture *fx)
+{
+	char *argv[] = { "rm", "-rf", fx->dir, NULL };
+
+	plan_free(fx->p);
+	topo_free(fx->t);
+	pcap_close(fx->dead);
+	spawn_run(argv, NULL, 10000);
+}
+
+/* sw1:p1 is designated for the CIST and alternate in MSTI 1; sw2:p1 is
+ * MSTI 1's designated port. At 5.5 s (after the failure at 5 s) sw2
+ * changes what it says: a 0.5 s settle. */
+static int write_captures(struct fixture *fx)
+{
+	uint8_t f[BPDU_FRAME_MAX_LEN];
+	size_t n;
+
+	for (int s = 2; s <= 4; s++) {
+		n = frame(fx->p, 0, 0, 0, BPDU_ROLE_ALT_BACKUP, false, 1, f,
+			  sizeof(f));
+		put(fx, S(s), f, n);
+		n = frame(fx->p, 1, 0, 0, BPDU_ROLE_DESIGNATED, true, 1, f,
+			  sizeof(f));
+		put(fx, S(s) + 1000, f, n);
+	}
+	n = frame(fx->p, 1, 0, 0, BPDU_ROLE_DESIGNATED, false, 1, f,
+		  sizeof(f));
+	put(fx, S(5) + S(1) / 2, f, n);
+	pcap_dump_close(fx->d);
+	fx->d = NULL;
+	return n ? 0 : -1;
+}
+
+static char *capture_output(int (*fn)(int, char **, FILE *, FILE *),
+			    int argc, char **argv, int *rc, char **err)
+{
+	char *out = NULL;
+	size_t olen = 0, elen = 0;
+	FILE *o = open_memstream(&out, &olen), *e = open_memstream(err, &elen);
+
+	*rc = fn(argc, argv, o, e);
+	fclose(o);
+	fclose(e);
+	return out;
+}
+
+TEST(decode_prints_one_line_per_bpdu_text_and_json)
+{
+	struct fixture fx;
+	char path[256], *err, *out;
+	char *argv[2];
+	int rc;
+
+	CHECK(make_run(&fx) == 0);
+	CHECK(write_captures(&fx) == 0);
+	snprintf(path, sizeof(path), "%s/%s", fx.dir, fx.p->links[0].pcap);
+	argv[0] = path;
+	out = capture_output(cmd_decode, 1, argv, &rc, &err);
+	CHECK_INT(rc, 0);
+	CHECK(strncmp(out, "2.000000000 02:", 15) == 0);
+	CHECK(strstr(out, " MST designated,L,F root 4096/") != NULL);
+	CHECK(strstr(out, " region duo rev 0 ") != NULL);
+	CHECK(strstr(out, "| msti 1 alternate/backup rroot 4097/") != NULL);
+	CHECK(strstr(out, "\n5.500000000 ") != NULL);
+	free(out);
+	free(err);
+	argv[1] = "--json";
+	out = capture_output(cmd_decode, 2, argv, &rc, &err);
+	CHECK_INT(rc, 0);
+	CHECK(strncmp(out, "{\"frame.time_epoch\":\"2.000000000\"", 33) == 0);
+	CHECK(strstr(out, "\"stp.root.prio\":4096") != NULL);
+	CHECK(strstr(out, "\"mstp.msti\":[{\"mstp.msti.id\":1,") != NULL);
+	free(out);
+	free(err);
+	fixture_free(&fx);
+}
+
+TEST(decode_names_a_missing_file)
+{
+	char *argv[] = { "/nonexistent/x.pcap" }, *err, *out;
+	int rc;
+
+	out = capture_output(cmd_decode, 1, argv, &rc, &err);
+	CHECK_INT(rc, 1);
+	CHECK(strncmp(err, "mstlab: /nonexistent/x.pcap: ", 29) == 0);
+	free(out);
+	free(err);
+}
+
+TEST(verdicts_find_roots_blocked_ports_and_settle_times)
+{
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o;
+	int tap = 0, failed;
+
+	CHECK(make_run(&fx) == 0);
+	CHECK(write_captures(&fx) == 0);
+	o = open_memstream(&out, &len);
+	failed = run_verdicts(fx.t, fx.dir, o, &tap);
+	fclose(o);
+	CHECK(strstr(out, "ok 2 - check s: cist root is sw1 before the first "
+			  "failure\n") != NULL);
+	CHECK(strstr(out, "ok 3 - check s: msti 1 root is sw2 before") != NULL);
+	CHECK(strstr(out, "ok 4 - check s: msti 1 blocks exactly sw1:p1 ")
+	      != NULL);
+	CHECK(strstr(out, "ok 7 - check s: link-down link1 carrier settles in "
+			  "0.500 s (msti 1)\n") != NULL);
+	/* The second scenario expects the wrong MSTI 1 root. */
+	CHECK(strstr(out, "not ok 9 - check wrong: msti 1 root is sw1 before "
+			  "the first failure\n# the BPDUs name sw2\n") != NULL);
+	CHECK_INT(failed, 1);
+	free(out);
+	fixture_free(&fx);
+}

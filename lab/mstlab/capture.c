@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "child.h"
 
 /* tcpdump says "listening on IFNAME" once its capture is open. */
 static bool listening(const char *log)

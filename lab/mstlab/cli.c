@@ -10,7 +10,7 @@
 #include "cmd_checks.h"
 #include "cmd_lab.h"
 #include "plan.h"
-#include "spawn.h"
+#include "child.h"
 #include "print.h"
 #include "topo.h"
 

@@ -13,7 +13,7 @@ MSTLAB_LIB_SRCS := \
 	lab/mstlab/plan_dot.c \
 	lab/mstlab/cli.c \
 	lab/mstlab/ops.c \
-	lab/mstlab/spawn.c \
+	lab/mstlab/child.c \
 	lab/mstlab/state.c \
 	lab/mstlab/events.c \
 	lab/mstlab/agent.c \

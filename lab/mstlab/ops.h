@@ -57,7 +57,7 @@ struct capture_ops {
 	/*
 	 * Starts capturing on ifname into path (its messages go to
 	 * path.log) and returns once the capture is listening. (pid,
-	 * start_time) name the process for ever (spawn.h).
+	 * start_time) name the process for ever (child.h).
 	 */
 	int (*start)(void *ctx, const char *ifname, const char *path,
 		     pid_t *pid, uint64_t *start_time, char *err);

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "spawn.h"
+#include "child.h"
 
 static int write_file(const char *path, const struct sbuf *sb, char *err)
 {

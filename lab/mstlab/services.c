@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "child.h"
 
 static void nap_ms(unsigned ms)
 {

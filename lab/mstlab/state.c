@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "child.h"
 
 int state_open(struct state *st, const char *run_dir, char *err)
 {

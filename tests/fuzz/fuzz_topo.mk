@@ -1,11 +1,20 @@
-# libFuzzer target for the mstlab topology parser and planner (owner:
-# mstlab). Follows tests/fuzz/fuzz.mk; seeds in tests/fuzz/corpus/topo/.
-MSTLAB_FUZZ_SRCS := tests/fuzz/fuzz_topo.c $(MSTLAB_LIB_SRCS) lab/libmst/print.c
+# libFuzzer targets for the mstlab topology parser and planner, and for
+# the checks' frame analysis. Follows tests/fuzz/fuzz.mk; seeds in
+# tests/fuzz/corpus/<target>/.
+MSTLAB_FUZZ_LIB := $(MSTLAB_LIB_SRCS) $(LIBMST_SRCS)
+MSTLAB_FUZZ_DEPS := $(MSTLAB_FUZZ_LIB) $(wildcard lab/mstlab/*.h \
+	lab/libmst/*.h checks/*.h)
+MSTLAB_FUZZ_FLAGS := $(FUZZ_FLAGS) -Ilab/mstlab -Ichecks -Ilab/include/uapi
 
-$(BUILD)/fuzz/fuzz_topo: $(MSTLAB_FUZZ_SRCS) $(wildcard lab/mstlab/*.h) \
-		lab/libmst/print.h
+$(BUILD)/fuzz/fuzz_topo: tests/fuzz/fuzz_topo.c $(MSTLAB_FUZZ_DEPS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(MSTLAB_FUZZ_SRCS) $(MSTLAB_LIB_LIBS)
+	$(FUZZ_CC) $(MSTLAB_FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_topo.c \
+		$(MSTLAB_FUZZ_LIB) $(MSTLAB_LIB_LIBS) $(LIBMST_LIBS)
 
-FUZZ_TARGETS += $(BUILD)/fuzz/fuzz_topo
-fuzz: $(BUILD)/fuzz/fuzz_topo
+$(BUILD)/fuzz/fuzz_frames: tests/fuzz/fuzz_frames.c $(MSTLAB_FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(MSTLAB_FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_frames.c \
+		$(MSTLAB_FUZZ_LIB) $(MSTLAB_LIB_LIBS) $(LIBMST_LIBS)
+
+FUZZ_TARGETS += $(BUILD)/fuzz/fuzz_topo $(BUILD)/fuzz/fuzz_frames
+fuzz: $(BUILD)/fuzz/fuzz_topo $(BUILD)/fuzz/fuzz_frames

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "spawn.h"
+#include "child.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,8 +3,8 @@
  * Child processes without a shell: argv goes to posix_spawnp as is, so no
  * word of user input is ever parsed by a shell.
  */
-#ifndef MSTLAB_SPAWN_H
-#define MSTLAB_SPAWN_H
+#ifndef MSTLAB_CHILD_H
+#define MSTLAB_CHILD_H
 
 #include <stdbool.h>
 #include <stdint.h>

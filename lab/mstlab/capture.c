@@ -14,21 +14,6 @@
 
 #include "child.h"
 
-/* tcpdump says "listening on IFNAME" once its capture is open. */
-static bool listening(const char *log)
-{
-	char line[512];
-	bool yes = false;
-	FILE *f = fopen(log, "re");
-
-	if (!f)
-		return false;
-	while (!yes && fgets(line, sizeof(line), f))
-		yes = strstr(line, "listening on") != NULL;
-	fclose(f);
-	return yes;
-}
-
 static void last_line(const char *log, char *out, size_t len)
 {
 	char line[512];
@@ -69,7 +54,8 @@ static int cap_start(void *ctx, const char *ifname, const char *path,
 	}
 	*start_time = proc_start_time(*pid);
 	for (int i = 0; i < 500; i++) {
-		if (listening(log))
+		/* tcpdump says "listening on IFNAME" once it captures. */
+		if (file_says(log, "listening on"))
 			return 0;
 		if (spawn_wait(*pid, 10, &status)) {
 			last_line(log, why, sizeof(why));

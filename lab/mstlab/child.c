@@ -132,3 +132,17 @@ void proc_stop(pid_t pid, uint64_t start_time, unsigned timeout_ms)
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
 }
+
+bool file_says(const char *path, const char *text)
+{
+	char line[512];
+	bool yes = false;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	while (!yes && fgets(line, sizeof(line), f))
+		yes = strstr(line, text) != NULL;
+	fclose(f);
+	return yes;
+}

@@ -35,4 +35,7 @@ uint64_t proc_start_time(pid_t pid);
  * timeout_ms. Only if its start time is still start_time. */
 void proc_stop(pid_t pid, uint64_t start_time, unsigned timeout_ms);
 
+/* Does a line of a child's log (console, tcpdump output) contain text? */
+bool file_says(const char *path, const char *text);
+
 #endif

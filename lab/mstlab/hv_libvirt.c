@@ -104,17 +104,26 @@ static int hv_running(void *ctx, const char *name, char *err)
 	return rc;
 }
 
+/* A domain that must exist; NULL with err set otherwise. */
+static virDomainPtr lookup_live(struct hv_libvirt *h, const char *name,
+				char *err)
+{
+	int rc;
+	virDomainPtr dom = lookup(h, name, &rc, err);
+
+	if (!dom && !rc)
+		ops_fail(err, "%s is not running", name);
+	return dom;
+}
+
 static int hv_set_link(void *ctx, const char *name, const char *nic_xml,
 		       char *err)
 {
+	virDomainPtr dom = lookup_live(ctx, name, err);
 	int rc;
-	virDomainPtr dom = lookup(ctx, name, &rc, err);
 
-	if (!dom) {
-		if (!rc)
-			ops_fail(err, "%s is not running", name);
+	if (!dom)
 		return -1;
-	}
 	rc = virDomainUpdateDeviceFlags(dom, nic_xml, VIR_DOMAIN_AFFECT_LIVE);
 	if (rc < 0)
 		fail(err, name);
@@ -125,15 +134,11 @@ static int hv_set_link(void *ctx, const char *name, const char *nic_xml,
 static int hv_agent(void *ctx, const char *name, const char *cmd,
 		    int timeout_s, char **reply, char *err)
 {
-	int rc;
-	virDomainPtr dom = lookup(ctx, name, &rc, err);
+	virDomainPtr dom = lookup_live(ctx, name, err);
 
 	*reply = NULL;
-	if (!dom) {
-		if (!rc)
-			ops_fail(err, "%s is not running", name);
+	if (!dom)
 		return -1;
-	}
 	*reply = virDomainQemuAgentCommand(
 		dom, cmd,
 		timeout_s < 0 ? VIR_DOMAIN_QEMU_AGENT_COMMAND_BLOCK : timeout_s,

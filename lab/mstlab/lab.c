@@ -113,13 +113,22 @@ static int claim(struct lab *l, char *err)
 		    "first", l->t->name, cur, l->t->file);
 }
 
-int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
-	     const char *results, FILE *log, char *err)
+/* The run folder's state file and event log, opened for appending. */
+static int open_run_files(struct lab *l, char *err)
 {
-	static const char *const subs[] = { "pcap", "console", "seed", "qga",
-					    "share" };
-	char path[PATH_MAX + 32];
+	if (state_open(&l->st, l->run_dir, err))
+		return -1;
+	if (events_open(&l->ev, l->run_dir))
+		return ops_fail(err, "cannot write %s/events", l->run_dir);
+	l->pp.run_dir = l->run_dir;
+	return 0;
+}
 
+/* What a new run and an attached one both start from. */
+static int lab_base(struct lab *l, const struct topo *t,
+		    const struct lab_ops *ops, const char *results, FILE *log,
+		    char *err)
+{
 	l->t = t;
 	l->ops = ops;
 	l->log = log;
@@ -131,7 +140,18 @@ int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 	l->links = calloc(t->n_links ? t->n_links : 1, sizeof(*l->links));
 	if (!l->links)
 		return ops_fail(err, "out of memory");
-	if (mkdirs(results, NULL, err) || new_run_dir(l, err))
+	return 0;
+}
+
+int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
+	     const char *results, FILE *log, char *err)
+{
+	static const char *const subs[] = { "pcap", "console", "seed", "qga",
+					    "share" };
+	char path[PATH_MAX + 32];
+
+	if (lab_base(l, t, ops, results, log, err) || mkdirs(results, NULL, err) ||
+	    new_run_dir(l, err))
 		return -1;
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (mkdirs(l->run_dir, subs[i], err))
@@ -144,37 +164,18 @@ int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 	snprintf(path, sizeof(path), "%s/topology.yaml", l->run_dir);
 	if (copy_file(t->file, path, err) || claim(l, err))
 		return -1;
-	if (state_open(&l->st, l->run_dir, err))
-		return -1;
-	if (events_open(&l->ev, l->run_dir))
-		return ops_fail(err, "cannot write %s/events", l->run_dir);
-	l->pp.run_dir = l->run_dir;
-	return 0;
+	return open_run_files(l, err);
 }
 
 int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 	       const char *results, FILE *log, char *err)
 {
-	l->t = t;
-	l->ops = ops;
-	l->log = log;
-	l->st.fd = -1;
-	l->ev.f = NULL;
-	snprintf(l->results, sizeof(l->results), "%s", results);
+	if (lab_base(l, t, ops, results, log, err))
+		return -1;
 	if (lab_current_run(results, t->name, l->run_dir, sizeof(l->run_dir)))
 		return ops_fail(err, "lab %s is not up (no current run in %s)",
-			    t->name, results);
-	if (plan_build(t, &l->p))
-		return ops_fail(err, "cannot plan lab %s", t->name);
-	l->links = calloc(t->n_links ? t->n_links : 1, sizeof(*l->links));
-	if (!l->links)
-		return ops_fail(err, "out of memory");
-	if (state_open(&l->st, l->run_dir, err))
-		return -1;
-	if (events_open(&l->ev, l->run_dir))
-		return ops_fail(err, "cannot write %s/events", l->run_dir);
-	l->pp.run_dir = l->run_dir;
-	return 0;
+				t->name, results);
+	return open_run_files(l, err);
 }
 
 void lab_fini(struct lab *l)

@@ -140,20 +140,6 @@ int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
 	return -1;
 }
 
-static bool console_says(const char *path, const char *text)
-{
-	char line[512];
-	bool yes = false;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return false;
-	while (!yes && fgets(line, sizeof(line), f))
-		yes = strstr(line, text) != NULL;
-	fclose(f);
-	return yes;
-}
-
 static bool boots_with_kvm(const char *kernel, const char *initrd,
 			   const char *console)
 {
@@ -173,7 +159,7 @@ static bool boots_with_kvm(const char *kernel, const char *initrd,
 	if (pid < 0)
 		return false;
 	for (int i = 0; i < 200 && !ok; i++) {
-		ok = console_says(console, "mstlab-init:");
+		ok = file_says(console, "mstlab-init:");
 		if (!ok && spawn_wait(pid, 100, &status))
 			return false;
 	}

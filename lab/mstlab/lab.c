@@ -188,6 +188,14 @@ void lab_fini(struct lab *l)
 	l->links = NULL;
 }
 
+/* A recorded resource that could not be created (see state.h). */
+static void forget(struct lab *l, const char *kind, const char *name)
+{
+	char err[OPS_ERR_LEN];
+
+	state_add(&l->st, err, "forget %s %s", kind, name);
+}
+
 static int up_links(struct lab *l, char *err)
 {
 	const struct lab_ops *o = l->ops;
@@ -198,9 +206,13 @@ static int up_links(struct lab *l, char *err)
 		char pcap[PATH_MAX + 100];
 
 		snprintf(pcap, sizeof(pcap), "%s/%s", l->run_dir, pl->pcap);
-		if (state_add(&l->st, err, "bridge %s", pl->bridge) ||
-		    o->link->create(o->link_ctx, pl->bridge, err) ||
-		    state_add(&l->st, err, "capture %s %s", pl->bridge, pcap) ||
+		if (state_add(&l->st, err, "bridge %s", pl->bridge))
+			return -1;
+		if (o->link->create(o->link_ctx, pl->bridge, err)) {
+			forget(l, "bridge", pl->bridge);
+			return -1;
+		}
+		if (state_add(&l->st, err, "capture %s %s", pl->bridge, pcap) ||
 		    o->cap->start(o->cap_ctx, pl->bridge, pcap, &rt->cap_pid,
 				  &rt->cap_start, err) ||
 		    state_add(&l->st, err, "capture-pid %s %d %llu", pl->bridge,
@@ -282,10 +294,23 @@ static int up_nodes(struct lab *l, char *err)
 			l->p->nodes[started].domain);
 	}
 	for (size_t i = 0; i < started; i++) {
+		const struct plan_node *pn = &l->p->nodes[i];
+
 		pthread_join(tid[i], NULL);
-		if (s[i].rc && !rc)
+		if (!s[i].rc)
+			continue;
+		/* Not started: its name and taps are not ours to remove. */
+		forget(l, "domain", pn->domain);
+		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
+			forget(l, "tap", pn->nic[j].tap);
+		if (!rc)
 			rc = ops_fail(err, "%s: %s", l->t->nodes[i].name,
 				      s[i].err);
+	}
+	for (size_t i = started; i < n; i++) {
+		forget(l, "domain", l->p->nodes[i].domain);
+		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
+			forget(l, "tap", l->p->nodes[i].nic[j].tap);
 	}
 	for (size_t i = 0; i < n; i++)
 		sbuf_free(&s[i].xml);

@@ -177,8 +177,23 @@ int state_teardown(const char *run_dir, const struct lab_ops *ops, FILE *log)
 		recs[n++] = r;
 	}
 	fclose(f);
-	for (size_t i = n; i-- > 0;)
-		failed += undo(&recs[i], recs, n, ops, log);
+	/* "forget KIND NAME" follows a record whose creation failed: the
+	 * name may belong to someone else (another lab of the same name). */
+	for (size_t i = n; i-- > 0;) {
+		bool forgotten = false;
+
+		if (!strcmp(recs[i].kind, "forget"))
+			continue;
+		for (size_t k = i + 1; k < n && !forgotten; k++)
+			if (!strcmp(recs[k].kind, "forget") &&
+			    !strcmp(recs[k].a, recs[i].kind) &&
+			    !strcmp(recs[k].b, recs[i].a)) {
+				forgotten = true;
+				recs[k].kind[0] = 0;	/* used up */
+			}
+		if (!forgotten)
+			failed += undo(&recs[i], recs, n, ops, log);
+	}
 	free(recs);
 	return failed;
 }

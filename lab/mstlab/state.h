@@ -6,7 +6,10 @@
  * same in a later process after a crash or kill -9.
  *
  * Lines: "bridge NAME", "tap NAME", "domain NAME",
- *        "capture IFNAME PCAP_PATH" then "capture-pid IFNAME PID START".
+ *        "capture IFNAME PCAP_PATH" then "capture-pid IFNAME PID START",
+ *        "forget KIND NAME" after a creation that failed: nothing was
+ *        made, and the name may be someone else's (a lab of the same
+ *        name in another results folder).
  */
 #ifndef MSTLAB_STATE_H
 #define MSTLAB_STATE_H

@@ -14,7 +14,7 @@
 
 #include "lab.h"
 #include "scenario.h"
-#include "spawn.h"
+#include "child.h"
 #include "unit.h"
 
 struct fake {
@@ -25,6 +25,7 @@ struct fake {
 	bool last_false;	/* the last guest-exec ran "false" */
 	long long now;
 	bool unrecorded;	/* a resource was made before its record */
+	bool taken;		/* every name is already someone else's */
 };
 
 static struct fake fk;
@@ -74,6 +75,8 @@ static int hv_start(void *c, const char *xml, char *err)
 	snprintf(dom, sizeof(dom), "%.*s", (int)(strchr(name, '<') - name),
 		 name);
 	recorded(dom);
+	if (fk.taken)
+		return ops_fail(err, "domain '%s' already exists", dom);
 	call("start %s\n", dom, "");
 	return 0;
 }
@@ -133,8 +136,9 @@ static const struct hv_ops fake_hv = { hv_start, hv_destroy, hv_running,
 static int ln_create(void *c, const char *br, char *err)
 {
 	(void)c;
-	(void)err;
 	recorded(br);
+	if (fk.taken)
+		return ops_fail(err, "cannot create bridge %s: File exists", br);
 	call("create %s\n", br, "");
 	return 0;
 }
@@ -315,6 +319,21 @@ TEST(up_records_before_creating_and_down_undoes_in_reverse)
 	}
 	/* The lab is forgotten: it can come up again. */
 	CHECK(lab_current_run(fx.dir, "unit", err, sizeof(err)) == -1);
+	teardown(&fx);
+}
+
+TEST(names_that_were_taken_are_never_torn_down)
+{
+	struct fixture fx;
+	char err[OPS_ERR_LEN] = "";
+
+	CHECK(setup(&fx) == 0);
+	fk.taken = true;
+	CHECK_INT(lab_up(&fx.l, err), -1);
+	CHECK(strstr(err, "File exists") != NULL);
+	fk.calls[0] = 0;
+	CHECK_INT(lab_down(fx.dir, "unit", fx.l.run_dir, &ops, fx.log), 0);
+	CHECK_STR(fk.calls, "");
 	teardown(&fx);
 }
 

@@ -47,6 +47,41 @@ static void add(struct analysis *a, size_t node, size_t port, size_t tree,
 	pt->s[pt->n++] = *s;
 }
 
+/* FNV-1a over the whole frame: copies of one frame hash alike. */
+static uint32_t frame_hash(const uint8_t *frame, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ frame[i]) * 16777619u;
+	return h ? h : 1;
+}
+
+/* Counts copies of each frame per second on the current link. BPDUs
+ * repeat by design (every hello) but far below the threshold. */
+static void loop_watch(struct analysis *a, int64_t ns, const uint8_t *frame,
+		       size_t len)
+{
+	uint32_t h = frame_hash(frame, len);
+	size_t i = h % AN_LOOP_SLOTS;
+
+	if (ns / 1000000000 != a->loop_second) {
+		a->loop_second = ns / 1000000000;
+		memset(a->loop_hash, 0, sizeof(a->loop_hash));
+		memset(a->loop_count, 0, sizeof(a->loop_count));
+	}
+	for (size_t k = 0; k < AN_LOOP_SLOTS; k++, i = (i + 1) % AN_LOOP_SLOTS) {
+		if (a->loop_hash[i] && a->loop_hash[i] != h)
+			continue;
+		a->loop_hash[i] = h;
+		if (++a->loop_count[i] == AN_LOOP_REPEATS && !a->loop_ns) {
+			a->loop_ns = ns;
+			a->loop_link = a->cur_link;
+		}
+		return;
+	}
+}
+
 void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 		    size_t len)
 {
@@ -55,6 +90,7 @@ void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 	size_t node, port;
 
 	a->frames++;
+	loop_watch(a, ns, frame, len);
 	if (len < 14 || memcmp(frame, bpdu_group_addr, 6))
 		return;
 	if (bpdu_frame_decode(frame, len, &f, &b) != BPDU_OK) {
@@ -146,6 +182,8 @@ int analysis_load(struct analysis *a, const struct topo *t,
 
 		snprintf(path, sizeof(path), "%s/%s", run_dir,
 			 p->links[l].pcap);
+		a->cur_link = l;
+		a->loop_second = -1;
 		if (pcap_read_file(path, frame_cb, a, e, sizeof(e)))
 			snprintf(a->warn, sizeof(a->warn), "%s", e);
 	}
@@ -409,6 +447,22 @@ static int check_settle(struct analysis *a, const struct topo_scenario *sc,
 	return failed;
 }
 
+/* No frame goes round a loop: never expected, in any scenario. */
+static int check_loops(struct analysis *a, const struct topo_scenario *sc,
+		       int64_t start, int64_t end, FILE *out, int *tap)
+{
+	bool loop = a->loop_ns >= start && a->loop_ns < end;
+	char diag[160] = "";
+
+	if (loop)
+		snprintf(diag, sizeof(diag), "a frame crossed link %u %d times "
+			 "within a second, %.3f s into the scenario",
+			 a->t->links[a->loop_link].index, AN_LOOP_REPEATS,
+			 (double)(a->loop_ns - start) / 1e9);
+	return tap_line(out, tap, !loop, sc->name,
+			"no frame goes round a loop", diag);
+}
+
 int analysis_verdicts(struct analysis *a, FILE *out, int *tap)
 {
 	int failed = 0;
@@ -434,6 +488,7 @@ int analysis_verdicts(struct analysis *a, FILE *out, int *tap)
 		failed += tap_line(out, tap, a->bpdus > 0, sc->name,
 				   "the captures hold BPDUs",
 				   "no BPDU on any link");
+		failed += check_loops(a, sc, start, end, out, tap);
 		if (sc->expect.set) {
 			failed += check_roots(a, sc, fail_at,
 					      "before the first failure",

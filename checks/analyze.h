@@ -21,6 +21,9 @@
 #include "topo.h"
 
 #define AN_MAX_EVENTS 4096
+/* A frame seen this often on one link within a second is going round. */
+#define AN_LOOP_REPEATS 20
+#define AN_LOOP_SLOTS 512
 
 struct an_event {
 	int64_t ns;
@@ -50,6 +53,13 @@ struct analysis {
 	size_t n_events;
 	struct an_event ev[AN_MAX_EVENTS];
 	unsigned long bpdus, bad_bpdus, frames;
+	/* Loop detection: copies of one frame per link per second. */
+	size_t cur_link;
+	int64_t loop_second;
+	uint32_t loop_hash[AN_LOOP_SLOTS];
+	uint16_t loop_count[AN_LOOP_SLOTS];
+	int64_t loop_ns;		/* first loop seen, 0 if none */
+	size_t loop_link;
 	char warn[512];
 };
 

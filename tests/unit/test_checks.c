@@ -15,7 +15,7 @@
 #include "bpdu.h"
 #include "cmd_checks.h"
 #include "plan.h"
-#include "spawn.h"
+#include "child.h"
 #include "unit.h"
 
 static const char lab_yaml[] =
@@ -231,17 +231,56 @@ TEST(verdicts_find_roots_blocked_ports_and_settle_times)
 	o = open_memstream(&out, &len);
 	failed = run_verdicts(fx.t, fx.dir, o, &tap);
 	fclose(o);
-	CHECK(strstr(out, "ok 2 - check s: cist root is sw1 before the first "
+	CHECK(strstr(out, "ok 3 - check s: cist root is sw1 before the first "
 			  "failure\n") != NULL);
-	CHECK(strstr(out, "ok 3 - check s: msti 1 root is sw2 before") != NULL);
-	CHECK(strstr(out, "ok 4 - check s: msti 1 blocks exactly sw1:p1 ")
+	CHECK(strstr(out, "ok 4 - check s: msti 1 root is sw2 before") != NULL);
+	CHECK(strstr(out, "ok 5 - check s: msti 1 blocks exactly sw1:p1 ")
 	      != NULL);
-	CHECK(strstr(out, "ok 7 - check s: link-down link1 carrier settles in "
+	CHECK(strstr(out, "ok 8 - check s: link-down link1 carrier settles in "
 			  "0.500 s (msti 1)\n") != NULL);
 	/* The second scenario expects the wrong MSTI 1 root. */
-	CHECK(strstr(out, "not ok 9 - check wrong: msti 1 root is sw1 before "
+	CHECK(strstr(out, "not ok 11 - check wrong: msti 1 root is sw1 before "
 			  "the first failure\n# the BPDUs name sw2\n") != NULL);
+	CHECK(strstr(out, "ok 2 - check s: no frame goes round a loop\n"));
 	CHECK_INT(failed, 1);
+	free(out);
+	fixture_free(&fx);
+}
+
+TEST(a_frame_going_round_is_a_loop)
+{
+	static const uint8_t bcast[60] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					   2, 0, 0, 0, 0, 1, 0x08, 0x06 };
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o;
+	int tap = 0;
+
+	CHECK(make_run(&fx) == 0);
+	CHECK(write_captures(&fx) == 0);
+	{
+		char path[256];
+		pcap_dumper_t *d;
+
+		snprintf(path, sizeof(path), "%s/%s", fx.dir,
+			 fx.p->links[0].pcap);
+		d = pcap_dump_open_append(fx.dead, path);
+		CHECK(d != NULL);
+		fx.d = d;
+		/* One ARP broadcast, 25 times within 50 ms at 6 s: the
+		 * 20th copy, at 6.038 s, makes it a loop. */
+		for (int i = 0; i < 25; i++)
+			put(&fx, S(6) + i * 2000000LL, bcast, sizeof(bcast));
+		pcap_dump_close(fx.d);
+		fx.d = NULL;
+	}
+	o = open_memstream(&out, &len);
+	run_verdicts(fx.t, fx.dir, o, &tap);
+	fclose(o);
+	CHECK(strstr(out, "not ok 2 - check s: no frame goes round a loop\n"
+			  "# a frame crossed link 1 20 times within a second, "
+			  "5.038 s into the scenario\n") != NULL);
 	free(out);
 	fixture_free(&fx);
 }

@@ -108,8 +108,9 @@ run: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
 test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs unit fuzz
 	BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) tests/run
 
-bench: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS)
-	bench/build && BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) bench/boot
+bench: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
+	bench/build && BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) bench/boot && \
+		bench/up
 
 .PHONY: clean distclean help
 clean:

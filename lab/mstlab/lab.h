@@ -28,6 +28,14 @@ struct lab_link_rt {
 	bool carrier_down, silent;
 };
 
+#define LAB_MAX_PROBES 64
+
+/* A probe flow running between two guests (scenario.c). */
+struct lab_probe {
+	int from, to;
+	uint16_t flow, vid;
+};
+
 struct lab {
 	const struct topo *t;
 	struct plan *p;
@@ -39,6 +47,9 @@ struct lab {
 	char results[PATH_MAX / 2];
 	struct lab_link_rt *links;	/* by link position */
 	FILE *log;			/* progress for people */
+	size_t n_probes;
+	struct lab_probe probes[LAB_MAX_PROBES];
+	uint16_t next_flow;
 };
 
 /*

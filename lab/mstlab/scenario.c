@@ -2,6 +2,7 @@
 #include "scenario.h"
 
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -58,6 +59,15 @@ static void describe(const struct lab *l, const struct topo_step *st,
 		break;
 	case TOPO_STEP_MARK:
 		snprintf(buf, len, "mark %s", st->label);
+		break;
+	case TOPO_STEP_PROBE_START:
+		snprintf(buf, len, "probe %s -> %s at %u frames/s%s",
+			 l->t->nodes[st->from].name, l->t->nodes[st->to].name,
+			 st->rate_pps, topo_vlanset_empty(&st->vlans) ?
+			 ", untagged" : ", one flow per VLAN");
+		break;
+	case TOPO_STEP_PROBE_STOP:
+		snprintf(buf, len, "probe stop");
 		break;
 	default:
 		snprintf(buf, len, "%s", topo_step_name(st->kind));
@@ -213,6 +223,161 @@ static void fdb_snapshot(struct lab *l, size_t step_no, const char *when)
 	}
 }
 
+/* Runs argv in a guest, failing unless it exits 0. */
+static int guest(struct lab *l, int node, char *const argv[], char *err)
+{
+	struct exec_result res;
+	int rc;
+
+	if (lab_exec(l, node, argv, 10000, &res, err))
+		return -1;
+	rc = res.exit_code;
+	if (rc)
+		ops_fail(err, "%s: %s exited %d: %.200s", l->t->nodes[node].name,
+			 argv[0], rc, res.err_len ? res.err : res.out);
+	exec_result_free(&res);
+	return rc ? -1 : 0;
+}
+
+/* start-stop-daemon keeps a probe program in the background of the
+ * guest with a pid file, without a shell. */
+static int daemon_start(struct lab *l, int node, const char *pidfile,
+			char *const prog_argv[], char *err)
+{
+	char *argv[24] = { "start-stop-daemon", "-S", "-b", "-m", "-p",
+			   (char *)pidfile, "-x", prog_argv[0], "--" };
+	size_t n = 9;
+
+	char *running[] = { "start-stop-daemon", "-K", "-t", "-p",
+			    (char *)pidfile, NULL };
+
+	for (size_t i = 1; prog_argv[i] && n < 23; i++)
+		argv[n++] = prog_argv[i];
+	argv[n] = NULL;
+	if (guest(l, node, argv, err) || nap(l, 300, err))
+		return -1;
+	/* -b returns before the program checked its arguments. */
+	if (guest(l, node, running, err))
+		return ops_fail(err, "%s: %s exited at once (bad arguments?)",
+				l->t->nodes[node].name, prog_argv[0]);
+	return 0;
+}
+
+static int daemon_stop(struct lab *l, int node, const char *pidfile,
+		       char *err)
+{
+	char *argv[] = { "start-stop-daemon", "-K", "-p", (char *)pidfile,
+			 "-s", "TERM", NULL };
+
+	return guest(l, node, argv, err);
+}
+
+/* The next VLAN of the set after *vid. */
+static bool next_vid(const struct topo_vlanset *set, unsigned *vid)
+{
+	for (unsigned v = *vid + 1; v < 4095; v++)
+		if (topo_vlan_has(set, v)) {
+			*vid = v;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * One flow per VLAN (or one untagged) from the first port of `from` to
+ * the first port of `to`, each counted by its own sink on `to`, which
+ * writes share/<to>/probe-<flow>.json.
+ */
+static int probe_start(struct lab *l, const struct topo_step *st, char *err)
+{
+	const struct topo_node *from = &l->t->nodes[st->from];
+	const struct topo_node *to = &l->t->nodes[st->to];
+	unsigned vid = 0;
+	bool tagged = next_vid(&st->vlans, &vid);
+
+	do {
+		struct lab_probe *pr = &l->probes[l->n_probes];
+		char pid[64], json[96], flow[8], vids[8], rate[16];
+		char *sink[] = { "/usr/bin/probe-sink", "-i",
+				 (char *)to->ports[0].name, "-o", json, "-f",
+				 flow, NULL };
+		char *gen[] = { "/usr/bin/probe-gen", "-i",
+				(char *)from->ports[0].name, "-d",
+				(char *)l->p->nodes[st->to].nic[0].mac_str,
+				"-f", flow, "-r", rate, tagged ? "-v" : NULL,
+				vids, NULL };
+
+		if (l->n_probes == LAB_MAX_PROBES)
+			return ops_fail(err, "more than %d probe flows",
+					LAB_MAX_PROBES);
+		*pr = (struct lab_probe){ st->from, st->to, ++l->next_flow,
+					  (uint16_t)vid };
+		snprintf(flow, sizeof(flow), "%u", pr->flow);
+		snprintf(vids, sizeof(vids), "%u", vid);
+		snprintf(rate, sizeof(rate), "%u", st->rate_pps);
+		snprintf(json, sizeof(json), "/lab/share/%s/probe-%u.json",
+			 to->name, pr->flow);
+		snprintf(pid, sizeof(pid), "/run/probe-sink-%u.pid", pr->flow);
+		if (daemon_start(l, st->to, pid, sink, err))
+			return -1;
+		snprintf(pid, sizeof(pid), "/run/probe-gen-%u.pid", pr->flow);
+		if (daemon_start(l, st->from, pid, gen, err))
+			return -1;
+		l->n_probes++;
+		events_log(&l->ev, "probe-start", "%u %s %s %u %u", pr->flow,
+			   from->name, to->name, vid, st->rate_pps);
+	} while (tagged && next_vid(&st->vlans, &vid));
+	return 0;
+}
+
+/* The sink's figures for a flow, from the run share, as TAP comments. */
+static void probe_report(struct lab *l, const struct lab_probe *pr, FILE *out)
+{
+	char path[PATH_MAX + 128], line[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/share/%s/probe-%u.json", l->run_dir,
+		 l->t->nodes[pr->to].name, pr->flow);
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(out, "# probe flow %u: no sink report (%s)\n",
+			pr->flow, path);
+		return;
+	}
+	if (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		fprintf(out, "# probe flow %u %s->%s vlan %u: %.900s\n",
+			pr->flow, l->t->nodes[pr->from].name,
+			l->t->nodes[pr->to].name, pr->vid, line);
+	}
+	fclose(f);
+}
+
+static int probe_stop(struct lab *l, FILE *out, char *err)
+{
+	char pid[64];
+	int rc = 0;
+
+	/* Senders first, then give the last frames time to arrive. */
+	for (size_t i = 0; i < l->n_probes; i++) {
+		snprintf(pid, sizeof(pid), "/run/probe-gen-%u.pid",
+			 l->probes[i].flow);
+		rc |= daemon_stop(l, l->probes[i].from, pid, err);
+		events_log(&l->ev, "probe-stop", "%u", l->probes[i].flow);
+	}
+	nap(l, 500, err);
+	for (size_t i = 0; i < l->n_probes; i++) {
+		snprintf(pid, sizeof(pid), "/run/probe-sink-%u.pid",
+			 l->probes[i].flow);
+		rc |= daemon_stop(l, l->probes[i].to, pid, err);
+	}
+	nap(l, 500, err);	/* the sinks write their JSON */
+	for (size_t i = 0; i < l->n_probes; i++)
+		probe_report(l, &l->probes[i], out);
+	l->n_probes = 0;
+	return rc ? -1 : 0;
+}
+
 static bool injects(const struct topo_step *st)
 {
 	return st->kind == TOPO_STEP_FAIL || st->kind == TOPO_STEP_RESTORE ||
@@ -245,10 +410,9 @@ static int step(struct lab *l, const struct topo_step *st, FILE *out,
 		events_log(&l->ev, "mark", "%s", st->label);
 		return 0;
 	case TOPO_STEP_PROBE_START:
+		return probe_start(l, st, err);
 	case TOPO_STEP_PROBE_STOP:
-		ops_fail(err, "probe traffic is not available in "
-			 "this build yet");
-		return -1;
+		return probe_stop(l, out, err);
 	}
 	ops_fail(err, "unknown step");
 	return -1;

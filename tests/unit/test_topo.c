@@ -342,9 +342,11 @@ TEST(ring4_model)
 	CHECK_INT(h1->memory_mib, 128);
 	CHECK_INT(t->n_scenarios, 2);
 	CHECK_STR(t->scenarios[0].name, "failover");
-	CHECK_INT(t->scenarios[0].steps[4].kind, TOPO_STEP_FAIL);
-	CHECK_INT(t->scenarios[0].steps[4].mode, TOPO_FAIL_CARRIER);
-	CHECK_INT(t->scenarios[0].steps[4].link, 3);	/* sw4:p2-sw1:p2 */
+	CHECK_INT(t->scenarios[0].steps[3].kind, TOPO_STEP_PROBE_START);
+	CHECK_INT(t->scenarios[0].steps[3].rate_pps, 200);
+	CHECK_INT(t->scenarios[0].steps[6].kind, TOPO_STEP_FAIL);
+	CHECK_INT(t->scenarios[0].steps[6].mode, TOPO_FAIL_CARRIER);
+	CHECK_INT(t->scenarios[0].steps[6].link, 3);	/* sw4:p2-sw1:p2 */
 	CHECK_INT(t->scenarios[0].expect.root[2], topo_node_find(t, "sw3"));
 	CHECK_INT(t->scenarios[0].expect.outage_max_ms[0], -1);
 	CHECK_INT(t->scenarios[0].expect.flush, TOPO_FLUSH_PER_MSTI);

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#include "rawsock.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int rawsock_open(const char *ifname, uint16_t proto)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	int one = 1, fd;
+
+	sll.sll_ifindex = (int)if_nametoindex(ifname);
+	if (!sll.sll_ifindex) {
+		fprintf(stderr, "probe: no interface '%s'\n", ifname);
+		return -1;
+	}
+	sll.sll_protocol = htons(proto);
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(proto));
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		fprintf(stderr, "probe: %s: %s\n", ifname, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* The VLAN tag arrives out of band (the NIC or the stack strips
+	 * it): ask for it with each frame. */
+	setsockopt(fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof(one));
+	return fd;
+}
+
+int rawsock_mac(int fd, const char *ifname, uint8_t mac[6])
+{
+	struct ifreq ifr = { 0 };
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		return -1;
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	return 0;
+}
+
+ssize_t rawsock_send(int fd, const uint8_t *frame, size_t len)
+{
+	return send(fd, frame, len, 0);
+}

@@ -188,6 +188,8 @@ void lab_fini(struct lab *l)
 	l->links = NULL;
 }
 
+static void console_tail(struct lab *l, const char *node);
+
 /* A recorded resource that could not be created (see state.h). */
 static void forget(struct lab *l, const char *kind, const char *name)
 {
@@ -332,12 +334,23 @@ int lab_up(struct lab *l, char *err)
 		return ops_fail(err, "interrupted");
 	if (up_nodes(l, err))
 		return -1;
-	/* The taps exist once their domains run. */
+	/* The taps exist once their domains run; a guest that died at once
+	 * (libvirt then removes its taps) is the likelier story. */
 	for (size_t i = 0; i < l->t->n_nodes; i++)
-		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
-			if (o->link->setup_port(o->link_ctx,
-						l->p->nodes[i].nic[j].tap, err))
+		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++) {
+			char why[OPS_ERR_LEN];
+
+			if (!o->link->setup_port(o->link_ctx,
+						 l->p->nodes[i].nic[j].tap, err))
+				continue;
+			if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
+					   why) == 1)
 				return -1;
+			console_tail(l, l->t->nodes[i].name);
+			return ops_fail(err, "%s stopped right after it started "
+					"(its console is above)",
+					l->t->nodes[i].name);
+		}
 	return 0;
 }
 

@@ -147,7 +147,8 @@ static bool boots_with_kvm(const char *kernel, const char *initrd,
 	char *argv[] = { "qemu-system-x86_64", "-accel", "kvm", "-m", "128",
 			 "-nodefaults", "-no-user-config", "-display", "none",
 			 "-no-reboot", "-kernel", (char *)kernel, "-initrd",
-			 (char *)initrd, "-append", "console=ttyS0 panic=-1 loglevel=4",
+			 (char *)initrd, "-append",
+			 "console=ttyS0 panic=-1 loglevel=4 no_timer_check",
 			 "-serial", serial, NULL };
 	bool ok = false;
 	int status;

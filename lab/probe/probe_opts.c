@@ -6,23 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mac.h"
 #include "probe_wire.h"
-
-int parse_mac(const char *s, uint8_t mac[6])
-{
-	unsigned v[6];
-	char end;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &end) != 6)
-		return -1;
-	for (int i = 0; i < 6; i++) {
-		if (v[i] > 0xff)
-			return -1;
-		mac[i] = (uint8_t)v[i];
-	}
-	return 0;
-}
 
 static int number(const char *what, const char *s, unsigned long lo,
 		  unsigned long hi, unsigned long *out)
@@ -56,7 +41,7 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 			o->ifname = optarg;
 			break;
 		case 'd':
-			if (parse_mac(optarg, o->dst)) {
+			if (mac_parse(optarg, o->dst)) {
 				fprintf(stderr, "probe-gen: bad MAC address "
 					"'%s'\n", optarg);
 				return -1;

@@ -28,6 +28,4 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o);
  * probe header goes. o->src must be set. */
 size_t probe_frame_header(const struct probe_opts *o, uint8_t *frame);
 
-int parse_mac(const char *s, uint8_t mac[6]);
-
 #endif

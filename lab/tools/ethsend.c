@@ -23,27 +23,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "mac.h"
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: ethsend -i IFACE -d DST [-s SRC] [-v VID] "
 		"[-n COUNT] HEX\n");
 	return 2;
-}
-
-static int mac(const char *s, unsigned char out[6])
-{
-	unsigned v[6];
-	char end;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &end) != 6)
-		return -1;
-	for (int i = 0; i < 6; i++) {
-		if (v[i] > 0xff)
-			return -1;
-		out[i] = (unsigned char)v[i];
-	}
-	return 0;
 }
 
 static int hexval(char c)
@@ -120,7 +106,7 @@ int main(int argc, char **argv)
 	}
 	if (!ifname || !dst || optind != argc - 1)
 		return usage();
-	if (mac(dst, frame) || (srcs && mac(srcs, src))) {
+	if (mac_parse(dst, frame) || (srcs && mac_parse(srcs, src))) {
 		fprintf(stderr, "ethsend: bad MAC address\n");
 		return 2;
 	}

@@ -118,8 +118,11 @@ enum plan_err plan_domain_xml(const struct plan *p,
 	sbuf_puts(x, "</kernel>\n    <initrd>");
 	path_xml(x, pp->initrd, NULL, NULL, NULL);
 	sbuf_puts(x, "</initrd>\n");
-	sbuf_puts(x, "    <cmdline>" CMDLINE "</cmdline>\n  </os>\n"
-		  "  <features>\n    <acpi/>\n");
+	sbuf_puts(x, "    <cmdline>" CMDLINE);
+	/* The emulated SMU has as many sockets as the CPU topology. */
+	if (n->role == TOPO_ROLE_HSMP_HOST)
+		sbuf_printf(x, " amd_smu_sim.sockets=%u", n->sockets);
+	sbuf_puts(x, "</cmdline>\n  </os>\n  <features>\n    <acpi/>\n");
 	/* TCG's translation cache defaults to 1 GiB per VM; a small guest
 	 * runs as fast with 32 MiB and the host keeps the memory. */
 	if (pp->virt == PLAN_VIRT_QEMU)

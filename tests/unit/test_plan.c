@@ -292,9 +292,11 @@ TEST(domain_xml_hsmp_and_debug_kernel)
 	CHECK(strstr(sbuf_str(&x), "<topology sockets='2' dies='1' cores='2' "
 				   "threads='1'/>"));
 	CHECK(strstr(sbuf_str(&x), "<kernel>/k/bzImage-debug</kernel>"));
+	CHECK(strstr(sbuf_str(&x), " amd_smu_sim.sockets=2</cmdline>"));
 	sbuf_reset(&x);
 	CHECK_INT(plan_domain_xml(p, &params, 1, &x), PLAN_OK);
 	CHECK(strstr(sbuf_str(&x), ">Haswell</model>"));
+	CHECK(!strstr(sbuf_str(&x), "amd_smu_sim"));
 	CHECK(!strstr(sbuf_str(&x), "host-passthrough"));
 	sbuf_free(&x);
 	plan_free(p);

@@ -7,10 +7,14 @@
 #   vm_qga DIR JSON                                one guest-agent exchange
 #   vm_wait_exit DIR TIMEOUT                       0 if QEMU exited by itself
 #   vm_console DIR                                 the serial console log
+#
+# VM_CPU and VM_SMP pick the CPU model and topology (qemu64, 1 vCPU).
 
 : "${BZIMAGE:=build/kernel-default/arch/x86/boot/bzImage}"
 : "${INITRAMFS:=build/initramfs.cpio.gz}"
 : "${VM_MEMORY:=256}"
+: "${VM_CPU:=qemu64}"
+: "${VM_SMP:=1}"
 VM_PIDS=()
 
 vm_start() {
@@ -28,7 +32,8 @@ vm_seed() { # vm_seed DIR USER_DATA_FILE: the NoCloud seed disk
 
 vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 	local dir=$1 extra=${2:-}
-	qemu-system-x86_64 -machine pc,accel=tcg -m "$VM_MEMORY" -smp 1 \
+	qemu-system-x86_64 -machine pc,accel=tcg -m "$VM_MEMORY" \
+		-cpu "$VM_CPU" -smp "$VM_SMP" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$BZIMAGE" -initrd "${VM_INITRAMFS:-$INITRAMFS}" \
 		-append "console=ttyS0 panic=-1 no_timer_check ${VM_CMDLINE-loglevel=4} $extra" \

@@ -1,0 +1,13 @@
+# HSMP tools for the hsmp-host role: hsmpctl (show/set over /dev/hsmp) and
+# hsmp-test, the in-guest suite against the emulated SMU (kernel/src/...).
+PROGRAMS += hsmpctl hsmp-test
+GUEST_PROGRAMS += hsmpctl hsmp-test
+hsmpctl_SRCS := lab/hsmp/hsmpctl.c lab/hsmp/hsmpctl_show.c \
+	lab/hsmp/hsmpctl_set.c lab/hsmp/hsmp_dev.c lab/mstctl/args.c
+hsmpctl_LIBS :=
+hsmp-test_SRCS := lab/hsmp/hsmp_test.c lab/hsmp/hsmp_test_msgs.c \
+	lab/hsmp/hsmp_test_faults.c lab/hsmp/hsmp_test_stress.c \
+	lab/hsmp/hsmp_sim.c lab/hsmp/hsmp_dev.c
+hsmp-test_LIBS := -pthread
+$(BUILD)/obj/lab/hsmp/%.o $(BUILD)/obj-san/lab/hsmp/%.o: \
+	CFLAGS_BASE += -Ilab/hsmp -Ilab/mstctl

@@ -92,14 +92,38 @@ static int nap(struct lab *l, unsigned ms, char *err)
 	}
 }
 
-static int run_exec(struct lab *l, const struct topo_cmd *cmd,
-		    unsigned timeout_ms, FILE *out, char *err)
+/* A command's output as <run>/<dir>/<name> (node names are validated). */
+static void save_output(struct lab *l, const char *dir, const char *name,
+			const struct exec_result *res)
 {
+	char path[PATH_MAX + 256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", l->run_dir, dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/%s", l->run_dir, dir, name);
+	f = fopen(path, "we");
+	if (!f) {
+		fprintf(l->log, "mstlab: cannot write %s\n", path);
+		return;
+	}
+	fwrite(res->out, 1, res->out_len, f);
+	fclose(f);
+}
+
+static int run_exec(struct lab *l, const struct topo_cmd *cmd,
+		    unsigned timeout_ms, const char *tag, FILE *out, char *err)
+{
+	char name[512];
 	struct exec_result res;
 	int rc;
 
 	if (lab_exec(l, cmd->node, cmd->argv, timeout_ms, &res, err))
 		return -1;
+	/* Kept whole in the run folder: suites' TAP, snapshots, reports. */
+	snprintf(name, sizeof(name), "%s-%s.txt", tag,
+		 l->t->nodes[cmd->node].name);
+	save_output(l, "exec", name, &res);
 	/* The command's output as TAP comments, each line named. */
 	for (char *line = res.out, *nl; line && *line; line = nl) {
 		nl = strchr(line, '\n');
@@ -197,13 +221,10 @@ static void fdb_snapshot(struct lab *l, size_t step_no, const char *when)
 {
 	static char *const dump[] = { "bridge", "-j", "fdb", "show", "br",
 				      "br0", NULL };
-	char path[PATH_MAX + 128], err[OPS_ERR_LEN];
+	char name[128], err[OPS_ERR_LEN];
 
-	snprintf(path, sizeof(path), "%s/fdb", l->run_dir);
-	mkdir(path, 0755);
 	for (size_t i = 0; i < l->t->n_nodes; i++) {
 		struct exec_result res;
-		FILE *f;
 
 		if (!topo_role_is_bridge(l->t->nodes[i].role))
 			continue;
@@ -212,13 +233,9 @@ static void fdb_snapshot(struct lab *l, size_t step_no, const char *when)
 				l->t->nodes[i].name, err);
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/fdb/step%zu-%s-%s.json",
-			 l->run_dir, step_no, when, l->t->nodes[i].name);
-		f = fopen(path, "we");
-		if (f) {
-			fwrite(res.out, 1, res.out_len, f);
-			fclose(f);
-		}
+		snprintf(name, sizeof(name), "step%zu-%s-%s.json", step_no,
+			 when, l->t->nodes[i].name);
+		save_output(l, "fdb", name, &res);
 		exec_result_free(&res);
 	}
 }
@@ -384,8 +401,8 @@ static bool injects(const struct topo_step *st)
 	       st->kind == TOPO_STEP_FLAP;
 }
 
-static int step(struct lab *l, const struct topo_step *st, FILE *out,
-		char *err)
+static int step(struct lab *l, const struct topo_step *st, const char *tag,
+		FILE *out, char *err)
 {
 	switch (st->kind) {
 	case TOPO_STEP_WAIT:
@@ -403,7 +420,7 @@ static int step(struct lab *l, const struct topo_step *st, FILE *out,
 	case TOPO_STEP_IMPAIR:
 		return impair(l, st, err);
 	case TOPO_STEP_EXEC:
-		return run_exec(l, &st->cmd, st->timeout_ms, out, err);
+		return run_exec(l, &st->cmd, st->timeout_ms, tag, out, err);
 	case TOPO_STEP_SLEEP:
 		return nap(l, st->sleep_ms, err);
 	case TOPO_STEP_MARK:
@@ -426,7 +443,7 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 	events_log(&l->ev, "scenario", "%s", sc->name);
 	for (size_t i = 0; i < sc->n_steps; i++) {
 		const struct topo_step *st = &sc->steps[i];
-		char what[256], err[OPS_ERR_LEN] = "";
+		char what[256], tag[320], err[OPS_ERR_LEN] = "";
 		int rc;
 
 		describe(l, st, what, sizeof(what));
@@ -435,7 +452,8 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 		events_log(&l->ev, "step", "%zu %s", i + 1, what);
 		if (injects(st))
 			fdb_snapshot(l, i + 1, "before");
-		rc = step(l, st, out, err);
+		snprintf(tag, sizeof(tag), "%s-step%zu", sc->name, i + 1);
+		rc = step(l, st, tag, out, err);
 		if (!rc && st->kind == TOPO_STEP_WAIT &&
 		    st->wait_for == TOPO_WAIT_CONVERGED)
 			fdb_snapshot(l, i + 1, "converged");

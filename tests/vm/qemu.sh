@@ -8,7 +8,8 @@
 #   vm_wait_exit DIR TIMEOUT                       0 if QEMU exited by itself
 #   vm_console DIR                                 the serial console log
 #
-# VM_CPU and VM_SMP pick the CPU model and topology (qemu64, 1 vCPU).
+# VM_CPU and VM_SMP pick the CPU model and topology (qemu64, 1 vCPU);
+# VM_EXTRA_ARGS adds QEMU arguments (our own words, split on spaces).
 
 : "${BZIMAGE:=build/kernel-default/arch/x86/boot/bzImage}"
 : "${INITRAMFS:=build/initramfs.cpio.gz}"
@@ -44,7 +45,7 @@ vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 		-device virtio-serial-pci \
 		-chardev socket,id=qga,path="$dir/qga.sock",server=on,wait=off \
 		-device virtserialport,chardev=qga,name=org.qemu.guest_agent.0 \
-		-pidfile "$dir/qemu.pid" -nic none \
+		-pidfile "$dir/qemu.pid" -nic none ${VM_EXTRA_ARGS:-} \
 		>"$dir/qemu.log" 2>&1 &
 	echo $! >"$dir/qemu.pid.shell"
 	VM_PIDS+=($!)

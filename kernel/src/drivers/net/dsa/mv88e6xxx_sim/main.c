@@ -22,7 +22,7 @@
 
 static char *ports;
 module_param(ports, charp, 0444);
-MODULE_PARM_DESC(ports, "MAC addresses of the NICs behind lan1..lan5, comma separated");
+MODULE_PARM_DESC(ports, "MAC addresses of the NICs behind lan1..lan5, comma separated (empty: no NIC)");
 
 struct sim *sim;
 
@@ -132,6 +132,10 @@ static int __init sim_parse_ports(struct sim *s)
 	if (!list)
 		return -ENOMEM;
 	while ((mac = strsep(&cur, ",")) && n < SIM_USER_PORTS) {
+		if (!*mac) {		/* an empty slot: a port without a NIC */
+			n++;
+			continue;
+		}
 		if (!mac_pton(mac, s->port[n].nic_mac)) {
 			pr_err("ports: '%s' is not a MAC address\n", mac);
 			kfree(list);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bpdu.h"
+#include "outage.h"
 #include "pcapread.h"
 #include "report.h"
 
@@ -185,6 +186,7 @@ int analysis_load(struct analysis *a, const struct topo *t,
 		snprintf(err, err_len, "out of memory");
 		return -1;
 	}
+	snprintf(a->run_dir, sizeof(a->run_dir), "%s", run_dir);
 	if (load_events(a, run_dir, err, err_len))
 		return -1;
 	for (size_t l = 0; l < t->n_links; l++) {
@@ -595,6 +597,70 @@ static void check_bpdus(struct verdict_ctx *v)
 		evidence(v, c, &a->first_bpdu);
 }
 
+/* The tree a VLAN belongs to: the MSTI that lists it, else the CIST. */
+static uint16_t tree_of_vid(const struct topo_mst *mst, unsigned vid)
+{
+	for (size_t k = 0; k < mst->n_msti; k++)
+		if (topo_vlan_has(&mst->msti[k].vlans, vid))
+			return mst->msti[k].id;
+	return 0;
+}
+
+/*
+ * Every probe flow of the scenario: its outage (the longest run of
+ * missing frames, from the sink's report) against the bound the scenario
+ * sets for the flow's tree; lost, duplicated and reordered frames as
+ * figures. A flow without a report fails.
+ */
+static void check_outages(struct verdict_ctx *v, size_t first, int64_t end)
+{
+	struct analysis *a = v->a;
+
+	for (size_t k = first; k < a->n_events && a->ev[k].ns < end; k++) {
+		char from[64], to[64], path[8192], text[256], why[300] = "";
+		unsigned flow, vid, pps;
+		struct flow_outage o;
+		struct result_check *c;
+		uint16_t tree;
+		long bound;
+		int slot;
+		bool ok;
+
+		if (strcmp(a->ev[k].kind, "probe-start") ||
+		    sscanf(a->ev[k].arg, "%u %63s %63s %u %u", &flow, from, to,
+			   &vid, &pps) != 5)
+			continue;
+		tree = tree_of_vid(&a->t->mst, vid);
+		slot = topo_tree_slot(&a->t->mst, tree);
+		bound = slot >= 0 ? v->tsc->expect.outage_max_ms[slot] : -1;
+		snprintf(path, sizeof(path), "%s/share/%s/probe-%u.json",
+			 a->run_dir, to, flow);
+		if (outage_load(path, pps, &o, why, sizeof(why))) {
+			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u has a sink report",
+				 flow, from, to, vid);
+			result_add_check(v->r, v->sc, "outage", tree, NULL, false, text, why);
+			continue;
+		}
+		ok = bound < 0 || o.outage_ms <= (double)bound;
+		if (bound >= 0)
+			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u: outage %.0f ms (at most %ld)",
+				 flow, from, to, vid, o.outage_ms, bound);
+		else
+			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u: outage %.0f ms, no budget",
+				 flow, from, to, vid, o.outage_ms);
+		if (!ok)
+			snprintf(why, sizeof(why), "%lu frames missing in a row at %u frames/s",
+				 o.longest_missing, pps);
+		c = result_add_check(v->r, v->sc, "outage", tree, NULL, ok, text,
+				     ok ? NULL : why);
+		result_add_figure(v->r, c, "outage_ms", o.outage_ms, tree);
+		result_add_figure(v->r, c, "received", (double)o.received, tree);
+		result_add_figure(v->r, c, "lost", (double)o.lost, tree);
+		result_add_figure(v->r, c, "duplicated", (double)o.duplicated, tree);
+		result_add_figure(v->r, c, "reordered", (double)o.reordered, tree);
+	}
+}
+
 void analysis_results(struct analysis *a, struct result_run *r)
 {
 	r->analysed = true;
@@ -643,6 +709,7 @@ void analysis_results(struct analysis *a, struct result_run *r)
 					    "at the end");
 		}
 		check_settle(&v, first, end);
+		check_outages(&v, first, end);
 	}
 }
 

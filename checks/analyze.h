@@ -48,6 +48,7 @@ struct an_port_tree {
 
 struct analysis {
 	const struct topo *t;
+	char run_dir[4096];		/* for the probe sinks' reports */
 	const struct plan *p;
 	size_t ntrees;		/* CIST + the lab's MSTIs */
 	uint16_t tree_id[TOPO_MAX_TREES];

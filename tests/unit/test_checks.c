@@ -315,6 +315,68 @@ TEST(a_lab_without_bridges_expects_no_bpdus)
 	fixture_free(&fx);
 }
 
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+TEST(probe_outages_are_judged_per_tree_from_the_sinks)
+{
+	static const char yaml[] =
+		"name: duo\nmst: { region: duo, instances: { 1: [10] } }\n"
+		"nodes:\n  sw1: { role: bridge }\n  h2: { role: host }\n"
+		"links:\n  - [sw1:p1, h2:eth1]\n"
+		"scenarios:\n  s:\n    steps:\n      - sleep: 1s\n"
+		"    expect:\n      outage_ms: { 1: 50, cist: { max: 20 } }\n";
+	struct fixture fx;
+	char *out = NULL, share[300];
+	size_t len = 0;
+	FILE *o;
+	int tap = 0;
+
+	CHECK(make_run_of(&fx, yaml) == 0);
+	pcap_dump_close(fx.d);
+	fx.d = NULL;
+	write_file(fx.dir, "events",
+		   "1000000000 scenario s\n"
+		   "2000000000 probe-start 1 sw1 h2 10 200\n"
+		   "2000000000 probe-start 2 sw1 h2 20 200\n"
+		   "2000000000 probe-start 3 sw1 h2 30 200\n"
+		   "9000000000 run-end ok\n");
+	snprintf(share, sizeof(share), "%s/share", fx.dir);
+	mkdir(share, 0755);
+	snprintf(share, sizeof(share), "%s/share/h2", fx.dir);
+	mkdir(share, 0755);
+	/* 8 frames missing at 200/s: 40 ms, within MSTI 1's 50. */
+	write_file(share, "probe-1.json",
+		   "{\"flow\":1,\"vid\":10,\"received\":992,\"lost\":8,\"duplicated\":0,"
+		   "\"reordered\":0,\"gaps\":[{\"first\":10,\"last\":17,\"ms\":45.1},"
+		   "{\"first\":30,\"last\":31,\"ms\":15.0}]}\n");
+	/* 5 frames: 25 ms, over the CIST's 20. */
+	write_file(share, "probe-2.json",
+		   "{\"flow\":2,\"vid\":20,\"received\":995,\"lost\":5,\"duplicated\":1,"
+		   "\"reordered\":2,\"gaps\":[{\"first\":5,\"last\":9,\"ms\":30.0}]}\n");
+	o = open_memstream(&out, &len);
+	run_verdicts(fx.t, fx.dir, o, &tap);
+	fclose(o);
+	CHECK(strstr(out, "\nok 3 - check s: flow 1 sw1->h2 vlan 10: outage 40 ms "
+			  "(at most 50)\n") != NULL);
+	CHECK(strstr(out, "\nnot ok 4 - check s: flow 2 sw1->h2 vlan 20: outage 25 ms "
+			  "(at most 20)\n# 5 frames missing in a row at 200 frames/s\n") != NULL);
+	CHECK(strstr(out, "\nnot ok 5 - check s: flow 3 sw1->h2 vlan 30 has a sink "
+			  "report\n# unable to open ") != NULL);
+	free(out);
+	fixture_free(&fx);
+}
+
 static char *slurp(const char *dir, const char *name)
 {
 	char path[256], *buf = NULL;

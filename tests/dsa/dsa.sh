@@ -146,6 +146,12 @@ after=$(ip netns exec n3 cat /sys/class/net/"$P3"/statistics/rx_packets)
 [ "$after" -ge $((before + 5)) ]
 say $? "unknown unicast in VLAN 20 floods to lan3 ($before -> $after)"
 
+# The switch ages in 15 s units (ATU control); the bridge's ageing time
+# reaches it through the driver.
+ip link set br0 type bridge ageing_time 1500
+grep -q "^ *$fid20 $mac1 7 01$" $SIM/atu && wait_for 40 sh -c "! grep -q '^ *$fid20 $mac1 ' $SIM/atu"
+say $? "the learned entry ages out after the bridge's 15 s ageing time"
+
 # --- CIST state and teardown ----------------------------------------------------
 bridge link set dev lan3 state 0
 grep -q '^2 .* state d ' $SIM/ports
@@ -153,7 +159,13 @@ say $? "a CIST state change reaches the port's own state (lan3 disabled)"
 run mstctl vlan set dev br0 vid 10 msti 0 && [ -z "$(stu_line 1)" ]
 say $? "mapping VID 10 back to the CIST purges SID 1"
 
-dmesg | grep -E 'WARNING|BUG:|lockdep|mv88e6085.*(error|failed)' >/tmp/dsa.out
+# Leave the switch as we found it for the next suite in this guest.
+ip link del br0
+for i in 1 2 3; do ip netns del n$i; done
+
+# Splats only: a stack trace's frames (lock_*, lockdep_*) are not one, and
+# an RCU stall on the debug kernel under a loaded TCG host is timing.
+dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|sleeping function called|mv88e6085.*(error|failed)' >/tmp/dsa.out
 [ ! -s /tmp/dsa.out ]
 say $? "no kernel warnings or driver errors"
 exit $((failed > 0))

@@ -335,7 +335,9 @@ netdev_tx_t sim_conduit_xmit(struct sk_buff *skb, struct net_device *dev)
 	u8 tag[4];
 	int cmd;
 
-	if (skb_linearize(skb) || skb->len < ETH_HLEN + EDSA_LEN)
+	/* The header is rewritten in place: taps on dsa0 keep their copy. */
+	if (skb_linearize(skb) || skb->len < ETH_HLEN + EDSA_LEN ||
+	    skb_ensure_writable(skb, ETH_HLEN + EDSA_LEN))
 		goto drop;
 	memcpy(tag, skb->data + 2 * ETH_ALEN + 4, 4);
 	cmd = tag[0] >> 6;

@@ -35,7 +35,7 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 	o->pps = 100;
 	o->size = PROBE_MIN_FRAME;
 	optind = 1;
-	while ((opt = getopt(argc, argv, "i:d:f:v:r:s:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:d:f:v:r:s:n:m:")) != -1) {
 		switch (opt) {
 		case 'i':
 			o->ifname = optarg;
@@ -75,6 +75,19 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 				return -1;
 			o->count = v;
 			break;
+		case 'm':
+			if (!strcmp(optarg, "xdp")) {
+				o->mode = PROBE_MODE_XDP;
+			} else if (!strcmp(optarg, "af_packet")) {
+				o->mode = PROBE_MODE_AF_PACKET;
+			} else if (!strcmp(optarg, "auto")) {
+				o->mode = PROBE_MODE_AUTO;
+			} else {
+				fprintf(stderr, "probe-gen: mode '%s' is not "
+					"xdp, af_packet or auto\n", optarg);
+				return -1;
+			}
+			break;
 		default:
 			goto usage;
 		}
@@ -89,8 +102,21 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 	}
 usage:
 	fprintf(stderr, "usage: probe-gen -i IFACE -d DST_MAC -f FLOW [-v VID]"
-		" [-r PPS] [-s SIZE] [-n COUNT]\n");
+		" [-r PPS] [-s SIZE] [-n COUNT]\n"
+		"                 [-m xdp|af_packet|auto]\n");
 	return -1;
+}
+
+const char *probe_mode_name(enum probe_mode m)
+{
+	switch (m) {
+	case PROBE_MODE_XDP:
+		return "xdp";
+	case PROBE_MODE_AF_PACKET:
+		return "af_packet";
+	default:
+		return "auto";
+	}
 }
 
 size_t probe_frame_header(const struct probe_opts *o, uint8_t *frame)

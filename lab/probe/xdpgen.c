@@ -88,7 +88,9 @@ static int tx_packets(const char *ifname, uint64_t *out)
 
 static int run(struct xdpgen *g, uint32_t n)
 {
-	struct xdp_md md = { .ingress_ifindex = g->ifindex };
+	/* The kernel wants the context to describe data_in exactly. */
+	struct xdp_md md = { .data_end = (uint32_t)g->len,
+			     .ingress_ifindex = g->ifindex };
 	LIBBPF_OPTS(bpf_test_run_opts, opts,
 		    .data_in = g->frame,
 		    .data_size_in = (uint32_t)g->len,

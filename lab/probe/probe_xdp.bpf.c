@@ -10,7 +10,9 @@
  *
  * probe_pass is attached to a virtio_net egress interface: in 6.1 its
  * ndo_xdp_xmit refuses frames (-ENXIO) unless an XDP program is loaded on
- * the device itself.
+ * the device itself. It also serves on a veth peer, whose NAPI must be on
+ * to take XDP frames. probe_drop is for bench/probe's receivers: it takes
+ * frames and drops them at once, so that the figures are the sender's.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -72,6 +74,13 @@ int probe_pass(struct xdp_md *ctx)
 {
 	(void)ctx;
 	return XDP_PASS;
+}
+
+SEC("xdp")
+int probe_drop(struct xdp_md *ctx)
+{
+	(void)ctx;
+	return XDP_DROP;
 }
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";

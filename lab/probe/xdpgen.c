@@ -26,7 +26,6 @@
 
 struct xdpgen {
 	struct bpf_object *obj;
-	struct bpf_link *pass_link;	/* ours, on virtio_net; or NULL */
 	int stamp_fd, state_fd;
 	unsigned ifindex;
 	char ifname[IF_NAMESIZE];
@@ -123,6 +122,7 @@ static int ready_driver(struct xdpgen *g, char *why, size_t whylen)
 	struct bpf_program *pass;
 	char drv[32];
 	uint32_t id = 0;
+	int err;
 
 	if (driver_name(g->ifname, drv, sizeof(drv))) {
 		snprintf(why, whylen, "cannot tell the driver of %s: %s",
@@ -146,17 +146,23 @@ static int ready_driver(struct xdpgen *g, char *why, size_t whylen)
 		return -1;
 	}
 	/* virtio_net transmits XDP frames only while a program is loaded
-	 * on it: any will do, else ours (a link: gone when we exit). */
+	 * on it: any will do, else ours. It stays after we exit: several
+	 * flows share a NIC, and one ending must not cut the others off
+	 * (each attach also resets the NIC's queues). "ip link set dev X
+	 * xdp off" removes it. */
 	if (bpf_xdp_query_id((int)g->ifindex, XDP_FLAGS_DRV_MODE, &id) == 0 &&
 	    id)
 		return 0;
 	pass = bpf_object__find_program_by_name(g->obj, "probe_pass");
-	g->pass_link = pass ? bpf_program__attach_xdp(pass, (int)g->ifindex)
-			    : NULL;
-	if (!g->pass_link) {
+	err = pass ? bpf_xdp_attach((int)g->ifindex, bpf_program__fd(pass),
+				    XDP_FLAGS_DRV_MODE |
+				    XDP_FLAGS_UPDATE_IF_NOEXIST, NULL)
+		   : -ENOENT;
+	/* EBUSY: another probe-gen got there first, which is as good. */
+	if (err && err != -EBUSY) {
 		snprintf(why, whylen, "virtio_net %s sends XDP frames only "
 			 "with an XDP program loaded, and loading one failed: "
-			 "%s", g->ifname, strerror(errno));
+			 "%s", g->ifname, strerror(-err));
 		return -1;
 	}
 	return 0;
@@ -282,7 +288,6 @@ void xdpgen_close(struct xdpgen *g)
 {
 	if (!g)
 		return;
-	bpf_link__destroy(g->pass_link);
 	bpf_object__close(g->obj);
 	free(g);
 }

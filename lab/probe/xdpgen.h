@@ -17,7 +17,8 @@ struct xdpgen;
  * and probe header template): loads the programs, checks that the kernel
  * has live frames (a dry run that sends nothing) and that the driver can
  * transmit XDP frames; on virtio_net attaches an XDP_PASS program, which
- * its ndo_xdp_xmit needs. Returns NULL with the reason in @why.
+ * its ndo_xdp_xmit needs, unless one is there, and leaves it there (see
+ * ready_driver). Returns NULL with the reason in @why.
  */
 struct xdpgen *xdpgen_open(const char *ifname, uint16_t flow, uint16_t vid,
 			   const uint8_t *frame, size_t len, char *why,
@@ -36,7 +37,7 @@ int xdpgen_check_delivery(struct xdpgen *g, char *why, size_t whylen);
 /* Frames stamped so far (the next sequence number). */
 uint64_t xdpgen_sent(struct xdpgen *g);
 
-/* Removes what xdpgen_open attached and frees everything. */
+/* Frees everything (the XDP_PASS program on virtio_net stays). */
 void xdpgen_close(struct xdpgen *g);
 
 #endif

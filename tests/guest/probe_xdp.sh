@@ -262,8 +262,20 @@ else
 		said "probe-gen: flow 8 sent 500 (xdp)"
 	check "... received whole through the hub" sink_has 8 0 500
 	WHY="$(ip link show "$A")"
-	check "... and the XDP program is gone afterwards" \
-		eval '! ip link show "$A" | grep -q "prog/xdp"'
+	check "... and leaves XDP_PASS loaded for the NIC's other flows" \
+		eval 'ip link show "$A" | grep -q "prog/xdp id [0-9]* name probe_pass"'
+	# QEMU's virtio-net drops VLANs the guest has not registered (its
+	# VLAN filter): a VLAN device registers 20, and receives the flow.
+	ip link add link "$B" name "$B.20" type vlan id 20
+	ip link set "$B.20" up
+	sink_start "$B.20"
+	run probe-gen -i "$A" -d 52:54:00:12:00:02 -f 9 -v 20 -n 300 -r 1000
+	sink_stop
+	check "a second flow (auto, tagged) uses the loaded program" \
+		said "probe-gen: flow 9 sent 300 (xdp)"
+	check "... received whole" sink_has 9 20 300
+	ip link set dev "$A" xdp off
+	ip link del "$B.20"
 	ip link set "$A" down
 	ip link set "$B" down
 fi

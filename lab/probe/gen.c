@@ -4,7 +4,7 @@
  * out of an interface at a steady rate.
  *
  *   probe-gen -i IFACE -d DST_MAC -f FLOW [-v VID] [-r PPS] [-s SIZE]
- *             [-n COUNT] [-m xdp|af_packet|auto]
+ *             [-n COUNT] [-m xdp|af_packet|auto] [-t TICK_MS]
  *
  * Two ways to send:
  *  xdp       BPF_PROG_RUN in live-frames mode (BPF_F_TEST_XDP_LIVE_FRAMES,
@@ -18,7 +18,9 @@
  *            af_packet, saying why on stderr.
  *
  * Frames go out in ticks on absolute CLOCK_MONOTONIC deadlines (pace.h),
- * so a late wake-up does not stretch the schedule. Runs until COUNT frames
+ * so a late wake-up does not stretch the schedule. A tick is one frame
+ * interval, at least TICK_MS (default 1): longer ticks save wake-ups and
+ * send frames in bursts. Runs until COUNT frames
  * or a SIGTERM/SIGINT; prints "probe-gen: flow F sent N (MODE)" at the end,
  * MODE being the one actually used.
  */
@@ -152,7 +154,7 @@ int main(int argc, char **argv)
 		close(s.fd);
 		return 1;
 	}
-	tick = pace_tick_ns(o.pps);
+	tick = pace_tick_ns(o.pps, o.tick_ms * 1000000ull);
 	t = start;
 	while (!stop && (!o.count || s.sent < o.count)) {
 		due = pace_due(now_ns() - start, o.pps);

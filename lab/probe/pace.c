@@ -11,11 +11,11 @@ uint64_t pace_due(uint64_t elapsed_ns, unsigned pps)
 	return s * pps + rem * pps / NS + 1;
 }
 
-uint64_t pace_tick_ns(unsigned pps)
+uint64_t pace_tick_ns(unsigned pps, uint64_t min_ns)
 {
 	uint64_t interval = pps ? NS / pps : NS;
 
-	return interval > PACE_MIN_TICK_NS ? interval : PACE_MIN_TICK_NS;
+	return interval > min_ns ? interval : min_ns;
 }
 
 uint32_t pace_chunk(uint64_t due, uint64_t sent, uint64_t count)

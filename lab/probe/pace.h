@@ -10,9 +10,10 @@
 
 #include <stdint.h>
 
-/* A tick is at least this long: one wake-up per frame up to 1000 pps,
- * above that several frames a tick, and a gap still maps to time within
- * a millisecond. */
+/* A tick is at least this long by default (probe-gen -t): one wake-up
+ * per frame up to 1000 pps, above that several frames a tick, and a gap
+ * still maps to time within a millisecond. A longer tick costs fewer
+ * wake-ups (each ~0.1 ms of CPU under TCG) and blurs gaps by as much. */
 #define PACE_MIN_TICK_NS	1000000ull
 /* Most frames one tick (one BPF_PROG_RUN) sends when catching up, so a
  * stop signal is seen within a bounded time. */
@@ -23,8 +24,8 @@
 /* Frames due @elapsed_ns after the start (frame 0 is due at once). */
 uint64_t pace_due(uint64_t elapsed_ns, unsigned pps);
 
-/* The time between wake-ups. */
-uint64_t pace_tick_ns(unsigned pps);
+/* The time between wake-ups: one frame interval, at least @min_ns. */
+uint64_t pace_tick_ns(unsigned pps, uint64_t min_ns);
 
 /* How many frames to send now: due minus sent, at most what is left of
  * @count (0: unlimited) and PACE_MAX_CHUNK. */

@@ -34,8 +34,9 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->pps = 100;
 	o->size = PROBE_MIN_FRAME;
+	o->tick_ms = 1;
 	optind = 1;
-	while ((opt = getopt(argc, argv, "i:d:f:v:r:s:n:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:d:f:v:r:s:n:m:t:")) != -1) {
 		switch (opt) {
 		case 'i':
 			o->ifname = optarg;
@@ -75,6 +76,11 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 				return -1;
 			o->count = v;
 			break;
+		case 't':
+			if (number("tick (ms)", optarg, 1, 1000, &v))
+				return -1;
+			o->tick_ms = (unsigned)v;
+			break;
 		case 'm':
 			if (!strcmp(optarg, "xdp")) {
 				o->mode = PROBE_MODE_XDP;
@@ -103,7 +109,7 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 usage:
 	fprintf(stderr, "usage: probe-gen -i IFACE -d DST_MAC -f FLOW [-v VID]"
 		" [-r PPS] [-s SIZE] [-n COUNT]\n"
-		"                 [-m xdp|af_packet|auto]\n");
+		"                 [-m xdp|af_packet|auto] [-t TICK_MS]\n");
 	return -1;
 }
 

@@ -27,6 +27,7 @@ struct probe_opts {
 	size_t size;
 	unsigned long count;	/* 0: until stopped */
 	enum probe_mode mode;
+	unsigned tick_ms;	/* shortest tick (pace.h) */
 };
 
 /* Parses argv; prints one line and returns -1 on bad input. */

@@ -124,6 +124,21 @@ TEST(the_send_mode_is_chosen_by_name)
 		  -1);
 }
 
+TEST(the_tick_is_one_millisecond_unless_asked)
+{
+	struct probe_opts o;
+
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3", &o), 0);
+	CHECK_INT(o.tick_ms, 1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -t 5",
+		       &o), 0);
+	CHECK_INT(o.tick_ms, 5);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -t 0",
+		       &o), -1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -t 1001",
+		       &o), -1);
+}
+
 TEST(frame_k_is_due_k_intervals_after_the_start)
 {
 	CHECK_INT(pace_due(0, 1000), 1);
@@ -138,10 +153,12 @@ TEST(frame_k_is_due_k_intervals_after_the_start)
 
 TEST(ticks_are_one_interval_but_at_least_a_millisecond)
 {
-	CHECK_INT(pace_tick_ns(100), 10000000);
-	CHECK_INT(pace_tick_ns(3), 333333333);
-	CHECK_INT(pace_tick_ns(1000), 1000000);
-	CHECK_INT(pace_tick_ns(1000000), 1000000);
+	CHECK_INT(pace_tick_ns(100, PACE_MIN_TICK_NS), 10000000);
+	CHECK_INT(pace_tick_ns(3, PACE_MIN_TICK_NS), 333333333);
+	CHECK_INT(pace_tick_ns(1000, PACE_MIN_TICK_NS), 1000000);
+	CHECK_INT(pace_tick_ns(1000000, PACE_MIN_TICK_NS), 1000000);
+	CHECK_INT(pace_tick_ns(1000, 5000000), 5000000);
+	CHECK_INT(pace_tick_ns(100, 5000000), 10000000);
 }
 
 TEST(a_tick_sends_what_is_due_within_the_count)
@@ -167,7 +184,8 @@ TEST(late_wake_ups_neither_lose_nor_stretch_the_schedule)
 
 	for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
 		unsigned pps = rates[r];
-		uint64_t tick = pace_tick_ns(pps), sent = 0, count = pps * 2ull;
+		uint64_t tick = pace_tick_ns(pps, PACE_MIN_TICK_NS), sent = 0;
+		uint64_t count = pps * 2ull;
 		uint64_t worst = 0;
 		unsigned seed = 7;
 

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "bpdu.h"
+#include "outage.h"
 #include "pcapread.h"
+#include "report.h"
 
 static struct an_port_tree *slot(struct analysis *a, size_t node, size_t port,
 				 size_t tree)
@@ -77,6 +79,7 @@ static void loop_watch(struct analysis *a, int64_t ns, const uint8_t *frame,
 		if (++a->loop_count[i] == AN_LOOP_REPEATS && !a->loop_ns) {
 			a->loop_ns = ns;
 			a->loop_link = a->cur_link;
+			a->loop_frame = a->link_frames;
 		}
 		return;
 	}
@@ -88,8 +91,12 @@ void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 	struct bpdu_frame f;
 	struct bpdu b;
 	size_t node, port;
+	struct an_sample where;
 
 	a->frames++;
+	a->link_frames++;
+	where = (struct an_sample){ .ns = ns, .frame = (uint32_t)a->link_frames,
+				    .link = (uint16_t)a->cur_link };
 	loop_watch(a, ns, frame, len);
 	if (len < 14 || memcmp(frame, bpdu_group_addr, 6))
 		return;
@@ -98,22 +105,26 @@ void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 		return;
 	}
 	a->bpdus++;
+	if (!a->first_bpdu.frame || ns < a->first_bpdu.ns)
+		a->first_bpdu = where;
 	if (b.type == BPDU_TYPE_TCN || !port_of(a, f.src, &node, &port))
 		return;
-	add(a, node, port, 0, &(struct an_sample){
-		.ns = ns, .role = (uint8_t)b.flags.role,
-		.forwarding = b.flags.forwarding, .tc = b.flags.tc,
-		.root = bridge_id_u64(&b.root_id) });
+	where.role = (uint8_t)b.flags.role;
+	where.forwarding = b.flags.forwarding;
+	where.tc = b.flags.tc;
+	where.root = bridge_id_u64(&b.root_id);
+	add(a, node, port, 0, &where);
 	for (unsigned i = 0; i < b.msti_count; i++) {
 		const struct bpdu_msti *m = &b.msti[i];
 		int s = topo_tree_slot(&a->t->mst, bpdu_msti_mstid(m));
 
 		if (s <= 0 || (size_t)s >= a->ntrees)
 			continue;
-		add(a, node, port, (size_t)s, &(struct an_sample){
-			.ns = ns, .role = (uint8_t)m->flags.role,
-			.forwarding = m->flags.forwarding, .tc = m->flags.tc,
-			.root = bridge_id_u64(&m->regional_root) });
+		where.role = (uint8_t)m->flags.role;
+		where.forwarding = m->flags.forwarding;
+		where.tc = m->flags.tc;
+		where.root = bridge_id_u64(&m->regional_root);
+		add(a, node, port, (size_t)s, &where);
 	}
 }
 
@@ -175,6 +186,7 @@ int analysis_load(struct analysis *a, const struct topo *t,
 		snprintf(err, err_len, "out of memory");
 		return -1;
 	}
+	snprintf(a->run_dir, sizeof(a->run_dir), "%s", run_dir);
 	if (load_events(a, run_dir, err, err_len))
 		return -1;
 	for (size_t l = 0; l < t->n_links; l++) {
@@ -183,6 +195,7 @@ int analysis_load(struct analysis *a, const struct topo *t,
 		snprintf(path, sizeof(path), "%s/%s", run_dir,
 			 p->links[l].pcap);
 		a->cur_link = l;
+		a->link_frames = 0;
 		a->loop_second = -1;
 		if (pcap_read_file(path, frame_cb, a, e, sizeof(e)))
 			snprintf(a->warn, sizeof(a->warn), "%s", e);
@@ -236,14 +249,37 @@ static int node_of_root(const struct analysis *a, uint64_t root)
 	return -1;
 }
 
-/* The root most ports advertise for a tree at ns (-1: none, -2: unknown). */
-static int root_at(const struct analysis *a, size_t tree, int64_t ns)
+/* The latest BPDU any port sent naming root for the tree, by ns. */
+static const struct an_sample *latest_naming(const struct analysis *a,
+					     size_t tree, int64_t ns,
+					     uint64_t root)
+{
+	const struct an_sample *ev = NULL;
+
+	for (size_t i = 0; i < a->t->n_nodes; i++)
+		for (size_t j = 0; j < a->t->nodes[i].n_ports; j++) {
+			const struct an_sample *s = last_before(
+				slot((struct analysis *)a, i, j, tree), ns);
+
+			if (s && s->root == root && (!ev || s->ns > ev->ns))
+				ev = s;
+		}
+	return ev;
+}
+
+/*
+ * The root most ports advertise for a tree at ns (-1: none, -2: unknown),
+ * and in *ev the latest BPDU naming it: the evidence.
+ */
+static int root_at(const struct analysis *a, size_t tree, int64_t ns,
+		   const struct an_sample **ev)
 {
 	uint64_t seen[64];
 	unsigned count[64] = { 0 }, best = 0;
-	size_t n = 0;
+	size_t n = 0, best_k = 0;
 	int root = -1;
 
+	*ev = NULL;
 	for (size_t i = 0; i < a->t->n_nodes; i++)
 		for (size_t j = 0; j < a->t->nodes[i].n_ports; j++) {
 			const struct an_sample *s = last_before(
@@ -262,28 +298,34 @@ static int root_at(const struct analysis *a, size_t tree, int64_t ns)
 	for (size_t k = 0; k < n; k++)
 		if (count[k] > best) {
 			best = count[k];
+			best_k = k;
 			root = node_of_root(a, seen[k]);
 			if (root < 0)
 				root = -2;
 		}
+	if (best)
+		*ev = latest_naming(a, tree, ns, seen[best_k]);
 	return root;
 }
 
-/* Is the port not forwarding in that tree at ns, by its own BPDUs? */
-static bool blocked_at(const struct analysis *a, size_t node, size_t port,
-		       size_t tree, int64_t ns)
+/* The port's BPDU that shows it not forwarding in that tree at ns. */
+static const struct an_sample *blocked_at(const struct analysis *a,
+					  size_t node, size_t port,
+					  size_t tree, int64_t ns)
 {
 	const struct an_sample *s =
 		last_before(slot((struct analysis *)a, node, port, tree), ns);
 
-	return s && (s->role == 1 /* alternate/backup */ || !s->forwarding);
+	return s && (s->role == 1 /* alternate/backup */ || !s->forwarding) ?
+		       s : NULL;
 }
 
 /* Last change of any port's advertisement in a tree within (from, to]. */
-static int64_t last_change(const struct analysis *a, size_t tree,
-			   int64_t from, int64_t to)
+static const struct an_sample *last_change(const struct analysis *a,
+					   size_t tree, int64_t from,
+					   int64_t to)
 {
-	int64_t last = -1;
+	const struct an_sample *last = NULL;
 
 	for (size_t i = 0; i < a->t->n_nodes; i++)
 		for (size_t j = 0; j < a->t->nodes[i].n_ports; j++) {
@@ -293,8 +335,8 @@ static int64_t last_change(const struct analysis *a, size_t tree,
 			for (size_t k = 1; k < pt->n; k++)
 				if (pt->s[k].ns > from && pt->s[k].ns <= to &&
 				    !same(&pt->s[k], &pt->s[k - 1]) &&
-				    pt->s[k].ns > last)
-					last = pt->s[k].ns;
+				    (!last || pt->s[k].ns > last->ns))
+					last = &pt->s[k];
 		}
 	return last;
 }
@@ -308,14 +350,20 @@ static void tree_name(const struct analysis *a, size_t tree, char *buf,
 		snprintf(buf, len, "msti %u", a->tree_id[tree]);
 }
 
-static int tap_line(FILE *out, int *tap, bool ok, const char *sc,
-		    const char *what, const char *diag)
+/* Where the model's verdicts of one scenario go. */
+struct verdict_ctx {
+	struct analysis *a;
+	struct result_run *r;
+	struct result_scenario *sc;
+	const struct topo_scenario *tsc;
+};
+
+static void evidence(struct verdict_ctx *v, struct result_check *c,
+		     const struct an_sample *s)
 {
-	fprintf(out, "%sok %d - check %s: %s\n", ok ? "" : "not ", ++*tap, sc,
-		what);
-	if (!ok && diag && *diag)
-		fprintf(out, "# %s\n", diag);
-	return ok ? 0 : 1;
+	if (s && s->frame && s->link < v->a->t->n_links)
+		result_add_evidence(v->r, c, v->a->p->links[s->link].pcap,
+				    s->frame, s->ns);
 }
 
 /* [start, end) of scenario sc in the event log; false if it never ran. */
@@ -341,42 +389,50 @@ static bool window(const struct analysis *a, const char *sc, int64_t *start,
 	return in;
 }
 
-static int check_roots(struct analysis *a, const struct topo_scenario *sc,
-		       int64_t at, const char *when, FILE *out, int *tap)
+static void check_roots(struct verdict_ctx *v, int64_t at, const char *name,
+			const char *when)
 {
-	int failed = 0;
+	struct analysis *a = v->a;
 
 	for (size_t s = 0; s < a->ntrees; s++) {
 		char tn[16], what[160], diag[160];
-		int want = sc->expect.root[s], got;
+		int want = v->tsc->expect.root[s], got;
+		const struct an_sample *ev;
+		struct result_check *c;
 
 		if (want < 0)
 			continue;
 		tree_name(a, s, tn, sizeof(tn));
-		got = root_at(a, s, at);
+		got = root_at(a, s, at, &ev);
 		snprintf(what, sizeof(what), "%s root is %s %s", tn,
 			 a->t->nodes[want].name, when);
 		snprintf(diag, sizeof(diag), "the BPDUs name %s",
 			 got >= 0 ? a->t->nodes[got].name :
 			 got == -1 ? "no root (no BPDU seen)" :
 				     "a bridge outside the lab");
-		failed += tap_line(out, tap, got == want, sc->name, what,
-				   diag);
+		c = result_add_check(v->r, v->sc, name, a->tree_id[s], NULL,
+				     got == want, what, diag);
+		if (c)
+			c->at_ns = at;
+		evidence(v, c, ev);
 	}
-	return failed;
 }
 
-static int check_blocked(struct analysis *a, const struct topo_scenario *sc,
-			 int64_t at, FILE *out, int *tap)
+static void check_blocked(struct verdict_ctx *v, int64_t at)
 {
-	int failed = 0;
+	struct analysis *a = v->a;
 
 	for (size_t s = 0; s < a->ntrees; s++) {
+		const struct an_sample *ev[8];
 		char tn[16], want[512] = "", got[512] = "", what[640];
+		struct result_check *c;
+		size_t n_ev = 0;
+		unsigned n = 0;
 		bool any = false;
 
-		for (size_t k = 0; k < sc->expect.n_blocked; k++) {
-			const struct topo_portref *r = &sc->expect.blocked[k];
+		for (size_t k = 0; k < v->tsc->expect.n_blocked; k++) {
+			const struct topo_portref *r =
+				&v->tsc->expect.blocked[k];
 
 			if (topo_tree_slot(&a->t->mst, r->tree) != (int)s)
 				continue;
@@ -389,33 +445,55 @@ static int check_blocked(struct analysis *a, const struct topo_scenario *sc,
 		if (!any)
 			continue;
 		for (size_t i = 0; i < a->t->n_nodes; i++)
-			for (size_t j = 0; j < a->t->nodes[i].n_ports; j++)
-				if (blocked_at(a, i, j, s, at))
-					snprintf(got + strlen(got),
-						 sizeof(got) - strlen(got),
-						 "%s%s:%s", got[0] ? " " : "",
-						 a->t->nodes[i].name,
-						 a->t->nodes[i].ports[j].name);
+			for (size_t j = 0; j < a->t->nodes[i].n_ports; j++) {
+				const struct an_sample *b =
+					blocked_at(a, i, j, s, at);
+
+				if (!b)
+					continue;
+				n++;
+				if (n_ev < 8)
+					ev[n_ev++] = b;
+				snprintf(got + strlen(got),
+					 sizeof(got) - strlen(got),
+					 "%s%s:%s", got[0] ? " " : "",
+					 a->t->nodes[i].name,
+					 a->t->nodes[i].ports[j].name);
+			}
 		tree_name(a, s, tn, sizeof(tn));
 		snprintf(what, sizeof(what), "%s blocks exactly %s before the "
 			 "first failure", tn, want);
-		failed += tap_line(out, tap, !strcmp(want, got), sc->name,
-				   what, got[0] ? got : "nothing blocked");
+		c = result_add_check(v->r, v->sc, "blocked-before-failure",
+				     a->tree_id[s], NULL, !strcmp(want, got),
+				     what, got[0] ? got : "nothing blocked");
+		if (c)
+			c->at_ns = at;
+		result_add_figure(v->r, c, "blocked_ports", n, RESULT_NO_TREE);
+		for (size_t k = 0; k < n_ev; k++)
+			evidence(v, c, ev[k]);
 	}
-	return failed;
+}
+
+/* The event's link ("link4" of "link4 carrier"). */
+static void event_link(const struct an_event *e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(e->arg, " "), e->arg);
 }
 
 /* Every injected event settles within the budget, in every tree. */
-static int check_settle(struct analysis *a, const struct topo_scenario *sc,
-			size_t first, int64_t end, FILE *out, int *tap)
+static void check_settle(struct verdict_ctx *v, size_t first, int64_t end)
 {
-	int failed = 0;
+	struct analysis *a = v->a;
 
 	for (size_t i = first; i < a->n_events && a->ev[i].ns < end; i++) {
 		const struct an_event *e = &a->ev[i];
-		int64_t next = end, worst = 0;
-		char what[400], diag[32] = "";
+		const struct an_sample *worst_ev = NULL;
+		int64_t next = end, worst = 0, settle[TOPO_MAX_TREES];
+		char what[400], diag[32] = "", name[40], link[32], msg[64];
 		size_t worst_tree = 0;
+		long budget = v->tsc->expect.settle_ms;
+		struct result_check *c;
+		bool ok;
 
 		if (strcmp(e->kind, "link-down") && strcmp(e->kind, "link-up"))
 			continue;
@@ -427,57 +505,192 @@ static int check_settle(struct analysis *a, const struct topo_scenario *sc,
 				break;
 			}
 		for (size_t s = 0; s < a->ntrees; s++) {
-			int64_t last = last_change(a, s, e->ns, next);
+			const struct an_sample *last =
+				last_change(a, s, e->ns, next);
 
-			if (last > 0 && last - e->ns > worst) {
-				worst = last - e->ns;
+			settle[s] = last ? last->ns - e->ns : 0;
+			if (last && last->ns > 0 && settle[s] > worst) {
+				worst = settle[s];
 				worst_tree = s;
+				worst_ev = last;
 			}
 		}
 		tree_name(a, worst_tree, diag, sizeof(diag));
 		snprintf(what, sizeof(what), "%s %s settles in %.3f s (%s)%s",
 			 e->kind, e->arg, (double)worst / 1e9,
 			 worst ? diag : "no change",
-			 sc->expect.settle_ms ? "" : ", no budget");
-		failed += tap_line(out, tap, !sc->expect.settle_ms ||
-				   worst <= (int64_t)sc->expect.settle_ms *
-						    1000000,
-				   sc->name, what, "over the scenario's settle budget");
+			 budget ? "" : ", no budget");
+		ok = !budget || worst <= (int64_t)budget * 1000000;
+		if (ok && budget)
+			snprintf(msg, sizeof(msg), "within the %.3f s budget",
+				 (double)budget / 1e3);
+		snprintf(name, sizeof(name), "settle-%s", e->kind);
+		event_link(e, link, sizeof(link));
+		/* One check over every tree: its name must not change with
+		 * whichever tree happened to be slowest. */
+		c = result_add_check(v->r, v->sc, name, RESULT_NO_TREE,
+				     link[0] ? link : NULL, ok, what,
+				     ok ? (budget ? msg : NULL) :
+					  "over the scenario's settle budget");
+		if (c)
+			c->at_ns = e->ns;
+		result_add_figure(v->r, c, "settle_s", (double)worst / 1e9,
+				  RESULT_NO_TREE);
+		if (budget)
+			result_add_figure(v->r, c, "budget_s",
+					  (double)budget / 1e3, RESULT_NO_TREE);
+		for (size_t s = 0; s < a->ntrees; s++)
+			result_add_figure(v->r, c, "settle_s",
+					  (double)settle[s] / 1e9,
+					  a->tree_id[s]);
+		evidence(v, c, worst_ev);
 	}
-	return failed;
 }
 
 /* No frame goes round a loop: never expected, in any scenario. */
-static int check_loops(struct analysis *a, const struct topo_scenario *sc,
-		       int64_t start, int64_t end, FILE *out, int *tap)
+static void check_loops(struct verdict_ctx *v, int64_t start, int64_t end)
 {
+	struct analysis *a = v->a;
 	bool loop = a->loop_ns >= start && a->loop_ns < end;
 	char diag[160] = "";
+	struct result_check *c;
 
 	if (loop)
 		snprintf(diag, sizeof(diag), "a frame crossed link %u %d times "
 			 "within a second, %.3f s into the scenario",
 			 a->t->links[a->loop_link].index, AN_LOOP_REPEATS,
 			 (double)(a->loop_ns - start) / 1e9);
-	return tap_line(out, tap, !loop, sc->name,
-			"no frame goes round a loop", diag);
+	c = result_add_check(v->r, v->sc, "no-loop", RESULT_NO_TREE, NULL,
+			     !loop, "no frame goes round a loop", diag);
+	if (loop && c) {
+		c->at_ns = a->loop_ns;
+		evidence(v, c, &(struct an_sample){
+			.ns = a->loop_ns, .frame = (uint32_t)a->loop_frame,
+			.link = (uint16_t)a->loop_link });
+	}
 }
 
-int analysis_verdicts(struct analysis *a, FILE *out, int *tap)
+static bool has_bridges(const struct topo *t)
 {
-	int failed = 0;
+	for (size_t i = 0; i < t->n_nodes; i++)
+		if (topo_role_is_bridge(t->nodes[i].role))
+			return true;
+	return false;
+}
 
+/* Spanning tree runs only where there are bridges: a lab of hosts (an
+ * hsmp-host and its peer) has no BPDU to expect. */
+static void check_bpdus(struct verdict_ctx *v)
+{
+	struct analysis *a = v->a;
+	struct result_check *c;
+
+	if (!has_bridges(a->t))
+		return;
+	c = result_add_check(v->r, v->sc, "bpdus-seen", RESULT_NO_TREE, NULL,
+			     a->bpdus > 0, "the captures hold BPDUs",
+			     a->bpdus ? NULL : "no BPDU on any link");
+	result_add_figure(v->r, c, "bpdus", (double)a->bpdus, RESULT_NO_TREE);
+	result_add_figure(v->r, c, "malformed_bpdus", (double)a->bad_bpdus,
+			  RESULT_NO_TREE);
+	if (a->bpdus)
+		evidence(v, c, &a->first_bpdu);
+}
+
+/* The tree a VLAN belongs to: the MSTI that lists it, else the CIST. */
+static uint16_t tree_of_vid(const struct topo_mst *mst, unsigned vid)
+{
+	for (size_t k = 0; k < mst->n_msti; k++)
+		if (topo_vlan_has(&mst->msti[k].vlans, vid))
+			return mst->msti[k].id;
+	return 0;
+}
+
+/*
+ * Every probe flow of the scenario: its outage (the longest run of
+ * missing frames, from the sink's report) against the bound the scenario
+ * sets for the flow's tree; lost, duplicated and reordered frames as
+ * figures. A flow without a report fails.
+ */
+static void check_outages(struct verdict_ctx *v, size_t first, int64_t end)
+{
+	struct analysis *a = v->a;
+
+	for (size_t k = first; k < a->n_events && a->ev[k].ns < end; k++) {
+		char from[64], to[64], path[8192], text[256], why[300] = "";
+		unsigned flow, vid, pps;
+		struct flow_outage o;
+		struct result_check *c;
+		uint16_t tree;
+		long bound;
+		int slot;
+		bool ok;
+
+		if (strcmp(a->ev[k].kind, "probe-start") ||
+		    sscanf(a->ev[k].arg, "%u %63s %63s %u %u", &flow, from, to,
+			   &vid, &pps) != 5)
+			continue;
+		tree = tree_of_vid(&a->t->mst, vid);
+		slot = topo_tree_slot(&a->t->mst, tree);
+		bound = slot >= 0 ? v->tsc->expect.outage_max_ms[slot] : -1;
+		snprintf(path, sizeof(path), "%s/share/%s/probe-%u.json",
+			 a->run_dir, to, flow);
+		if (outage_load(path, pps, &o, why, sizeof(why))) {
+			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u has a sink report",
+				 flow, from, to, vid);
+			result_add_check(v->r, v->sc, "outage", tree, NULL, false, text, why);
+			continue;
+		}
+		ok = bound < 0 || o.outage_ms <= (double)bound;
+		if (bound >= 0)
+			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u: outage %.0f ms (at most %ld)",
+				 flow, from, to, vid, o.outage_ms, bound);
+		else
+			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u: outage %.0f ms, no budget",
+				 flow, from, to, vid, o.outage_ms);
+		if (!ok)
+			snprintf(why, sizeof(why), "%lu frames missing in a row at %u frames/s",
+				 o.longest_missing, pps);
+		c = result_add_check(v->r, v->sc, "outage", tree, NULL, ok, text,
+				     ok ? NULL : why);
+		result_add_figure(v->r, c, "outage_ms", o.outage_ms, tree);
+		result_add_figure(v->r, c, "received", (double)o.received, tree);
+		result_add_figure(v->r, c, "lost", (double)o.lost, tree);
+		result_add_figure(v->r, c, "duplicated", (double)o.duplicated, tree);
+		result_add_figure(v->r, c, "reordered", (double)o.reordered, tree);
+	}
+}
+
+void analysis_results(struct analysis *a, struct result_run *r)
+{
+	r->analysed = true;
+	r->frames = a->frames;
+	r->bpdus = a->bpdus;
+	r->bad_bpdus = a->bad_bpdus;
 	if (a->warn[0])
-		fprintf(out, "# checks: %s\n", a->warn);
-	fprintf(out, "# checks: %lu frames, %lu BPDUs (%lu malformed)\n",
-		a->frames, a->bpdus, a->bad_bpdus);
+		result_set_warning(r, a->warn);
+	r->n_trees = a->ntrees < RESULT_MAX_TREES ? a->ntrees :
+						    RESULT_MAX_TREES;
+	for (size_t s = 0; s < r->n_trees; s++)
+		r->trees[s] = a->tree_id[s];
 	for (size_t i = 0; i < a->t->n_scenarios; i++) {
-		const struct topo_scenario *sc = &a->t->scenarios[i];
-		int64_t start = 0, end = 0, fail_at;
+		struct verdict_ctx v = { .a = a, .r = r,
+					 .tsc = &a->t->scenarios[i] };
+		int64_t start = 0, end = 0, fail_at, last = 0;
 		size_t first = 0;
 
-		if (!window(a, sc->name, &start, &end, &first))
+		if (!window(a, v.tsc->name, &start, &end, &first))
 			continue;
+		for (size_t k = first; k < a->n_events && a->ev[k].ns < end;
+		     k++)
+			last = a->ev[k].ns;
+		/* A run cut short has no end: its last event is one. */
+		v.sc = result_add_scenario(r, v.tsc->name, start,
+					   end == INT64_MAX ? last : end);
+		for (size_t k = first + 1; k < a->n_events && a->ev[k].ns < end;
+		     k++)
+			result_add_event(r, v.sc, a->ev[k].ns, a->ev[k].kind,
+					 a->ev[k].arg);
 		fail_at = end;
 		for (size_t k = first; k < a->n_events && a->ev[k].ns < end;
 		     k++)
@@ -485,20 +698,29 @@ int analysis_verdicts(struct analysis *a, FILE *out, int *tap)
 				fail_at = a->ev[k].ns;
 				break;
 			}
-		failed += tap_line(out, tap, a->bpdus > 0, sc->name,
-				   "the captures hold BPDUs",
-				   "no BPDU on any link");
-		failed += check_loops(a, sc, start, end, out, tap);
-		if (sc->expect.set) {
-			failed += check_roots(a, sc, fail_at,
-					      "before the first failure",
-					      out, tap);
-			failed += check_blocked(a, sc, fail_at, out, tap);
+		check_bpdus(&v);
+		check_loops(&v, start, end);
+		if (v.tsc->expect.set) {
+			check_roots(&v, fail_at, "root-before-failure",
+				    "before the first failure");
+			check_blocked(&v, fail_at);
 			if (fail_at != end)
-				failed += check_roots(a, sc, end - 1,
-						      "at the end", out, tap);
+				check_roots(&v, end - 1, "root-at-end",
+					    "at the end");
 		}
-		failed += check_settle(a, sc, first, end, out, tap);
+		check_settle(&v, first, end);
+		check_outages(&v, first, end);
 	}
+}
+
+int analysis_verdicts(struct analysis *a, FILE *out, int *tap)
+{
+	struct result_run r;
+	int failed;
+
+	result_init(&r, a->t->name);
+	analysis_results(a, &r);
+	failed = report_tap(&r, out, tap);
+	result_free(&r);
 	return failed;
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "plan.h"
+#include "result.h"
 #include "topo.h"
 
 #define AN_MAX_EVENTS 4096
@@ -36,6 +37,8 @@ struct an_sample {		/* one port's advertisement for one tree */
 	uint8_t role;		/* enum bpdu_role */
 	bool forwarding, tc;
 	uint64_t root;		/* bridge_id_u64 of the (regional) root */
+	uint32_t frame;		/* evidence: frame number in its link's pcap */
+	uint16_t link;		/* link index (0-based) */
 };
 
 struct an_port_tree {
@@ -45,6 +48,7 @@ struct an_port_tree {
 
 struct analysis {
 	const struct topo *t;
+	char run_dir[4096];		/* for the probe sinks' reports */
 	const struct plan *p;
 	size_t ntrees;		/* CIST + the lab's MSTIs */
 	uint16_t tree_id[TOPO_MAX_TREES];
@@ -53,13 +57,16 @@ struct analysis {
 	size_t n_events;
 	struct an_event ev[AN_MAX_EVENTS];
 	unsigned long bpdus, bad_bpdus, frames;
+	size_t cur_link;		/* the capture being read */
+	unsigned long link_frames;	/* frames read from it so far */
+	struct an_sample first_bpdu;	/* earliest BPDU (ns 0: none) */
 	/* Loop detection: copies of one frame per link per second. */
-	size_t cur_link;
 	int64_t loop_second;
 	uint32_t loop_hash[AN_LOOP_SLOTS];
 	uint16_t loop_count[AN_LOOP_SLOTS];
 	int64_t loop_ns;		/* first loop seen, 0 if none */
 	size_t loop_link;
+	unsigned long loop_frame;
 	char warn[512];
 };
 
@@ -74,9 +81,13 @@ void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 		    size_t len);
 
 /*
- * Checks every scenario of the run against its expectations and prints
- * TAP lines (numbered from *tap + 1) to out. Returns the failures.
+ * Checks every scenario of the run against its expectations and adds
+ * the verdicts, with figures and evidence, to r (from result_init).
  */
+void analysis_results(struct analysis *a, struct result_run *r);
+
+/* analysis_results rendered as TAP lines (numbered from *tap + 1) to
+ * out. Returns the failures. */
 int analysis_verdicts(struct analysis *a, FILE *out, int *tap);
 
 #endif

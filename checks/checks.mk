@@ -1,13 +1,22 @@
-# The checks: pcap readers and verdicts, linked into mstlab (decode,
-# verdicts after run) and the unit tests.
-CHECKS_SRCS := checks/pcapread.c checks/bpdu_print.c checks/analyze.c
-CHECKS_LIBS := -lpcap
+# The checks: pcap readers, verdicts into one result model, and the
+# renderers of that model (TAP, summary.json, junit.xml, report.md,
+# report.html). Linked into mstlab (decode, verdicts after run) and the
+# unit tests.
+CHECKS_SRCS := checks/pcapread.c checks/bpdu_print.c checks/analyze.c \
+	checks/result.c checks/report_util.c checks/report_tap.c \
+	checks/report_json.c checks/report_junit.c checks/report_md.c \
+	checks/report_svg.c checks/report_html.c checks/report_files.c \
+	checks/outage.c
+CHECKS_LIBS := -lpcap -ljansson -lm
 $(BUILD)/obj/checks/%.o $(BUILD)/obj-san/checks/%.o: CFLAGS_BASE += -Ilab/mstlab
 $(BUILD)/obj/lab/mstlab/cmd_checks.o $(BUILD)/obj-san/lab/mstlab/cmd_checks.o \
 $(BUILD)/obj/lab/mstlab/cmd_lab.o $(BUILD)/obj-san/lab/mstlab/cmd_lab.o: \
 	CFLAGS_BASE += -Ichecks -Ilab/mstlab
 
-UNIT_TESTS += test_checks
+UNIT_TESTS += test_checks test_report
 test_checks_SRCS = tests/unit/test_checks.c $(MSTLAB_LIB_SRCS)
 test_checks_LIBS = $(MSTLAB_LIB_LIBS)
 $(BUILD)/obj-san/tests/unit/test_checks.o: CFLAGS_BASE += -Ichecks -Ilab/mstlab
+test_report_SRCS = tests/unit/test_report.c $(MSTLAB_LIB_SRCS)
+test_report_LIBS = $(MSTLAB_LIB_LIBS)
+$(BUILD)/obj-san/tests/unit/test_report.o: CFLAGS_BASE += -Ichecks -Ilab/mstlab

@@ -5,12 +5,15 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze.h"
 #include "bpdu.h"
 #include "bpdu_print.h"
 #include "pcapread.h"
 #include "print.h"
+#include "report.h"
+#include "result.h"
 
 struct decode_ctx {
 	struct printer pr;
@@ -67,29 +70,58 @@ int cmd_decode(int argc, char **argv, FILE *out, FILE *err)
 	return 0;
 }
 
+/* The verdicts of run_dir as a model; a run folder that cannot be read
+ * is one failed check. */
+static void build_results(const struct topo *t, const char *run_dir,
+			  struct result_run *r)
+{
+	struct analysis *a = calloc(1, sizeof(*a));
+	struct result_scenario *sc;
+	char e[512];
+	struct plan *p = NULL;
+
+	result_init(r, t->name);
+	if (!a || plan_build(t, &p)) {
+		r->oom = true;
+	} else if (analysis_load(a, t, p, run_dir, e, sizeof(e))) {
+		sc = result_add_scenario(r, NULL, 0, 0);
+		result_add_check(r, sc, "load", RESULT_NO_TREE, NULL, false, e,
+				 NULL);
+	} else {
+		analysis_results(a, r);
+	}
+	if (a && a->pt)
+		analysis_free(a);
+	free(a);
+	plan_free(p);
+}
+
 int run_verdicts(const struct topo *t, const char *run_dir, FILE *out,
 		 int *tap)
 {
-	struct analysis *a = calloc(1, sizeof(*a));
-	char e[512];
-	struct plan *p;
+	struct result_run r;
+	char e[PATH_MAX + 64];
 	int failed;
 
-	if (!a || plan_build(t, &p)) {
-		free(a);
-		fprintf(out, "not ok %d - checks: out of memory\n", ++*tap);
-		return 1;
+	build_results(t, run_dir, &r);
+	failed = report_tap(&r, out, tap);
+	if (report_write_files(&r, run_dir, e, sizeof(e))) {
+		fprintf(out, "not ok %d - checks: report files: %s\n", ++*tap,
+			e);
+		failed++;
 	}
-	if (analysis_load(a, t, p, run_dir, e, sizeof(e))) {
-		fprintf(out, "not ok %d - checks: %s\n", ++*tap, e);
-		failed = 1;
-	} else {
-		failed = analysis_verdicts(a, out, tap);
-	}
-	analysis_free(a);
-	free(a);
-	plan_free(p);
+	result_free(&r);
 	return failed;
+}
+
+void print_result_line(FILE *out, int checks, int failed, const char *run_dir)
+{
+	char report[PATH_MAX + 16];
+
+	snprintf(report, sizeof(report), "%s/report.html", run_dir);
+	fprintf(out, "RESULT: %s %d checks, %d failed \xe2\x80\x94 %s\n",
+		failed ? "FAIL" : "PASS", checks, failed,
+		access(report, R_OK) ? run_dir : report);
 }
 
 int cmd_verdict(int argc, char **argv, FILE *out, FILE *err)
@@ -111,6 +143,7 @@ int cmd_verdict(int argc, char **argv, FILE *out, FILE *err)
 	fprintf(out, "TAP version 14\n");
 	failed = run_verdicts(t, argv[0], out, &tap);
 	fprintf(out, "1..%d\n", tap);
+	print_result_line(out, tap, failed, argv[0]);
 	topo_free(t);
 	return failed ? 1 : 0;
 }

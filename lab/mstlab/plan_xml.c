@@ -40,6 +40,27 @@ static void path_xml(struct sbuf *x, const char *dir, const char *sub,
 	sbuf_puts(x, ext);
 }
 
+/* The emulated switch finds the NICs behind lan1..lan5 by MAC, in port
+ * order; a port without a link has an empty slot. */
+static void dsa_ports_arg(struct sbuf *x, const struct plan *p, int node)
+{
+	const struct topo_node *n = &p->topo->nodes[node];
+	const char *mac[TOPO_DSA_PORTS + 1] = { 0 };
+	unsigned int last = 0;
+
+	for (size_t j = 0; j < n->n_ports; j++) {
+		unsigned int lan = n->ports[j].index;
+
+		if (lan >= 1 && lan <= TOPO_DSA_PORTS) {
+			mac[lan] = p->nodes[node].nic[j].mac_str;
+			last = lan > last ? lan : last;
+		}
+	}
+	sbuf_puts(x, " mv88e6xxx_sim.ports=");
+	for (unsigned int lan = 1; lan <= last; lan++)
+		sbuf_printf(x, "%s%s", lan > 1 ? "," : "", mac[lan] ? mac[lan] : "");
+}
+
 static void cpu_xml(struct sbuf *x, const struct topo_node *n,
 		    enum plan_virt virt)
 {
@@ -128,6 +149,8 @@ enum plan_err plan_domain_xml(const struct plan *p,
 	/* The emulated SMU has as many sockets as the CPU topology. */
 	if (n->role == TOPO_ROLE_HSMP_HOST)
 		sbuf_printf(x, " amd_smu_sim.sockets=%u", n->sockets);
+	if (n->role == TOPO_ROLE_DSA_SWITCH)
+		dsa_ports_arg(x, p, node);
 	sbuf_puts(x, "</cmdline>\n  </os>\n  <features>\n    <acpi/>\n");
 	/* TCG's translation cache defaults to 1 GiB per VM; a small guest
 	 * runs as fast with 32 MiB and the host keeps the memory. */

@@ -32,6 +32,8 @@ if grep -q 'amd_smu_sim.hsmp_bios=0' /proc/cmdline; then
 	say $? "HSMP disabled in the BIOS: the emulator is there, /dev/hsmp is not"
 	dmesg | grep -q 'Is HSMP disabled in BIOS'
 	say $? "amd_hsmp asks whether HSMP is disabled in the BIOS"
+	dmesg | grep -q 'amd_smu_sim: boot handshake: no message answered'
+	say $? "the emulator answered nothing"
 	exit $((failed > 0))
 fi
 
@@ -39,6 +41,9 @@ sockets=$(sed -n 's/.*amd_smu_sim\.sockets=\([0-9]*\).*/\1/p' /proc/cmdline)
 sockets=${sockets:-1}
 msgs=${HSMP_STRESS_MSGS:-10000}
 [ "$sockets" = 1 ] && msgs=2000
+
+dmesg | grep -q "amd_smu_sim: boot handshake: $sockets messages\? answered"
+say $? "amd_hsmp's probe sent one TEST per socket ($sockets)"
 
 # The C suite prints TAP itself; renumber it into ours.
 hsmp-test -n "$msgs" >/tmp/suite.tap 2>&1

@@ -98,7 +98,7 @@ static void put(struct fixture *fx, int64_t ns, const uint8_t *f, size_t len)
 }
 
 /* A run folder: topology.yaml, events and the link's capture. */
-static int make_run(struct fixture *fx)
+static int make_run_of(struct fixture *fx, const char *yaml)
 {
 	char path[256];
 	struct topo_error te;
@@ -109,7 +109,7 @@ static int make_run(struct fixture *fx)
 		return -1;
 	snprintf(path, sizeof(path), "%s/topology.yaml", fx->dir);
 	f = fopen(path, "w");
-	fputs(lab_yaml, f);
+	fputs(yaml, f);
 	fclose(f);
 	if (topo_parse_file(path, &fx->t, &te) || plan_build(fx->t, &fx->p))
 		return -1;
@@ -126,6 +126,11 @@ static int make_run(struct fixture *fx)
 		DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
 	fx->d = pcap_dump_open(fx->dead, path);
 	return fx->d ? 0 : -1;
+}
+
+static int make_run(struct fixture *fx)
+{
+	return make_run_of(fx, lab_yaml);
 }
 
 static void fixture_free(struct fixture *fx)
@@ -282,5 +287,167 @@ TEST(a_frame_going_round_is_a_loop)
 			  "# a frame crossed link 1 20 times within a second, "
 			  "5.038 s into the scenario\n") != NULL);
 	free(out);
+	fixture_free(&fx);
+}
+
+TEST(a_lab_without_bridges_expects_no_bpdus)
+{
+	static const char hosts[] = "name: duo\nnodes:\n  a: { role: host }\n"
+				    "  b: { role: host }\nlinks:\n  - [a:eth1, b:eth1]\n"
+				    "scenarios:\n  s:\n    steps:\n      - sleep: 1s\n"
+				    "  wrong:\n    steps:\n      - sleep: 1s\n";
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o;
+	int tap = 0, failed;
+
+	CHECK(make_run_of(&fx, hosts) == 0);
+	pcap_dump_close(fx.d);
+	fx.d = NULL;
+	o = open_memstream(&out, &len);
+	failed = run_verdicts(fx.t, fx.dir, o, &tap);
+	fclose(o);
+	CHECK(strstr(out, "hold BPDUs") == NULL);
+	CHECK(strstr(out, "ok 1 - check s: no frame goes round a loop\n"));
+	CHECK_INT(failed, 0);
+	free(out);
+	fixture_free(&fx);
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+TEST(probe_outages_are_judged_per_tree_from_the_sinks)
+{
+	static const char yaml[] =
+		"name: duo\nmst: { region: duo, instances: { 1: [10] } }\n"
+		"nodes:\n  sw1: { role: bridge }\n  h2: { role: host }\n"
+		"links:\n  - [sw1:p1, h2:eth1]\n"
+		"scenarios:\n  s:\n    steps:\n      - sleep: 1s\n"
+		"    expect:\n      outage_ms: { 1: 50, cist: { max: 20 } }\n";
+	struct fixture fx;
+	char *out = NULL, share[300];
+	size_t len = 0;
+	FILE *o;
+	int tap = 0;
+
+	CHECK(make_run_of(&fx, yaml) == 0);
+	pcap_dump_close(fx.d);
+	fx.d = NULL;
+	write_file(fx.dir, "events",
+		   "1000000000 scenario s\n"
+		   "2000000000 probe-start 1 sw1 h2 10 200\n"
+		   "2000000000 probe-start 2 sw1 h2 20 200\n"
+		   "2000000000 probe-start 3 sw1 h2 30 200\n"
+		   "9000000000 run-end ok\n");
+	snprintf(share, sizeof(share), "%s/share", fx.dir);
+	mkdir(share, 0755);
+	snprintf(share, sizeof(share), "%s/share/h2", fx.dir);
+	mkdir(share, 0755);
+	/* 8 frames missing at 200/s: 40 ms, within MSTI 1's 50. */
+	write_file(share, "probe-1.json",
+		   "{\"flow\":1,\"vid\":10,\"received\":992,\"lost\":8,\"duplicated\":0,"
+		   "\"reordered\":0,\"gaps\":[{\"first\":10,\"last\":17,\"ms\":45.1},"
+		   "{\"first\":30,\"last\":31,\"ms\":15.0}]}\n");
+	/* 5 frames: 25 ms, over the CIST's 20. */
+	write_file(share, "probe-2.json",
+		   "{\"flow\":2,\"vid\":20,\"received\":995,\"lost\":5,\"duplicated\":1,"
+		   "\"reordered\":2,\"gaps\":[{\"first\":5,\"last\":9,\"ms\":30.0}]}\n");
+	o = open_memstream(&out, &len);
+	run_verdicts(fx.t, fx.dir, o, &tap);
+	fclose(o);
+	CHECK(strstr(out, "\nok 3 - check s: flow 1 sw1->h2 vlan 10: outage 40 ms "
+			  "(at most 50)\n") != NULL);
+	CHECK(strstr(out, "\nnot ok 4 - check s: flow 2 sw1->h2 vlan 20: outage 25 ms "
+			  "(at most 20)\n# 5 frames missing in a row at 200 frames/s\n") != NULL);
+	CHECK(strstr(out, "\nnot ok 5 - check s: flow 3 sw1->h2 vlan 30 has a sink "
+			  "report\n# unable to open ") != NULL);
+	free(out);
+	fixture_free(&fx);
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+	char path[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f, *m;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(m);
+	fclose(f);
+	return buf;
+}
+
+/* mstlab verdict: the TAP of before, one RESULT line, and the reports
+ * naming the BPDUs that decided: write_captures' 7th frame (5.5 s) is
+ * the last change after the failure, its 6th (4 s) names the roots. */
+TEST(verdict_writes_reports_with_evidence_and_a_result_line)
+{
+	struct fixture fx;
+	char *argv[1], *out, *err, *json, *junit, *html, *md, want[256];
+	int rc;
+
+	CHECK(make_run(&fx) == 0);
+	CHECK(write_captures(&fx) == 0);
+	argv[0] = fx.dir;
+	out = capture_output(cmd_verdict, 1, argv, &rc, &err);
+	CHECK_INT(rc, 1);
+	snprintf(want, sizeof(want), "\n1..11\nRESULT: FAIL 11 checks, 1 failed"
+		 " \xe2\x80\x94 %s/report.html\n", fx.dir);
+	CHECK(strlen(out) > strlen(want));
+	CHECK_STR(out + strlen(out) - strlen(want), want);
+	CHECK(strstr(out, "ok 8 - check s: link-down link1 carrier settles in "
+			  "0.500 s (msti 1)\n") != NULL);
+	json = slurp(fx.dir, "summary.json");
+	junit = slurp(fx.dir, "junit.xml");
+	html = slurp(fx.dir, "report.html");
+	md = slurp(fx.dir, "report.md");
+	CHECK(json && junit && html && md);
+	CHECK(strstr(json, "\"name\": \"settle-link-down\",\n"
+			   "          \"text\": \"link-down link1 carrier "
+			   "settles in 0.500 s (msti 1)\"") != NULL);
+	CHECK(strstr(json, "\"msti 1\": {\n              \"settle_s\": 0.5\n")
+	      != NULL);
+	CHECK(strstr(json, "\"pcap\": \"pcap/link1-sw1.p1-sw2.p1.pcap\",\n"
+			   "              \"frame\": 7,\n"
+			   "              \"time_ns\": 5500000000\n") != NULL);
+	CHECK(strstr(junit, "<testcase classname=\"duo.s\" "
+			    "name=\"settle-link-down[link1]\" time=\"0.500\">")
+	      != NULL);
+	CHECK(strstr(junit, "<testcase classname=\"duo.wrong\" "
+			    "name=\"root-before-failure[msti 1]\" time=\"0.000\">"
+			    "\n      <failure message=\"the BPDUs name sw2\"")
+	      != NULL);
+	CHECK(strstr(junit, "evidence: pcap/link1-sw1.p1-sw2.p1.pcap frame 6 "
+			    "at 4.000001000 ") != NULL);
+	CHECK(strstr(junit, "[[ATTACHMENT|pcap/link1-sw1.p1-sw2.p1.pcap]]")
+	      != NULL);
+	CHECK(strstr(html, "<tr class=\"fail\" id=\"wrong-root-before-failure"
+			   "_msti_1_\">") != NULL);
+	CHECK(strstr(md, "\n## wrong: FAIL (3 checks, 1 failed)\n") != NULL);
+	free(json);
+	free(junit);
+	free(html);
+	free(md);
+	free(out);
+	free(err);
 	fixture_free(&fx);
 }

@@ -276,6 +276,29 @@ TEST(domain_xml_has_what_it_must)
 	topo_free(t);
 }
 
+TEST(domain_xml_dsa_switch_names_its_nics_by_lan_port)
+{
+	struct topo *t = parse("name: t\nnodes:\n"
+			       "  d: { role: dsa-switch }\n"
+			       "  a: { role: host }\n  b: { role: host }\n"
+			       "links:\n  - [a:eth1, d:lan3]\n  - [b:eth1, d:lan1]\n");
+	struct plan *p;
+	struct sbuf x;
+	char want[128];
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&x);
+	CHECK_INT(plan_domain_xml(p, &params, 0, &x), PLAN_OK);
+	/* Ports are kept in name order: lan1, lan3; lan2 has no NIC. */
+	snprintf(want, sizeof(want), " mv88e6xxx_sim.ports=%s,,%s</cmdline>",
+		 p->nodes[0].nic[0].mac_str, p->nodes[0].nic[1].mac_str);
+	CHECK(strstr(sbuf_str(&x), want) != NULL);
+	sbuf_free(&x);
+	plan_free(p);
+	topo_free(t);
+}
+
 TEST(domain_xml_hsmp_and_debug_kernel)
 {
 	struct topo *t = parse("name: t\nnodes:\n"

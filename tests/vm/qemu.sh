@@ -8,7 +8,8 @@
 #   vm_wait_exit DIR TIMEOUT                       0 if QEMU exited by itself
 #   vm_console DIR                                 the serial console log
 #
-# VM_CPU and VM_SMP pick the CPU model and topology (qemu64, 1 vCPU).
+# VM_CPU and VM_SMP pick the CPU model and topology (qemu64, 1 vCPU);
+# VM_EXTRA_ARGS adds QEMU arguments (our own words, split on spaces).
 # VM_NICS=N adds N virtio-net NICs on one QEMU hub (what one sends, all
 # the others receive): a wire inside the guest for tests. A hub port has
 # one queue pair, so virtio_net's XDP transmit shares the TX queue.
@@ -57,7 +58,7 @@ vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 		-device virtio-serial-pci \
 		-chardev socket,id=qga,path="$dir/qga.sock",server=on,wait=off \
 		-device virtserialport,chardev=qga,name=org.qemu.guest_agent.0 \
-		-pidfile "$dir/qemu.pid" -nic none $(vm_nic_args) \
+		-pidfile "$dir/qemu.pid" -nic none $(vm_nic_args) ${VM_EXTRA_ARGS:-} \
 		>"$dir/qemu.log" 2>&1 &
 	echo $! >"$dir/qemu.pid.shell"
 	VM_PIDS+=($!)

@@ -38,6 +38,10 @@ static void complete_if_due(struct smu_sim_socket *s)
 			s->args[0] += 1;
 	}
 	took = now - s->issued_ns;
+	if (!READ_ONCE(smu_sim.booted)) {
+		smu_sim.boot_msgs++;
+		smu_sim.boot_last_ns = now;
+	}
 	s->stats.total++;
 	if (id < SMU_SIM_NUM_MSGS)
 		s->stats.served[id]++;
@@ -100,6 +104,9 @@ static void start_message(struct smu_sim_socket *s, u32 id)
 			break;
 		}
 	}
+	/* Boot is one thread: the probe's first message starts the clock. */
+	if (!READ_ONCE(smu_sim.booted) && !smu_sim.boot_first_ns)
+		smu_sim.boot_first_ns = now;
 	s->pending = true;
 	s->issued_ns = now;
 	s->ready_ns = now + delay_ns;

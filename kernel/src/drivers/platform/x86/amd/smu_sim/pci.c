@@ -315,12 +315,25 @@ static int __init smu_sim_init(void)
 }
 subsys_initcall_sync(smu_sim_init);
 
-/* amd_nb caches northbridges once: say so if it did not see ours. */
+/*
+ * amd_nb caches northbridges once: say so if it did not see ours. And how
+ * long amd_hsmp's probe talked to the mailbox (its TEST per socket).
+ */
 static int __init smu_sim_check(void)
 {
-	if (smu_sim.nsockets && amd_nb_num() != smu_sim.nsockets)
+	if (!smu_sim.nsockets)
+		return 0;
+	WRITE_ONCE(smu_sim.booted, true);
+	if (amd_nb_num() != smu_sim.nsockets)
 		pr_err("amd_nb found %u northbridges, expected %u: initcall order changed?\n",
 		       amd_nb_num(), smu_sim.nsockets);
+	if (!smu_sim.boot_msgs)
+		pr_info("boot handshake: no message answered\n");
+	else
+		pr_info("boot handshake: %u message%s answered in %llu us\n",
+			smu_sim.boot_msgs, smu_sim.boot_msgs == 1 ? "" : "s",
+			div_u64(smu_sim.boot_last_ns - smu_sim.boot_first_ns,
+				NSEC_PER_USEC));
 	return 0;
 }
 late_initcall(smu_sim_check);

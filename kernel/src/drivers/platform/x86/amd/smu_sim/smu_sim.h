@@ -116,6 +116,10 @@ struct smu_sim_socket {
 
 struct smu_sim {
 	unsigned int nsockets;
+	/* The driver's probe handshake, measured until late_initcall. */
+	bool booted;
+	unsigned int boot_msgs;
+	u64 boot_first_ns, boot_last_ns;
 	u32 proto_ver;
 	u32 smu_fw_ver;
 	u64 seed;

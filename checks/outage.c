@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#include "outage.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+static unsigned long count(json_t *root, const char *key)
+{
+	json_t *v = json_object_get(root, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+		       (unsigned long)json_integer_value(v) : 0;
+}
+
+int outage_load(const char *path, unsigned pps, struct flow_outage *o,
+		char *err, size_t len)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je), *gaps, *g;
+	size_t i;
+
+	*o = (struct flow_outage){ 0 };
+	if (!root) {
+		if (je.line > 0)
+			snprintf(err, len, "%s:%d:%d: %s", path, je.line,
+				 je.column, je.text);
+		else	/* jansson's text names the file and the reason */
+			snprintf(err, len, "%s", je.text);
+		return -1;
+	}
+	gaps = json_object_get(root, "gaps");
+	if (!json_is_object(root) || !json_is_array(gaps) || !pps) {
+		snprintf(err, len, "%s: not a probe-sink report", path);
+		json_decref(root);
+		return -1;
+	}
+	o->received = count(root, "received");
+	o->lost = count(root, "lost");
+	o->duplicated = count(root, "duplicated");
+	o->reordered = count(root, "reordered");
+	json_array_foreach(gaps, i, g) {
+		json_int_t first = json_integer_value(json_object_get(g, "first"));
+		json_int_t last = json_integer_value(json_object_get(g, "last"));
+
+		if (last >= first && (unsigned long)(last - first + 1) > o->longest_missing)
+			o->longest_missing = (unsigned long)(last - first + 1);
+	}
+	/* At the probe interval's resolution: a gap of n frames lasted n intervals. */
+	o->outage_ms = (double)o->longest_missing * 1000.0 / pps;
+	json_decref(root);
+	return 0;
+}

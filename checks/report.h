@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The renderers of a run's verdicts (result.h): TAP 14 on stdout and the
+ * files a run folder gets (results/README.md). Each reads the model only.
+ */
+#ifndef MSTLAB_REPORT_H
+#define MSTLAB_REPORT_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+/* TAP lines numbered from *tap + 1 (no header, no plan); the failures. */
+int report_tap(const struct result_run *r, FILE *out, int *tap);
+
+/* Each writes one whole document; 0, or -1 on a write or memory error. */
+int report_json(const struct result_run *r, FILE *out);	/* summary.json */
+int report_junit(const struct result_run *r, FILE *out);	/* junit.xml */
+int report_md(const struct result_run *r, FILE *out);		/* report.md */
+int report_html(const struct result_run *r, FILE *out);	/* report.html */
+
+/* Writes the four files into dir; 0, or -1 with err. */
+int report_write_files(const struct result_run *r, const char *dir,
+		       char *err, size_t err_len);
+
+/* Shared by the renderers. */
+/* s with & < > " ' as entities: safe in XML/HTML text and attributes. */
+void report_put_xml(FILE *out, const char *s);
+/* s safe inside a Markdown table cell: no '|', no raw HTML. */
+void report_put_md(FILE *out, const char *s);
+/* "[cist][link4]"-style suffix naming a check's tree and link. */
+const char *report_check_id(const struct result_check *c, char *buf,
+			    size_t len);
+/* Seconds from ns, for display. */
+double report_seconds(int64_t ns);
+/* A capture time as Wireshark's frame.time_epoch: "1796350664.080709803". */
+void report_put_time(FILE *out, int64_t ns);
+
+#endif

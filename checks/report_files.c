@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/* The report files of a run folder, each written whole or not at all. */
+#include "report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct {
+	const char *name;
+	int (*render)(const struct result_run *r, FILE *out);
+} files[] = {
+	{ "summary.json", report_json },
+	{ "junit.xml", report_junit },
+	{ "report.md", report_md },
+	{ "report.html", report_html },
+};
+
+/* Into a temporary name, then renamed: a reader (CI picking up
+ * junit.xml) never sees half a file. */
+static int write_one(const struct result_run *r, const char *dir,
+		     size_t i, char *err, size_t err_len)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f) {
+		snprintf(err, err_len, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	rc = files[i].render(r, f);
+	if (fclose(f) || rc) {
+		snprintf(err, err_len, "%s: could not write it", tmp);
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path)) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int report_write_files(const struct result_run *r, const char *dir,
+		       char *err, size_t err_len)
+{
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (write_one(r, dir, i, err, err_len))
+			return -1;
+	return 0;
+}

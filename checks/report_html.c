@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.html: one self-contained page (inline CSS and SVG, no scripts,
+ * nothing fetched) a release engineer can open or attach anywhere.
+ */
+#include <ctype.h>
+
+#include "report.h"
+#include "report_svg.h"
+
+static const char css[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
+	"h1 .pass,h2 .pass{color:#1e7e34}h1 .fail,h2 .fail{color:#b02a37}"
+	"table{border-collapse:collapse;margin:.5em 0 1em}"
+	"th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;"
+	"vertical-align:top}th{background:#f2f2f2}"
+	"tr.fail td{background:#fde8e8}tr.skip td{color:#777}"
+	"td.res{font-weight:bold}tr.pass td.res{color:#1e7e34}"
+	"tr.fail td.res{color:#b02a37}code{font-size:12px}"
+	"svg.timeline{display:block;margin:2px 0}"
+	".tree{font-size:12px;font-weight:bold}.tick{font-size:9px;"
+	"text-anchor:middle;fill:#555}.ev{font-size:9px;fill:#333}"
+	".bar{fill:#3b7dd8}.bar-fail{fill:#b02a37}"
+	".budget{stroke:#b02a37;stroke-dasharray:3 2}"
+	".legend span{display:inline-block;margin-right:1em}";
+
+static const char legend[] =
+	"<p class=\"legend\"><span style=\"color:#c0392b\">| link down</span>"
+	"<span style=\"color:#27ae60\">| link up</span>"
+	"<span style=\"color:#e67e22\">| impairment</span>"
+	"<span style=\"color:#7f8c8d\">| mark</span>"
+	"<span style=\"color:#3b7dd8\">&#9646; settle time</span>"
+	"<span style=\"color:#b02a37\">&#9646; over budget, "
+	"&#166; budget</span></p>\n";
+
+/* An anchor (report.html#scenario-check) has no spaces or markup. */
+static void put_id(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(isalnum((unsigned char)*s) || *s == '-' || *s == '.' ?
+			      *s : '_', out);
+}
+
+static void cell(FILE *out, const char *cls, const char *s)
+{
+	fprintf(out, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "",
+		cls ? "\"" : "");
+	report_put_xml(out, s);
+	fputs("</td>", out);
+}
+
+static void figures(FILE *out, const struct result_check *c)
+{
+	fputs("<td>", out);
+	for (size_t i = 0, n = 0; i < c->n_figures; i++) {
+		if (c->figures[i].msti != RESULT_NO_TREE)
+			continue;
+		fputs(n++ ? "<br/>" : "", out);
+		report_put_xml(out, c->figures[i].name);
+		fprintf(out, " %g", c->figures[i].value);
+	}
+	fputs("</td>", out);
+}
+
+static void evidence(FILE *out, const struct result_check *c)
+{
+	fputs("<td>", out);
+	for (size_t i = 0; i < c->n_evidence; i++) {
+		fputs(i ? "<br/><code>" : "<code>", out);
+		report_put_xml(out, c->evidence[i].pcap);
+		fprintf(out, "</code> frame %lu at ", c->evidence[i].frame);
+		report_put_time(out, c->evidence[i].ns);
+	}
+	fputs("</td>", out);
+}
+
+static void table(FILE *out, const struct result_scenario *sc)
+{
+	fputs("<table>\n<tr><th>#</th><th>check</th><th>tree</th><th>link"
+	      "</th><th>result</th><th>detail</th><th>figures</th>"
+	      "<th>evidence</th></tr>\n", out);
+	for (size_t i = 0; i < sc->n_checks; i++) {
+		const struct result_check *c = &sc->checks[i];
+		char tree[16], id[256];
+		const char *st = result_status_name(c->status);
+
+		fprintf(out, "<tr class=\"%s\" id=\"", st);
+		put_id(out, sc->name);
+		fputc('-', out);
+		put_id(out, report_check_id(c, id, sizeof(id)));
+		fprintf(out, "\"><td>%zu</td>", i + 1);
+		cell(out, NULL, c->text);
+		cell(out, NULL, result_tree_name(c->msti, tree, sizeof(tree)));
+		cell(out, NULL, c->link ? c->link : "");
+		cell(out, "res", st);
+		cell(out, NULL, c->message ? c->message : "");
+		figures(out, c);
+		evidence(out, c);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void scenario(FILE *out, const struct result_run *r,
+		     const struct result_scenario *sc)
+{
+	struct result_counts n = result_count(r, sc);
+
+	fputs("<section>\n<h2>", out);
+	report_put_xml(out, sc->name);
+	fprintf(out, ": <span class=\"%s\">%s</span></h2>\n<p>%u checks, "
+		"%u failed, %.3f s.</p>\n", n.failed ? "fail" : "pass",
+		n.failed ? "FAIL" : "PASS", n.checks, n.failed,
+		sc->end_ns > sc->start_ns ?
+			report_seconds(sc->end_ns - sc->start_ns) : 0.0);
+	table(out, sc);
+	if (!sc->run_wide && r->n_trees) {
+		fputs("<h3>Timeline per tree</h3>\n", out);
+		for (size_t t = 0; t < r->n_trees; t++)
+			report_svg_timeline(out, sc, r->trees[t]);
+		fputs(legend, out);
+	}
+	fputs("</section>\n", out);
+}
+
+int report_html(const struct result_run *r, FILE *out)
+{
+	struct result_counts n = result_count(r, NULL);
+	bool fail = n.failed || r->oom;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	      "<meta charset=\"utf-8\"/>\n<title>mstlab ", out);
+	report_put_xml(out, r->lab);
+	fprintf(out, ": %s</title>\n<style>%s</style>\n</head>\n<body>\n"
+		"<h1>mstlab lab ", fail ? "FAIL" : "PASS", css);
+	report_put_xml(out, r->lab);
+	fprintf(out, ": <span class=\"%s\">%s</span></h1>\n<p>%u checks, %u "
+		"failed, %u skipped; %lu frames, %lu BPDUs (%lu malformed)."
+		"</p>\n", fail ? "fail" : "pass", fail ? "FAIL" : "PASS",
+		n.checks, n.failed, n.skipped, r->frames, r->bpdus,
+		r->bad_bpdus);
+	if (r->warning) {
+		fputs("<p class=\"fail\">Warning: ", out);
+		report_put_xml(out, r->warning);
+		fputs("</p>\n", out);
+	}
+	for (size_t i = 0; i < r->n_scenarios; i++)
+		scenario(out, r, &r->scenarios[i]);
+	fputs("</body>\n</html>\n", out);
+	return ferror(out) ? -1 : 0;
+}

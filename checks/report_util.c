@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/* What the renderers share: escaping and the names of checks. */
+#include "report.h"
+
+#include <string.h>
+
+void report_put_xml(FILE *out, const char *s)
+{
+	for (; s && *s; s++)
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*s, out);
+		}
+}
+
+void report_put_md(FILE *out, const char *s)
+{
+	for (; s && *s; s++)
+		switch (*s) {
+		case '|': fputs("\\|", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '`': fputs("\\`", out); break;
+		case '*': fputs("\\*", out); break;
+		case '_': fputs("\\_", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		default: fputc(*s, out);
+		}
+}
+
+const char *report_check_id(const struct result_check *c, char *buf,
+			    size_t len)
+{
+	char tree[16];
+
+	result_tree_name(c->msti, tree, sizeof(tree));
+	snprintf(buf, len, "%s%s%s%s%s%s%s", c->name, *tree ? "[" : "", tree,
+		 *tree ? "]" : "", c->link ? "[" : "", c->link ? c->link : "",
+		 c->link ? "]" : "");
+	return buf;
+}
+
+double report_seconds(int64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+void report_put_time(FILE *out, int64_t ns)
+{
+	fprintf(out, "%s%lld.%09lld", ns < 0 ? "-" : "",
+		(long long)(ns < 0 ? -(ns / 1000000000) : ns / 1000000000),
+		(long long)(ns < 0 ? -(ns % 1000000000) : ns % 1000000000));
+}

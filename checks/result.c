@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+#include "result.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned min;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, cp = s[0] & 0x1f, min = 0x80;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f, min = 0x800;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, cp = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are invalid, and
+	 * would make XML and JSON readers reject the whole file. */
+	if (cp < min || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* A copy that every renderer can emit: bad bytes and controls -> '?'. */
+static char *clean_dup(struct result_run *r, const char *s)
+{
+	const unsigned char *in = (const unsigned char *)s;
+	size_t len = strlen(s), o = 0;
+	char *out;
+
+	if (r->oom)
+		return NULL;
+	out = malloc(len + 1);
+	if (!out) {
+		r->oom = true;
+		return NULL;
+	}
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len(in + i);
+
+		if (n == 1 && in[i] < 0x20)
+			n = 0;
+		if (n == 1 && in[i] == 0x7f)
+			n = 0;
+		if (!n) {
+			out[o++] = '?';
+			i++;
+			continue;
+		}
+		memcpy(out + o, in + i, n);
+		o += n;
+		i += n;
+	}
+	out[o] = 0;
+	return out;
+}
+
+/* Grows *arr to hold one more element; false when out of memory. */
+static bool grow(struct result_run *r, void **arr, size_t n, size_t size)
+{
+	void *m;
+
+	if (r->oom)
+		return false;
+	/* Capacity 8, then doubling: reallocate only when n hits it. */
+	if (n && (n < 8 || (n & (n - 1))))
+		return true;
+	m = realloc(*arr, (n < 8 ? 8 : n * 2) * size);
+	if (!m) {
+		r->oom = true;
+		return false;
+	}
+	*arr = m;
+	return true;
+}
+
+void result_init(struct result_run *r, const char *lab)
+{
+	memset(r, 0, sizeof(*r));
+	r->lab = clean_dup(r, lab ? lab : "");
+}
+
+static void free_check(struct result_check *c)
+{
+	free(c->name);
+	free(c->text);
+	free(c->link);
+	free(c->message);
+	for (size_t i = 0; i < c->n_figures; i++)
+		free(c->figures[i].name);
+	for (size_t i = 0; i < c->n_evidence; i++)
+		free(c->evidence[i].pcap);
+	free(c->figures);
+	free(c->evidence);
+}
+
+void result_free(struct result_run *r)
+{
+	for (size_t i = 0; i < r->n_scenarios; i++) {
+		struct result_scenario *sc = &r->scenarios[i];
+
+		for (size_t k = 0; k < sc->n_checks; k++)
+			free_check(&sc->checks[k]);
+		for (size_t k = 0; k < sc->n_events; k++) {
+			free(sc->events[k].kind);
+			free(sc->events[k].arg);
+		}
+		free(sc->checks);
+		free(sc->events);
+		free(sc->name);
+	}
+	free(r->scenarios);
+	free(r->lab);
+	free(r->warning);
+	memset(r, 0, sizeof(*r));
+}
+
+void result_set_warning(struct result_run *r, const char *warning)
+{
+	free(r->warning);
+	r->warning = clean_dup(r, warning);
+}
+
+struct result_scenario *result_add_scenario(struct result_run *r,
+					    const char *name, int64_t start_ns,
+					    int64_t end_ns)
+{
+	struct result_scenario *sc;
+
+	if (!grow(r, (void **)&r->scenarios, r->n_scenarios,
+		  sizeof(*r->scenarios)))
+		return NULL;
+	sc = &r->scenarios[r->n_scenarios];
+	memset(sc, 0, sizeof(*sc));
+	sc->run_wide = !name;
+	sc->name = clean_dup(r, name ? name : "run");
+	if (!sc->name)
+		return NULL;
+	sc->start_ns = start_ns;
+	sc->end_ns = end_ns;
+	r->n_scenarios++;
+	return sc;
+}
+
+void result_add_event(struct result_run *r, struct result_scenario *sc,
+		      int64_t ns, const char *kind, const char *arg)
+{
+	struct result_event *e;
+
+	if (!sc || !grow(r, (void **)&sc->events, sc->n_events,
+			 sizeof(*sc->events)))
+		return;
+	e = &sc->events[sc->n_events];
+	e->ns = ns;
+	e->kind = clean_dup(r, kind);
+	e->arg = clean_dup(r, arg ? arg : "");
+	if (!e->kind || !e->arg) {
+		free(e->kind);
+		free(e->arg);
+		return;
+	}
+	sc->n_events++;
+}
+
+static bool same_opt(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* How many checks of the scenario already carry this name, tree, link. */
+static unsigned same_key(const struct result_scenario *sc, const char *name,
+			 int msti, const char *link)
+{
+	size_t len = strlen(name);
+	unsigned n = 0;
+
+	for (size_t i = 0; i < sc->n_checks; i++) {
+		const struct result_check *c = &sc->checks[i];
+
+		if (c->msti == msti && same_opt(c->link, link) &&
+		    !strncmp(c->name, name, len) &&
+		    (c->name[len] == 0 || c->name[len] == '#'))
+			n++;
+	}
+	return n;
+}
+
+struct result_check *result_add_check(struct result_run *r,
+				      struct result_scenario *sc,
+				      const char *name, int msti,
+				      const char *link, bool ok,
+				      const char *text, const char *message)
+{
+	struct result_check *c;
+	unsigned dup;
+	char unique[160];
+
+	if (!sc || !grow(r, (void **)&sc->checks, sc->n_checks,
+			 sizeof(*sc->checks)))
+		return NULL;
+	dup = same_key(sc, name, msti, link);
+	if (dup)
+		snprintf(unique, sizeof(unique), "%s#%u", name, dup + 1);
+	else
+		snprintf(unique, sizeof(unique), "%s", name);
+	c = &sc->checks[sc->n_checks];
+	memset(c, 0, sizeof(*c));
+	c->msti = msti;
+	c->status = ok ? RESULT_PASS : RESULT_FAIL;
+	c->name = clean_dup(r, unique);
+	c->text = clean_dup(r, text);
+	c->link = link ? clean_dup(r, link) : NULL;
+	c->message = message && *message ? clean_dup(r, message) : NULL;
+	if (r->oom) {
+		free_check(c);
+		return NULL;
+	}
+	sc->n_checks++;
+	return c;
+}
+
+void result_skip(struct result_run *r, struct result_check *c,
+		 const char *reason)
+{
+	if (!c)
+		return;
+	c->status = RESULT_SKIP;
+	free(c->message);
+	c->message = clean_dup(r, reason);
+}
+
+void result_add_figure(struct result_run *r, struct result_check *c,
+		       const char *name, double value, int msti)
+{
+	struct result_figure *f;
+
+	if (!c || !grow(r, (void **)&c->figures, c->n_figures,
+			sizeof(*c->figures)))
+		return;
+	f = &c->figures[c->n_figures];
+	f->name = clean_dup(r, name);
+	f->value = value;
+	f->msti = msti;
+	if (f->name)
+		c->n_figures++;
+}
+
+void result_add_evidence(struct result_run *r, struct result_check *c,
+			 const char *pcap, unsigned long frame, int64_t ns)
+{
+	struct result_evidence *e;
+
+	if (!c || !grow(r, (void **)&c->evidence, c->n_evidence,
+			sizeof(*c->evidence)))
+		return;
+	e = &c->evidence[c->n_evidence];
+	e->pcap = clean_dup(r, pcap);
+	e->frame = frame;
+	e->ns = ns;
+	if (e->pcap)
+		c->n_evidence++;
+}
+
+const struct result_figure *result_figure(const struct result_check *c,
+					  const char *name, int msti)
+{
+	for (size_t i = 0; i < c->n_figures; i++)
+		if (c->figures[i].msti == msti &&
+		    !strcmp(c->figures[i].name, name))
+			return &c->figures[i];
+	return NULL;
+}
+
+static void count(struct result_counts *n, const struct result_check *c)
+{
+	n->checks++;
+	n->failed += c->status == RESULT_FAIL;
+	n->skipped += c->status == RESULT_SKIP;
+}
+
+struct result_counts result_count(const struct result_run *r,
+				  const struct result_scenario *sc)
+{
+	struct result_counts n = { 0 };
+
+	for (size_t i = 0; i < r->n_scenarios; i++) {
+		const struct result_scenario *s = &r->scenarios[i];
+
+		if (sc && s != sc)
+			continue;
+		for (size_t k = 0; k < s->n_checks; k++)
+			count(&n, &s->checks[k]);
+	}
+	return n;
+}
+
+struct result_counts result_count_tree(const struct result_scenario *sc,
+				       int msti)
+{
+	struct result_counts n = { 0 };
+
+	for (size_t k = 0; k < sc->n_checks; k++)
+		if (sc->checks[k].msti == msti)
+			count(&n, &sc->checks[k]);
+	return n;
+}
+
+const char *result_status_name(enum result_status s)
+{
+	return s == RESULT_PASS ? "pass" : s == RESULT_FAIL ? "fail" : "skip";
+}
+
+const char *result_tree_name(int msti, char *buf, size_t len)
+{
+	if (msti == RESULT_NO_TREE)
+		snprintf(buf, len, "%s", "");
+	else if (msti == 0)
+		snprintf(buf, len, "cist");
+	else
+		snprintf(buf, len, "msti %d", msti);
+	return buf;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The verdicts of a run, as data: the analysers fill it, the renderers
+ * (TAP, summary.json, junit.xml, report.md, report.html) only read it,
+ * so every output says the same thing.
+ *
+ * A run has scenarios; a scenario has checks and the events that fell in
+ * its window; a check has a status, a short message, figures (named
+ * numbers such as settle_s) and evidence (pcap, frame, time).
+ *
+ * Strings entering the model are copied and made valid UTF-8 without
+ * control characters, so no renderer has to cope with raw bytes.
+ * Allocation failure is sticky (r->oom) and makes adds no-ops.
+ */
+#ifndef MSTLAB_RESULT_H
+#define MSTLAB_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A check (or figure) about no single tree. 0 is the CIST. */
+#define RESULT_NO_TREE (-1)
+#define RESULT_MAX_TREES 65
+
+enum result_status {
+	RESULT_PASS,
+	RESULT_FAIL,
+	RESULT_SKIP,
+};
+
+struct result_figure {
+	char *name;		/* unit in the name: settle_s, outage_ms */
+	double value;
+	int msti;		/* the tree it measures, or RESULT_NO_TREE */
+};
+
+struct result_evidence {
+	char *pcap;		/* relative to the run folder */
+	unsigned long frame;	/* 1-based, Wireshark's frame.number */
+	int64_t ns;		/* capture time, host clock */
+};
+
+struct result_check {
+	char *name;		/* short and stable: "settle-link-down" */
+	char *text;		/* one line for people (the TAP description) */
+	int msti;		/* 0 CIST, 1..4094 an MSTI, RESULT_NO_TREE */
+	char *link;		/* "link4", or NULL */
+	enum result_status status;
+	char *message;		/* why it failed / what was seen; or NULL */
+	int64_t at_ns;		/* the instant judged (an event), 0: none */
+	size_t n_figures, n_evidence;
+	struct result_figure *figures;
+	struct result_evidence *evidence;
+};
+
+struct result_event {
+	int64_t ns;
+	char *kind;		/* link-down, link-up, mark, ... */
+	char *arg;
+};
+
+struct result_scenario {
+	char *name;
+	bool run_wide;		/* not a scenario: the run as a whole */
+	int64_t start_ns, end_ns;
+	size_t n_checks, n_events;
+	struct result_check *checks;
+	struct result_event *events;
+};
+
+struct result_run {
+	char *lab;
+	size_t n_trees;
+	int trees[RESULT_MAX_TREES];	/* tree ids, CIST (0) first */
+	bool analysed;			/* the captures were read */
+	unsigned long frames, bpdus, bad_bpdus;
+	char *warning;			/* a capture that could not be read */
+	size_t n_scenarios;
+	struct result_scenario *scenarios;
+	bool oom;
+};
+
+struct result_counts {
+	unsigned checks, failed, skipped;
+};
+
+void result_init(struct result_run *r, const char *lab);
+void result_free(struct result_run *r);
+void result_set_warning(struct result_run *r, const char *warning);
+
+/* A new scenario (NULL name: checks about the whole run), or NULL. */
+struct result_scenario *result_add_scenario(struct result_run *r,
+					    const char *name, int64_t start_ns,
+					    int64_t end_ns);
+void result_add_event(struct result_run *r, struct result_scenario *sc,
+		      int64_t ns, const char *kind, const char *arg);
+
+/*
+ * A new check, or NULL. A name already used in the scenario for the same
+ * tree and link gets "#2", "#3"... so JUnit test names stay unique.
+ * link and message may be NULL.
+ */
+struct result_check *result_add_check(struct result_run *r,
+				      struct result_scenario *sc,
+				      const char *name, int msti,
+				      const char *link, bool ok,
+				      const char *text, const char *message);
+/* Marks a check skipped (not judged), with the reason. */
+void result_skip(struct result_run *r, struct result_check *c,
+		 const char *reason);
+void result_add_figure(struct result_run *r, struct result_check *c,
+		       const char *name, double value, int msti);
+void result_add_evidence(struct result_run *r, struct result_check *c,
+			 const char *pcap, unsigned long frame, int64_t ns);
+
+/* The figure of that name and tree, or NULL. */
+const struct result_figure *result_figure(const struct result_check *c,
+					  const char *name, int msti);
+
+/* Checks, failures and skips in one scenario, or in the run (sc NULL). */
+struct result_counts result_count(const struct result_run *r,
+				  const struct result_scenario *sc);
+/* Checks of one scenario about one tree. */
+struct result_counts result_count_tree(const struct result_scenario *sc,
+				       int msti);
+
+const char *result_status_name(enum result_status s);	/* pass/fail/skip */
+/* "cist", "msti 3", or "" for RESULT_NO_TREE. */
+const char *result_tree_name(int msti, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The renderers of a run's verdicts, on a small hand-built model: the
+ * JSON parses back to the same figures, junit.xml and report.html are
+ * well-formed XML (xmllint) with the right counts, and names holding
+ * '<', '&' and '"' come out escaped, never raw.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "report.h"
+#include "result.h"
+#include "unit.h"
+
+#define S(x) ((int64_t)(x) * 1000000000LL)
+/* A scenario name that breaks any renderer that forgets to escape. */
+#define NASTY "s<1>&\"q\""
+#define NASTY_XML "s&lt;1&gt;&amp;&quot;q&quot;"
+#define PCAP1 "pcap/link1-sw1.p1-sw2.p1.pcap"
+#define PCAP2 "pcap/link2-sw2.p2-sw3.p1.pcap"
+
+/*
+ * Lab "duo", trees CIST and MSTI 1. Scenario NASTY: a root check that
+ * passes, a settle check that fails (6.5 s in MSTI 1, budget 5 s), a
+ * skipped check; scenario "calm": one passing check.
+ */
+static void build(struct result_run *r)
+{
+	struct result_scenario *sc;
+	struct result_check *c;
+
+	result_init(r, "duo");
+	r->analysed = true;
+	r->frames = 40;
+	r->bpdus = 30;
+	r->n_trees = 2;
+	r->trees[0] = 0;
+	r->trees[1] = 1;
+	sc = result_add_scenario(r, NASTY, S(100), S(120));
+	result_add_event(r, sc, S(102), "mark", "before <failure>");
+	result_add_event(r, sc, S(105), "link-down", "link1 carrier");
+	result_add_event(r, sc, S(112), "link-up", "link1");
+	c = result_add_check(r, sc, "root-before-failure", 1, NULL, true,
+			     "msti 1 root is sw2 before the first failure",
+			     "the BPDUs name sw2");
+	c->at_ns = S(105);
+	result_add_evidence(r, c, PCAP1, 3, S(104) + 1000);
+	c = result_add_check(r, sc, "settle-link-down", RESULT_NO_TREE,
+			     "link1", false,
+			     "link-down link1 carrier settles in 6.500 s "
+			     "(msti 1)",
+			     "over the \"budget\" <5 s> & | more");
+	c->at_ns = S(105);
+	result_add_figure(r, c, "settle_s", 6.5, RESULT_NO_TREE);
+	result_add_figure(r, c, "budget_s", 5, RESULT_NO_TREE);
+	result_add_figure(r, c, "settle_s", 0.25, 0);
+	result_add_figure(r, c, "settle_s", 6.5, 1);
+	result_add_evidence(r, c, PCAP1, 17, S(111) + S(1) / 2);
+	result_add_evidence(r, c, PCAP1, 18, S(111) + S(1) / 2 + 10);
+	result_add_evidence(r, c, PCAP2, 9, S(111));
+	c = result_add_check(r, sc, "flush-scope", 1, NULL, true,
+			     "msti 1 flush scope is per-msti", NULL);
+	result_skip(r, c, "no probe traffic");
+	sc = result_add_scenario(r, "calm", S(120), S(130));
+	result_add_check(r, sc, "no-loop", RESULT_NO_TREE, NULL, true,
+			 "no frame goes round a loop", NULL);
+}
+
+static char *render(int (*fn)(const struct result_run *, FILE *),
+		    const struct result_run *r, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*rc = fn(r, f);
+	fclose(f);
+	return buf;
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* xmllint's verdict on a document: its exit status (0: well-formed). */
+static int xmllint(const char *doc)
+{
+	char path[] = "/tmp/mstlab-report-XXXXXX";
+	char *argv[] = { "xmllint", "--noout", path, NULL };
+	int fd = mkstemp(path), rc;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, doc, strlen(doc)) != (ssize_t)strlen(doc)) {
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	close(fd);
+	rc = spawn_run(argv, NULL, 20000);
+	unlink(path);
+	return rc;
+}
+
+TEST(xmllint_is_there_and_rejects_a_broken_document)
+{
+	/* Without this the well-formedness checks below could pass on a
+	 * machine where xmllint does not run (deps.txt: libxml2-utils). */
+	CHECK_INT(xmllint("<a><b>&amp;</b></a>"), 0);
+	CHECK(xmllint("<a><b>&</b></a>") != 0);
+	CHECK(xmllint("<a x=\"\"\"/>") != 0);
+}
+
+TEST(the_model_counts_and_names_checks)
+{
+	struct result_run r;
+	struct result_counts n;
+	struct result_check *c;
+
+	build(&r);
+	n = result_count(&r, NULL);
+	CHECK_INT(n.checks, 4);
+	CHECK_INT(n.failed, 1);
+	CHECK_INT(n.skipped, 1);
+	n = result_count_tree(&r.scenarios[0], 1);
+	CHECK_INT(n.checks, 2);
+	CHECK_INT(n.failed, 0);
+	/* A second check of the same name, tree and link is told apart. */
+	c = result_add_check(&r, &r.scenarios[0], "settle-link-down",
+			     RESULT_NO_TREE, "link1", true, "again", NULL);
+	CHECK(c != NULL);
+	CHECK_STR(c->name, "settle-link-down#2");
+	c = result_add_check(&r, &r.scenarios[0], "settle-link-down",
+			     RESULT_NO_TREE, "link2", true, "other", NULL);
+	CHECK_STR(c->name, "settle-link-down");
+	/* Bytes no renderer could emit become '?'. */
+	c = result_add_check(&r, &r.scenarios[1], "x", 0, NULL, true,
+			     "a\x01" "b\xff" "c\xc3\xa9\xed\xa0\x80", NULL);
+	CHECK_STR(c->text, "a?b?c\xc3\xa9???");
+	CHECK(!r.oom);
+	result_free(&r);
+}
+
+TEST(tap_from_the_model)
+{
+	struct result_run r;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int tap = 4, failed;
+
+	build(&r);
+	failed = report_tap(&r, f, &tap);
+	fclose(f);
+	CHECK_INT(failed, 1);
+	CHECK_INT(tap, 8);
+	CHECK(starts_with(out, "# checks: 40 frames, 30 BPDUs (0 malformed)\n"
+			  "ok 5 - check " NASTY ": msti 1 root is sw2 before "
+			  "the first failure\nnot ok 6 "));
+	CHECK(strstr(out, "\nnot ok 6 - check " NASTY ": link-down link1 "
+			  "carrier settles in 6.500 s (msti 1)\n# over the "
+			  "\"budget\" <5 s> & | more\nok 7 - ") != NULL);
+	CHECK(strstr(out, "\nok 7 - check " NASTY ": msti 1 flush scope is "
+			  "per-msti # SKIP no probe traffic\n") != NULL);
+	CHECK(strstr(out, "\nok 8 - check calm: no frame goes round a "
+			  "loop\n") != NULL);
+	free(out);
+	result_free(&r);
+}
+
+static json_t *find_tree(json_t *trees, int msti)
+{
+	size_t i;
+	json_t *t;
+
+	json_array_foreach(trees, i, t)
+		if (json_integer_value(json_object_get(t, "msti")) == msti)
+			return t;
+	return NULL;
+}
+
+TEST(summary_json_parses_and_holds_verdicts_and_figures)
+{
+	struct result_run r;
+	json_error_t je;
+	json_t *root, *sc, *chk, *t1, *t0, *ev;
+	char *out;
+	int rc;
+
+	build(&r);
+	out = render(report_json, &r, &rc);
+	CHECK_INT(rc, 0);
+	root = json_loads(out, 0, &je);
+	CHECK(root != NULL);
+	CHECK_STR(json_string_value(json_object_get(root, "result")), "fail");
+	CHECK_INT(json_integer_value(json_object_get(
+			  json_object_get(root, "counts"), "checks")), 4);
+	CHECK_INT(json_integer_value(json_object_get(
+			  json_object_get(root, "counts"), "failed")), 1);
+	CHECK_INT(json_array_size(json_object_get(root, "scenarios")), 2);
+	sc = json_array_get(json_object_get(root, "scenarios"), 0);
+	CHECK_STR(json_string_value(json_object_get(sc, "name")), NASTY);
+	CHECK_STR(json_string_value(json_object_get(sc, "result")), "fail");
+	CHECK(json_real_value(json_object_get(sc, "duration_s")) == 20.0);
+	/* Per tree: MSTI 1 has the two checks about it and 6.5 s. */
+	t1 = find_tree(json_object_get(sc, "trees"), 1);
+	t0 = find_tree(json_object_get(sc, "trees"), 0);
+	CHECK(t1 && t0);
+	CHECK_INT(json_integer_value(json_object_get(
+			  json_object_get(t1, "counts"), "checks")), 2);
+	CHECK(json_real_value(json_array_get(json_object_get(
+		      json_object_get(t1, "figures"), "settle_s"), 0)) == 6.5);
+	CHECK(json_real_value(json_array_get(json_object_get(
+		      json_object_get(t0, "figures"), "settle_s"), 0)) == 0.25);
+	chk = json_array_get(json_object_get(sc, "checks"), 1);
+	CHECK_STR(json_string_value(json_object_get(chk, "name")),
+		  "settle-link-down");
+	CHECK_STR(json_string_value(json_object_get(chk, "result")), "fail");
+	CHECK_STR(json_string_value(json_object_get(chk, "link")), "link1");
+	CHECK(json_is_null(json_object_get(chk, "msti")));
+	CHECK_STR(json_string_value(json_object_get(chk, "message")),
+		  "over the \"budget\" <5 s> & | more");
+	CHECK(json_real_value(json_object_get(json_object_get(chk, "figures"),
+					      "budget_s")) == 5.0);
+	CHECK(json_real_value(json_object_get(json_object_get(
+		      json_object_get(chk, "tree_figures"), "msti 1"),
+		      "settle_s")) == 6.5);
+	CHECK_INT(json_integer_value(json_object_get(chk, "at_ns")), S(105));
+	ev = json_array_get(json_object_get(chk, "evidence"), 2);
+	CHECK_STR(json_string_value(json_object_get(ev, "pcap")), PCAP2);
+	CHECK_INT(json_integer_value(json_object_get(ev, "frame")), 9);
+	CHECK_INT(json_integer_value(json_object_get(ev, "time_ns")), S(111));
+	CHECK_STR(json_string_value(json_object_get(json_array_get(
+			  json_object_get(sc, "events"), 0), "arg")),
+		  "before <failure>");
+	chk = json_array_get(json_object_get(sc, "checks"), 2);
+	CHECK_STR(json_string_value(json_object_get(chk, "result")), "skip");
+	json_decref(root);
+	free(out);
+	result_free(&r);
+}
+
+TEST(junit_xml_is_well_formed_with_counts_failures_and_attachments)
+{
+	struct result_run r;
+	char *out, *settle, *end;
+	int rc;
+
+	build(&r);
+	out = render(report_junit, &r, &rc);
+	CHECK_INT(rc, 0);
+	CHECK_INT(xmllint(out), 0);
+	CHECK(strstr(out, "<testsuites name=\"duo\" tests=\"4\" failures=\"1\" "
+			  "errors=\"0\" skipped=\"1\" time=\"30.000\">") != NULL);
+	CHECK(strstr(out, "<testsuite name=\"duo." NASTY_XML "\" tests=\"3\" "
+			  "failures=\"1\" errors=\"0\" skipped=\"1\" "
+			  "time=\"20.000\">") != NULL);
+	CHECK(strstr(out, "<testsuite name=\"duo.calm\" tests=\"1\" "
+			  "failures=\"0\"") != NULL);
+	CHECK_INT(count(out, "<testcase "), 4);
+	CHECK_INT(count(out, "<failure "), 1);
+	CHECK_INT(count(out, "<skipped "), 1);
+	CHECK(strstr(out, "classname=\"duo." NASTY_XML "\" "
+			  "name=\"root-before-failure[msti 1]\" "
+			  "time=\"0.000\">") != NULL);
+	settle = strstr(out, "name=\"settle-link-down[link1]\" "
+			     "time=\"6.500\">\n      <failure message=\"over "
+			     "the &quot;budget&quot; &lt;5 s&gt; &amp; | "
+			     "more\" type=\"settle-link-down\">");
+	CHECK(settle != NULL);
+	end = strstr(settle, "</testcase>");
+	CHECK(end != NULL);
+	*end = 0;
+	/* Three pieces of evidence in two captures: two attachments. */
+	CHECK_INT(count(settle, "[[ATTACHMENT|" PCAP1 "]]"), 1);
+	CHECK_INT(count(settle, "[[ATTACHMENT|" PCAP2 "]]"), 1);
+	CHECK(strstr(settle, "evidence: " PCAP1 " frame 17 at 111.500000000 "
+			     "(wireshark -Y frame.number==17)\n") != NULL);
+	CHECK(strstr(out, NASTY) == NULL);
+	free(out);
+	result_free(&r);
+}
+
+TEST(report_html_has_rows_timelines_and_escapes)
+{
+	struct result_run r;
+	char *out;
+	int rc;
+
+	build(&r);
+	out = render(report_html, &r, &rc);
+	CHECK_INT(rc, 0);
+	/* Written as well-formed XML so a parser can check the escaping. */
+	CHECK_INT(xmllint(out), 0);
+	CHECK(starts_with(out, "<!DOCTYPE html>\n"));
+	CHECK(strstr(out, "<style>") != NULL);
+	CHECK(strstr(out, "<script") == NULL);
+	CHECK(strstr(out, "<h1>mstlab lab duo: <span class=\"fail\">FAIL"
+			  "</span></h1>") != NULL);
+	CHECK(strstr(out, "<h2>" NASTY_XML ": <span class=\"fail\">FAIL")
+	      != NULL);
+	CHECK(strstr(out, NASTY) == NULL);
+	/* One row per check, failures marked. */
+	CHECK_INT(count(out, "<tr class=\"pass\""), 2);
+	CHECK_INT(count(out, "<tr class=\"fail\""), 1);
+	CHECK_INT(count(out, "<tr class=\"skip\""), 1);
+	CHECK(strstr(out, "<td>over the &quot;budget&quot; &lt;5 s&gt; &amp; "
+			  "| more</td>") != NULL);
+	/* A timeline per tree and scenario; MSTI 1's bar is over budget. */
+	CHECK_INT(count(out, "<svg "), 4);
+	CHECK_INT(count(out, "class=\"bar-fail\""), 1);
+	CHECK_INT(count(out, "class=\"budget\""), 2);
+	CHECK(strstr(out, "class=\"ev\">before &lt;failure&gt;</text>")
+	      != NULL);
+	CHECK(strstr(out, "<code>" PCAP2 "</code> frame 9 at 111.000000000")
+	      != NULL);
+	free(out);
+	result_free(&r);
+}
+
+TEST(report_md_has_a_table_per_scenario)
+{
+	struct result_run r;
+	char *out;
+	int rc;
+
+	build(&r);
+	out = render(report_md, &r, &rc);
+	CHECK_INT(rc, 0);
+	CHECK(starts_with(out, "# mstlab run of lab duo: FAIL\n"));
+	CHECK(strstr(out, "\n## s&lt;1&gt;&amp;\"q\": FAIL (3 checks, 1 "
+			  "failed)\n") != NULL);
+	CHECK(strstr(out, "\n## calm: PASS (1 checks, 0 failed)\n") != NULL);
+	CHECK_INT(count(out, "\n|---|"), 2);
+	CHECK(strstr(out, "| 2 | link-down link1 carrier settles in 6.500 s "
+			  "(msti 1) |  | link1 | **FAIL** | over the \"budget\" "
+			  "&lt;5 s&gt; &amp; \\| more | settle\\_s 6.5, "
+			  "budget\\_s 5 | ") != NULL);
+	free(out);
+	result_free(&r);
+}
+
+TEST(report_files_land_in_the_run_folder)
+{
+	static const char *names[] = { "summary.json", "junit.xml",
+				       "report.md", "report.html" };
+	char dir[] = "/tmp/mstlab-report-XXXXXX", path[128], err[256] = "";
+	struct result_run r;
+	struct stat st;
+
+	CHECK(mkdtemp(dir) != NULL);
+	build(&r);
+	CHECK_INT(report_write_files(&r, dir, err, sizeof(err)), 0);
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		CHECK(stat(path, &st) == 0 && st.st_size > 100);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s.tmp", dir, names[i]);
+		CHECK(stat(path, &st) != 0);
+	}
+	rmdir(dir);
+	/* The folder is gone now: the error names the file. */
+	CHECK_INT(report_write_files(&r, dir, err, sizeof(err)), -1);
+	snprintf(path, sizeof(path), "%s/summary.json.tmp: ", dir);
+	CHECK(starts_with(err, path));
+	result_free(&r);
+}

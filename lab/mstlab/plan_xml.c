@@ -100,6 +100,12 @@ static void nic_xml(struct sbuf *x, const struct plan *p,
 	sbuf_xml(x, nic->tap);
 	sbuf_puts(x, "'/>\n"
 		  "      <model type='virtio'/>\n");
+	/* A host's probe-gen sends XDP live frames: virtio_net gives XDP
+	 * its own TX queue per CPU only with queue pairs for them on top
+	 * of one per CPU; fewer, and XDP shares a queue under a lock. */
+	if (n->role == TOPO_ROLE_HOST)
+		sbuf_printf(x, "      <driver queues='%u'/>\n",
+			    2 * (n->vcpus ? n->vcpus : 1));
 	sbuf_printf(x, "      <link state='%s'/>\n      <alias name='ua-",
 		    up ? "up" : "down");
 	sbuf_xml(x, port->name);

@@ -1,17 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
  * probe-gen: one sequence-numbered probe flow (lab/libmst/probe_wire.h)
- * out of an interface at a steady rate, through an AF_PACKET socket.
+ * out of an interface at a steady rate.
  *
  *   probe-gen -i IFACE -d DST_MAC -f FLOW [-v VID] [-r PPS] [-s SIZE]
- *             [-n COUNT]
+ *             [-n COUNT] [-m xdp|af_packet|auto] [-t TICK_MS]
  *
- * Frames are paced on absolute CLOCK_MONOTONIC deadlines, so a late
- * wake-up does not stretch the schedule. Runs until COUNT frames or a
- * SIGTERM/SIGINT; prints "probe-gen: flow F sent N (af_packet)" at the end.
+ * Two ways to send:
+ *  xdp       BPF_PROG_RUN in live-frames mode (BPF_F_TEST_XDP_LIVE_FRAMES,
+ *            see xdpgen.h): the kernel runs probe_xdp.bpf.c once per
+ *            frame, which stamps it and returns XDP_TX, so a frame costs
+ *            no system call of its own. Needs a driver with ndo_xdp_xmit
+ *            (virtio_net: with an XDP program loaded, which probe-gen does;
+ *            veth: with an XDP program or GRO on the peer).
+ *  af_packet one send() per frame on an AF_PACKET socket, stamped here.
+ *  auto      (the default) xdp when the kernel and interface can, else
+ *            af_packet, saying why on stderr.
+ *
+ * Frames go out in ticks on absolute CLOCK_MONOTONIC deadlines (pace.h),
+ * so a late wake-up does not stretch the schedule. A tick is one frame
+ * interval, at least TICK_MS (default 1): longer ticks save wake-ups and
+ * send frames in bursts. Runs until COUNT frames
+ * or a SIGTERM/SIGINT; prints "probe-gen: flow F sent N (MODE)" at the end,
+ * MODE being the one actually used.
  */
 #include <errno.h>
-#include <net/if.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +32,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pace.h"
 #include "probe_opts.h"
 #include "probe_wire.h"
 #include "rawsock.h"
+#include "xdpgen.h"
 
 static volatile sig_atomic_t stop;
 
@@ -39,54 +54,131 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+struct sender {
+	const struct probe_opts *o;
+	uint8_t frame[PROBE_MAX_FRAME];
+	size_t hdr_at;
+	int fd;			/* af_packet */
+	struct xdpgen *xdp;	/* xdp; NULL for af_packet */
+	uint64_t sent;
+};
+
+/* Sends n frames; 0, or -1 after saying why. */
+static int send_frames(struct sender *s, uint32_t n)
+{
+	struct probe_hdr h = { .flow = s->o->flow, .vid = s->o->vid };
+	int err;
+
+	if (s->xdp) {
+		err = xdpgen_send(s->xdp, n);
+		s->sent = xdpgen_sent(s->xdp);
+		if (err && err != -EINTR) {
+			fprintf(stderr, "probe-gen: %s: BPF_PROG_RUN: %s\n",
+				s->o->ifname, strerror(-err));
+			return -1;
+		}
+		return 0;
+	}
+	for (uint32_t i = 0; i < n && !stop; i++) {
+		h.seq = (uint32_t)s->sent;
+		h.sent_ns = now_ns();
+		probe_hdr_encode(&h, s->frame + s->hdr_at);
+		if (rawsock_send(s->fd, s->frame, s->o->size) < 0 &&
+		    errno != ENOBUFS) {
+			fprintf(stderr, "probe-gen: %s: %s\n", s->o->ifname,
+				strerror(errno));
+			return -1;
+		}
+		s->sent++;
+	}
+	return 0;
+}
+
+/* Chooses the mode; for xdp the first frame has gone out already (to
+ * learn whether it arrives). 0, or -1 after saying why. */
+static int choose_mode(struct sender *s)
+{
+	const struct probe_opts *o = s->o;
+	struct probe_hdr h = { .flow = o->flow, .vid = o->vid };
+	char why[256] = "";
+
+	if (o->mode == PROBE_MODE_AF_PACKET)
+		return 0;
+	probe_hdr_encode(&h, s->frame + s->hdr_at);
+	s->xdp = xdpgen_open(o->ifname, o->flow, o->vid, s->frame, o->size,
+			     why, sizeof(why));
+	if (s->xdp) {
+		if (send_frames(s, 1))
+			return -1;
+		if (!xdpgen_check_delivery(s->xdp, why, sizeof(why)))
+			return 0;
+		/* Frame 0 was lost on the way: start again at 0. */
+		xdpgen_close(s->xdp);
+		s->xdp = NULL;
+		s->sent = 0;
+	}
+	if (o->mode == PROBE_MODE_XDP) {
+		fprintf(stderr, "probe-gen: no live frames on %s: %s\n",
+			o->ifname, why);
+		return -1;
+	}
+	fprintf(stderr, "probe-gen: no live frames on %s (%s): using "
+		"af_packet\n", o->ifname, why);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	static struct sender s;
 	struct probe_opts o;
-	uint8_t frame[PROBE_MAX_FRAME] = { 0 };
-	struct probe_hdr h = { 0 };
 	struct timespec next;
-	uint64_t interval, sent = 0;
-	size_t hdr_at;
-	int fd;
+	uint64_t start, tick, due, t;
+	uint32_t n;
+	int rc = 0;
 
 	if (probe_gen_opts(argc, argv, &o))
 		return 2;
-	fd = rawsock_open(o.ifname, 0);
-	if (fd < 0)
+	s.o = &o;
+	s.fd = rawsock_open(o.ifname, 0);
+	if (s.fd < 0)
 		return 2;
-	if (rawsock_mac(fd, o.ifname, o.src)) {
+	if (rawsock_mac(s.fd, o.ifname, o.src)) {
 		fprintf(stderr, "probe-gen: %s has no MAC address\n", o.ifname);
 		return 2;
 	}
-	hdr_at = probe_frame_header(&o, frame);
-	h.flow = o.flow;
-	h.vid = o.vid;
-	interval = 1000000000ull / o.pps;
+	s.hdr_at = probe_frame_header(&o, s.frame);
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	while (!stop && (!o.count || sent < o.count)) {
-		h.seq = (uint32_t)sent;
-		h.sent_ns = now_ns();
-		probe_hdr_encode(&h, frame + hdr_at);
-		if (rawsock_send(fd, frame, o.size) < 0 && errno != ENOBUFS) {
-			fprintf(stderr, "probe-gen: %s: %s\n", o.ifname,
-				strerror(errno));
-			return 1;
+	start = now_ns();
+	if (choose_mode(&s)) {
+		close(s.fd);
+		return 1;
+	}
+	tick = pace_tick_ns(o.pps, o.tick_ms * 1000000ull);
+	t = start;
+	while (!stop && (!o.count || s.sent < o.count)) {
+		due = pace_due(now_ns() - start, o.pps);
+		n = pace_chunk(due, s.sent, o.count);
+		if (n && send_frames(&s, n)) {
+			rc = 1;
+			break;
 		}
-		sent++;
-		next.tv_nsec += (long)interval;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
+		if (o.count && s.sent >= o.count)
+			break;
+		/* The next tick on the grid start + k * tick, past now. */
+		t += tick;
+		if (t < now_ns())
+			t += (now_ns() - t) / tick * tick + tick;
+		next.tv_sec = (time_t)(t / 1000000000ull);
+		next.tv_nsec = (long)(t % 1000000000ull);
 		while (!stop && clock_nanosleep(CLOCK_MONOTONIC,
 						TIMER_ABSTIME, &next, NULL) ==
 					EINTR)
 			;
 	}
-	printf("probe-gen: flow %u sent %llu (af_packet)\n", o.flow,
-	       (unsigned long long)sent);
-	close(fd);
-	return 0;
+	printf("probe-gen: flow %u sent %llu (%s)\n", o.flow,
+	       (unsigned long long)s.sent, s.xdp ? "xdp" : "af_packet");
+	xdpgen_close(s.xdp);
+	close(s.fd);
+	return rc;
 }

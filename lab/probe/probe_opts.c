@@ -34,8 +34,9 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->pps = 100;
 	o->size = PROBE_MIN_FRAME;
+	o->tick_ms = 1;
 	optind = 1;
-	while ((opt = getopt(argc, argv, "i:d:f:v:r:s:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:d:f:v:r:s:n:m:t:")) != -1) {
 		switch (opt) {
 		case 'i':
 			o->ifname = optarg;
@@ -75,6 +76,24 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 				return -1;
 			o->count = v;
 			break;
+		case 't':
+			if (number("tick (ms)", optarg, 1, 1000, &v))
+				return -1;
+			o->tick_ms = (unsigned)v;
+			break;
+		case 'm':
+			if (!strcmp(optarg, "xdp")) {
+				o->mode = PROBE_MODE_XDP;
+			} else if (!strcmp(optarg, "af_packet")) {
+				o->mode = PROBE_MODE_AF_PACKET;
+			} else if (!strcmp(optarg, "auto")) {
+				o->mode = PROBE_MODE_AUTO;
+			} else {
+				fprintf(stderr, "probe-gen: mode '%s' is not "
+					"xdp, af_packet or auto\n", optarg);
+				return -1;
+			}
+			break;
 		default:
 			goto usage;
 		}
@@ -89,8 +108,21 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 	}
 usage:
 	fprintf(stderr, "usage: probe-gen -i IFACE -d DST_MAC -f FLOW [-v VID]"
-		" [-r PPS] [-s SIZE] [-n COUNT]\n");
+		" [-r PPS] [-s SIZE] [-n COUNT]\n"
+		"                 [-m xdp|af_packet|auto] [-t TICK_MS]\n");
 	return -1;
+}
+
+const char *probe_mode_name(enum probe_mode m)
+{
+	switch (m) {
+	case PROBE_MODE_XDP:
+		return "xdp";
+	case PROBE_MODE_AF_PACKET:
+		return "af_packet";
+	default:
+		return "auto";
+	}
 }
 
 size_t probe_frame_header(const struct probe_opts *o, uint8_t *frame)

@@ -15,7 +15,7 @@
 int rawsock_open(const char *ifname, uint16_t proto)
 {
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	int one = 1, fd;
+	int one = 1, rcvbuf = 8 << 20, fd;
 
 	sll.sll_ifindex = (int)if_nametoindex(ifname);
 	if (!sll.sll_ifindex) {
@@ -33,6 +33,13 @@ int rawsock_open(const char *ifname, uint16_t proto)
 	/* The VLAN tag arrives out of band (the NIC or the stack strips
 	 * it): ask for it with each frame. */
 	setsockopt(fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof(one));
+	/* A receiver that the scheduler keeps away for tens of ms must not
+	 * lose frames to its own buffer: XDP frames turned into skbs cost
+	 * a page each, so the default (~200 KiB) holds only ~40. The
+	 * FORCE variant passes rmem_max when we may (root). */
+	if (proto && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+				sizeof(rcvbuf)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	return fd;
 }
 

@@ -246,6 +246,7 @@ TEST(domain_xml_has_what_it_must)
 	CHECK_INT(count(s, "<interface type='bridge'>"), 3);
 	CHECK_INT(count(s, "</interface>"), 3);
 	CHECK_INT(count(s, "<model type='virtio'/>"), 3);
+	CHECK(!strstr(s, "<driver queues="));	/* bridges send no XDP */
 	for (size_t j = 0; j < 3; j++) {
 		char want[128];
 
@@ -303,7 +304,8 @@ TEST(domain_xml_hsmp_and_debug_kernel)
 	struct topo *t = parse("name: t\nnodes:\n"
 			       "  e: { role: hsmp-host, sockets: 2, vcpus: 4, kernel: debug }\n"
 			       "  h: { role: host, cpu: Haswell }\n"
-			       "links:\n  - [e:eth1, h:eth1]\n");
+			       "  h2: { role: host, vcpus: 2 }\n"
+			       "links:\n  - [e:eth1, h:eth1]\n  - [e:eth2, h2:eth1]\n");
 	struct plan *p;
 	struct sbuf x;
 
@@ -321,6 +323,15 @@ TEST(domain_xml_hsmp_and_debug_kernel)
 	CHECK(strstr(sbuf_str(&x), ">Haswell</model>"));
 	CHECK(!strstr(sbuf_str(&x), "amd_smu_sim"));
 	CHECK(!strstr(sbuf_str(&x), "host-passthrough"));
+	/* hosts: queue pairs for XDP transmit on top of one per vCPU */
+	CHECK(strstr(sbuf_str(&x), "<model type='virtio'/>\n"
+				   "      <driver queues='2'/>\n"));
+	sbuf_reset(&x);
+	CHECK_INT(plan_domain_xml(p, &params, 2, &x), PLAN_OK);
+	CHECK(strstr(sbuf_str(&x), "<driver queues='4'/>"));
+	sbuf_reset(&x);
+	CHECK_INT(plan_domain_xml(p, &params, 0, &x), PLAN_OK);
+	CHECK(!strstr(sbuf_str(&x), "<driver queues="));
 	sbuf_free(&x);
 	plan_free(p);
 	topo_free(t);

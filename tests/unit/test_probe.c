@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* The probe sink's accounting and the generator's option checks. */
+/* The probe sink's accounting, the generator's option checks and its
+ * pacing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flows.h"
+#include "pace.h"
 #include "probe_opts.h"
 #include "unit.h"
 
@@ -95,4 +97,114 @@ TEST(generator_options_are_checked)
 	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -s 20",
 		       &o), -1);
 	CHECK_INT(opts("probe-gen -d 02:00:00:00:00:02 -f 3", &o), -1);
+}
+
+TEST(the_send_mode_is_chosen_by_name)
+{
+	struct probe_opts o;
+
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3", &o), 0);
+	CHECK_INT(o.mode, PROBE_MODE_AUTO);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -m xdp",
+		       &o), 0);
+	CHECK_INT(o.mode, PROBE_MODE_XDP);
+	CHECK_STR(probe_mode_name(o.mode), "xdp");
+	CHECK_INT(opts("probe-gen -m af_packet -i eth1 -d 02:00:00:00:00:02 "
+		       "-f 3", &o), 0);
+	CHECK_INT(o.mode, PROBE_MODE_AF_PACKET);
+	CHECK_STR(probe_mode_name(o.mode), "af_packet");
+	CHECK_INT(opts("probe-gen -m xdp -m auto -i eth1 "
+		       "-d 02:00:00:00:00:02 -f 3", &o), 0);
+	CHECK_INT(o.mode, PROBE_MODE_AUTO);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -m XDP",
+		       &o), -1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -m "
+		       "af_packetx", &o), -1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -m", &o),
+		  -1);
+}
+
+TEST(the_tick_is_one_millisecond_unless_asked)
+{
+	struct probe_opts o;
+
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3", &o), 0);
+	CHECK_INT(o.tick_ms, 1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -t 5",
+		       &o), 0);
+	CHECK_INT(o.tick_ms, 5);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -t 0",
+		       &o), -1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -t 1001",
+		       &o), -1);
+}
+
+TEST(frame_k_is_due_k_intervals_after_the_start)
+{
+	CHECK_INT(pace_due(0, 1000), 1);
+	CHECK_INT(pace_due(999999, 1000), 1);
+	CHECK_INT(pace_due(1000000, 1000), 2);
+	CHECK_INT(pace_due(1000000000, 100), 101);
+	CHECK_INT(pace_due(1500000000, 3), 5);
+	/* ten hours at 1 Mpps: no overflow on the way */
+	CHECK(pace_due(36000ull * 1000000000ull, 1000000) ==
+	      36000ull * 1000000ull + 1);
+}
+
+TEST(ticks_are_one_interval_but_at_least_a_millisecond)
+{
+	CHECK_INT(pace_tick_ns(100, PACE_MIN_TICK_NS), 10000000);
+	CHECK_INT(pace_tick_ns(3, PACE_MIN_TICK_NS), 333333333);
+	CHECK_INT(pace_tick_ns(1000, PACE_MIN_TICK_NS), 1000000);
+	CHECK_INT(pace_tick_ns(1000000, PACE_MIN_TICK_NS), 1000000);
+	CHECK_INT(pace_tick_ns(1000, 5000000), 5000000);
+	CHECK_INT(pace_tick_ns(100, 5000000), 10000000);
+}
+
+TEST(a_tick_sends_what_is_due_within_the_count)
+{
+	CHECK_INT(pace_chunk(5, 2, 0), 3);
+	CHECK_INT(pace_chunk(10, 8, 9), 1);
+	CHECK_INT(pace_chunk(10, 9, 9), 0);
+	CHECK_INT(pace_chunk(3, 3, 0), 0);
+	CHECK_INT(pace_chunk(2, 3, 0), 0);
+	CHECK_INT(pace_chunk(10000000, 0, 0), PACE_MAX_CHUNK);
+	CHECK_INT(pace_batch(0), 1);
+	CHECK_INT(pace_batch(1), 1);
+	CHECK_INT(pace_batch(64), 64);
+	CHECK_INT(pace_batch(1000), PACE_MAX_BATCH);
+}
+
+/* Wake-ups on the tick grid, each up to 0.7 ms late: every frame leaves
+ * no earlier than it is due and less than a tick plus the lateness after,
+ * and the count is exact. */
+TEST(late_wake_ups_neither_lose_nor_stretch_the_schedule)
+{
+	const unsigned rates[] = { 100, 1000, 2500, 50000 };
+
+	for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
+		unsigned pps = rates[r];
+		uint64_t tick = pace_tick_ns(pps, PACE_MIN_TICK_NS), sent = 0;
+		uint64_t count = pps * 2ull;
+		uint64_t worst = 0;
+		unsigned seed = 7;
+
+		for (uint64_t k = 0; sent < count && k < 100000; k++) {
+			uint64_t now;
+			uint32_t n;
+
+			seed = seed * 1103515245u + 12345u;
+			now = k * tick + (seed >> 8) % 700000;
+			n = pace_chunk(pace_due(now, pps), sent, count);
+			for (uint32_t i = 0; i < n; i++, sent++) {
+				uint64_t due_at = sent * 1000000000ull / pps;
+
+				CHECK(now >= due_at);
+				if (now - due_at > worst)
+					worst = now - due_at;
+			}
+		}
+		CHECK(sent == count);
+		CHECK(worst < tick + 700000);
+	}
 }

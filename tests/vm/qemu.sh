@@ -10,6 +10,9 @@
 #
 # VM_CPU and VM_SMP pick the CPU model and topology (qemu64, 1 vCPU);
 # VM_EXTRA_ARGS adds QEMU arguments (our own words, split on spaces).
+# VM_NICS=N adds N virtio-net NICs on one QEMU hub (what one sends, all
+# the others receive): a wire inside the guest for tests. A hub port has
+# one queue pair, so virtio_net's XDP transmit shares the TX queue.
 
 : "${BZIMAGE:=build/kernel-default/arch/x86/boot/bzImage}"
 : "${INITRAMFS:=build/initramfs.cpio.gz}"
@@ -31,8 +34,18 @@ vm_seed() { # vm_seed DIR USER_DATA_FILE: the NoCloud seed disk
 		"$dir/meta-data"
 }
 
+vm_nic_args() { # one -netdev/-device pair per NIC of VM_NICS
+	local i
+	for ((i = 0; i < ${VM_NICS:-0}; i++)); do
+		printf -- '-netdev hubport,id=hub%d,hubid=0 ' "$i"
+		printf -- '-device virtio-net-pci,netdev=hub%d,mac=52:54:00:12:00:%02x ' \
+			"$i" $((i + 1))
+	done
+}
+
 vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 	local dir=$1 extra=${2:-}
+	# shellcheck disable=SC2046 # the NIC arguments are words
 	qemu-system-x86_64 -machine pc,accel=tcg -m "$VM_MEMORY" \
 		-cpu "$VM_CPU" -smp "$VM_SMP" \
 		-nodefaults -no-user-config -display none -no-reboot \
@@ -45,7 +58,7 @@ vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 		-device virtio-serial-pci \
 		-chardev socket,id=qga,path="$dir/qga.sock",server=on,wait=off \
 		-device virtserialport,chardev=qga,name=org.qemu.guest_agent.0 \
-		-pidfile "$dir/qemu.pid" -nic none ${VM_EXTRA_ARGS:-} \
+		-pidfile "$dir/qemu.pid" -nic none $(vm_nic_args) ${VM_EXTRA_ARGS:-} \
 		>"$dir/qemu.log" 2>&1 &
 	echo $! >"$dir/qemu.pid.shell"
 	VM_PIDS+=($!)

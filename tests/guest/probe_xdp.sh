@@ -1,0 +1,284 @@
+#!/bin/sh
+# guest-run: nics=2
+# Guest tests for probe-gen's send modes: BPF_PROG_RUN live frames (xdp)
+# and AF_PACKET, received by probe-sink.
+#
+# Runs as root INSIDE the guest VM (busybox sh); never on the build host:
+# it loads XDP programs and creates veths and network namespaces. Prints
+# TAP ("ok N - ..." / "not ok N - ..." + "# reason") and exits non-zero
+# if anything failed.
+#
+# Wires: veth pg (namespace gen, where probe-gen runs) <-> ps (here, where
+# probe-sink runs and writes its JSON), and the two virtio-net NICs that
+# guest-run puts on one QEMU hub (the "nics=2" line above).
+
+PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+
+# busybox sh prefers its own ip applet: call iproute2's by its path.
+find_iproute2() {
+	for d in /usr/sbin /usr/bin /sbin /bin; do
+		if [ -x "$d/$1" ] && "$d/$1" -V 2>&1 | grep -q "^$1 utility"; then
+			echo "$d/$1"
+			return 0
+		fi
+	done
+	return 1
+}
+IP=$(find_iproute2 ip)
+ip() { "$IP" "$@"; }
+N=0
+FAILED=0
+OUT=
+RC=0
+WHY=
+
+pass() {
+	N=$((N + 1))
+	echo "ok $N - $1"
+}
+
+fail() {
+	N=$((N + 1))
+	FAILED=$((FAILED + 1))
+	echo "not ok $N - $1"
+	echo "# $2" | tr '\n' ' '
+	echo
+}
+
+skip() {
+	N=$((N + 1))
+	echo "ok $N - $1 # SKIP $2"
+}
+
+# run CMD...: stdout in OUT, stderr in ERR, exit code in RC.
+run() {
+	OUT=$("$@" 2>/tmp/probe_xdp.err)
+	RC=$?
+	ERR=$(cat /tmp/probe_xdp.err)
+}
+
+# check DESC CMD...: the command succeeds; WHY says what went wrong.
+check() {
+	desc=$1
+	shift
+	if "$@"; then
+		pass "$desc"
+	else
+		fail "$desc" "${WHY:-'$*' is false}"
+	fi
+	WHY=
+}
+
+# expect_err DESC CODE TEXT CMD...: exit code CODE, one stderr line
+# naming TEXT.
+expect_err() {
+	desc=$1
+	code=$2
+	text=$3
+	shift 3
+	run "$@"
+	lines=$(printf '%s\n' "$ERR" | grep -c .)
+	if [ "$RC" -ne "$code" ]; then
+		fail "$desc" "'$*' exited $RC, want $code: $ERR"
+	elif ! printf '%s' "$ERR" | grep -qF -- "$text"; then
+		fail "$desc" "'$*' said '$ERR', want '$text'"
+	elif [ "$lines" -ne 1 ]; then
+		fail "$desc" "'$*' printed $lines lines, want 1: $ERR"
+	else
+		pass "$desc"
+	fi
+}
+
+SINK_PID=
+SINK_JSON=/tmp/probe_xdp.json
+
+# sink_start IFACE: a probe-sink counting what arrives on IFACE.
+sink_start() {
+	rm -f "$SINK_JSON"
+	probe-sink -i "$1" -o "$SINK_JSON" &
+	SINK_PID=$!
+	# It binds its socket right away; give it a moment to run at all.
+	sleep 0.5
+}
+
+# sink_stop: ends the sink; its JSON is in SINK.
+sink_stop() {
+	sleep 0.5	# the last frames may still be on the way
+	kill "$SINK_PID" 2>/dev/null
+	wait "$SINK_PID" 2>/dev/null
+	SINK_PID=
+	SINK=$(cat "$SINK_JSON" 2>/dev/null)
+}
+
+# sink_has FLOW VID RECEIVED: the flow arrived whole, in order, once.
+sink_has() {
+	WHY="sink: $SINK (want flow $1 vid $2 received $3)"
+	printf '%s' "$SINK" | grep -qF "{\"flow\":$1,\"vid\":$2,\"received\":$3,\"lost\":0,\"duplicated\":0,\"reordered\":0,"
+}
+
+# said TEXT: probe-gen's stdout (its final line) is TEXT.
+said() {
+	WHY="probe-gen printed '$OUT' (stderr '$ERR', exit $RC), want '$1'"
+	[ "$RC" -eq 0 ] && [ "$OUT" = "$1" ]
+}
+
+# err_says REGEX: probe-gen's stderr matches.
+err_says() {
+	WHY="stderr '$ERR', want /$1/"
+	printf '%s' "$ERR" | grep -q -- "$1"
+}
+
+# uptime_cs: the guest's uptime in hundredths of a second.
+uptime_cs() {
+	sed 's/^\([0-9]*\)\.\([0-9]*\) .*/\1\2/' /proc/uptime
+}
+
+# nic_by_mac MAC: the interface with that address.
+nic_by_mac() {
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address" 2>/dev/null)" = "$1" ] && basename "$d" &&
+			return 0
+	done
+	return 1
+}
+
+# gen ARGS...: probe-gen in the generator's namespace.
+gen() { ip netns exec gen probe-gen "$@"; }
+
+PS_MAC=02:00:00:00:0b:02
+cleanup() {
+	[ -n "$SINK_PID" ] && kill "$SINK_PID" 2>/dev/null
+	pidof probe-gen >/dev/null && kill $(pidof probe-gen)
+	ip link del ps 2>/dev/null
+	ip netns del gen 2>/dev/null
+	rm -f "$SINK_JSON" /tmp/probe_xdp.err
+}
+
+setup() {
+	mkdir -p /var/run/netns /run/netns 2>/dev/null
+	cleanup
+	ip netns add gen &&
+		ip link add ps type veth peer name pg netns gen &&
+		ip link set ps address "$PS_MAC" &&
+		ip link set ps up && ip -n gen link set pg up
+}
+
+if ! setup; then
+	echo "not ok 1 - probe_xdp: setup failed"
+	echo "1..1"
+	exit 1
+fi
+trap cleanup EXIT
+
+# --- bad parameters: one clear line each, before anything is sent -------
+expect_err "an unknown mode is refused" 2 "mode 'fast' is not xdp" \
+	gen -m fast -i pg -d "$PS_MAC" -f 1 -n 1
+expect_err "VLAN 0 is refused" 2 "VLAN '0' is not in 1..4094" \
+	gen -i pg -d "$PS_MAC" -f 1 -v 0 -n 1
+expect_err "VLAN 4095 is refused" 2 "VLAN '4095' is not in 1..4094" \
+	gen -i pg -d "$PS_MAC" -f 1 -v 4095 -n 1
+expect_err "rate 0 is refused" 2 "rate (frames/s) '0' is not in" \
+	gen -i pg -d "$PS_MAC" -f 1 -r 0 -n 1
+expect_err "an unknown interface is named" 2 "no interface 'nosuch0'" \
+	probe-gen -m xdp -i nosuch0 -d "$PS_MAC" -f 1 -n 1
+ip -n gen link add pbr type bridge && ip -n gen link set pbr up
+expect_err "xdp on a driver without XDP transmit says so" 1 \
+	"driver bridge of pbr has no XDP transmit (ndo_xdp_xmit)" \
+	gen -m xdp -i pbr -d "$PS_MAC" -f 1 -n 1
+
+# --- veth without NAPI on the peer: XDP frames are dropped there --------
+expect_err "xdp on a veth whose peer cannot take XDP frames fails clearly" 1 \
+	"do not reach its peer" \
+	gen -m xdp -i pg -d "$PS_MAC" -f 1 -n 5 -r 1000
+
+sink_start ps
+run gen -i pg -d "$PS_MAC" -f 2 -n 50 -r 1000
+sink_stop
+check "auto falls back to af_packet and says so" said \
+	"probe-gen: flow 2 sent 50 (af_packet)"
+check "... naming the reason on stderr" err_says \
+	"no live frames on pg (.*do not reach its peer.*): using af_packet"
+check "... and the sink gets all 50 from seq 0" sink_has 2 0 50
+
+# --- veth with GRO on the peer (NAPI): live frames are delivered --------
+ethtool -K ps gro on >/dev/null 2>&1
+sink_start ps
+t0=$(uptime_cs)
+run gen -m xdp -i pg -d "$PS_MAC" -f 3 -n 1000 -r 500
+t1=$(uptime_cs)
+sink_stop
+check "xdp sends 1000 frames on veth" said "probe-gen: flow 3 sent 1000 (xdp)"
+check "... all received in order, none lost or doubled" sink_has 3 0 1000
+WHY="1000 frames at 500/s took $((t1 - t0))0 ms"
+check "... paced: 1000 at 500/s take about 2 s" \
+	test $((t1 - t0)) -ge 195 -a $((t1 - t0)) -le 400
+
+sink_start ps
+run gen -m xdp -i pg -d "$PS_MAC" -f 4 -v 10 -n 300 -r 1000
+sink_stop
+check "xdp sends a VLAN-tagged flow" said "probe-gen: flow 4 sent 300 (xdp)"
+check "... received whole with its VLAN" sink_has 4 10 300
+
+sink_start ps
+run gen -i pg -d "$PS_MAC" -f 5 -n 200 -r 1000 -s 1000
+sink_stop
+check "auto picks xdp when it works" said "probe-gen: flow 5 sent 200 (xdp)"
+check "... 1000-octet frames received whole" sink_has 5 0 200
+
+sink_start ps
+run gen -m af_packet -i pg -d "$PS_MAC" -f 6 -n 300 -r 1000
+sink_stop
+check "forced af_packet still works" said \
+	"probe-gen: flow 6 sent 300 (af_packet)"
+check "... received whole" sink_has 6 0 300
+
+sink_start ps
+gen -m xdp -i pg -d "$PS_MAC" -f 7 -r 1000 >/tmp/probe_xdp.out 2>&1 &
+gen=$!
+sleep 1
+# ip netns exec waits for its child: signal probe-gen itself.
+kill $(pidof probe-gen)
+wait "$gen"
+RC=$?
+OUT=$(cat /tmp/probe_xdp.out)
+sink_stop
+sent=$(printf '%s' "$OUT" | sed -n 's/^probe-gen: flow 7 sent \([0-9]*\) (xdp)$/\1/p')
+WHY="probe-gen said '$OUT' (exit $RC)"
+check "xdp stops on SIGTERM and reports what it sent" \
+	test "$RC" -eq 0 -a -n "$sent"
+check "... exactly what the sink got" sink_has 7 0 "${sent:-x}"
+
+# --- virtio_net (two NICs on a QEMU hub) ---------------------------------
+A=$(nic_by_mac 52:54:00:12:00:01)
+B=$(nic_by_mac 52:54:00:12:00:02)
+if [ -z "$A" ] || [ -z "$B" ]; then
+	skip "xdp on virtio_net" "no hub NIC pair (VM_NICS=2)"
+else
+	ip link set "$A" up && ip link set "$B" up
+	sink_start "$B"
+	run probe-gen -m xdp -i "$A" -d 52:54:00:12:00:02 -f 8 -n 500 -r 1000
+	sink_stop
+	check "xdp sends on virtio_net (XDP_PASS loaded for ndo_xdp_xmit)" \
+		said "probe-gen: flow 8 sent 500 (xdp)"
+	check "... received whole through the hub" sink_has 8 0 500
+	WHY="$(ip link show "$A")"
+	check "... and leaves XDP_PASS loaded for the NIC's other flows" \
+		eval 'ip link show "$A" | grep -q "prog/xdp id [0-9]* name probe_pass"'
+	# QEMU's virtio-net drops VLANs the guest has not registered (its
+	# VLAN filter): a VLAN device registers 20, and receives the flow.
+	ip link add link "$B" name "$B.20" type vlan id 20
+	ip link set "$B.20" up
+	sink_start "$B.20"
+	run probe-gen -i "$A" -d 52:54:00:12:00:02 -f 9 -v 20 -n 300 -r 1000
+	sink_stop
+	check "a second flow (auto, tagged) uses the loaded program" \
+		said "probe-gen: flow 9 sent 300 (xdp)"
+	check "... received whole" sink_has 9 20 300
+	ip link set dev "$A" xdp off
+	ip link del "$B.20"
+	ip link set "$A" down
+	ip link set "$B" down
+fi
+
+echo "1..$N"
+[ "$FAILED" -eq 0 ]

@@ -159,13 +159,16 @@ say $? "a CIST state change reaches the port's own state (lan3 disabled)"
 run mstctl vlan set dev br0 vid 10 msti 0 && [ -z "$(stu_line 1)" ]
 say $? "mapping VID 10 back to the CIST purges SID 1"
 
-# Leave the switch as we found it for the next suite in this guest.
-ip link del br0
-for i in 1 2 3; do ip netns del n$i; done
-
 # Splats only: a stack trace's frames (lock_*, lockdep_*) are not one, and
 # an RCU stall on the debug kernel under a loaded TCG host is timing.
 dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|sleeping function called|mv88e6085.*(error|failed)' >/tmp/dsa.out
 [ ! -s /tmp/dsa.out ]
 say $? "no kernel warnings or driver errors"
+
+# Leave the switch as we found it for the next suite in this guest. (6.1
+# DSA then deletes host FDB entries of VLANs already gone from the VTU and
+# logs -EOPNOTSUPP: after the checks.)
+ip link del br0
+for i in 1 2 3; do ip netns del n$i; done
+sleep 2
 exit $((failed > 0))

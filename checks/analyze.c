@@ -635,7 +635,7 @@ static void check_outages(struct verdict_ctx *v, size_t first, int64_t end)
 		bound = slot >= 0 ? v->tsc->expect.outage_max_ms[slot] : -1;
 		snprintf(path, sizeof(path), "%s/share/%s/probe-%u.json",
 			 a->run_dir, to, flow);
-		if (outage_load(path, pps, &o, why, sizeof(why))) {
+		if (outage_load(path, flow, pps, &o, why, sizeof(why))) {
 			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u has a sink report",
 				 flow, from, to, vid);
 			result_add_check(v->r, v->sc, "outage", tree, NULL, false, text, why);

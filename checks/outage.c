@@ -12,11 +12,23 @@ static unsigned long count(json_t *root, const char *key)
 		       (unsigned long)json_integer_value(v) : 0;
 }
 
-int outage_load(const char *path, unsigned pps, struct flow_outage *o,
-		char *err, size_t len)
+/* The report is {"flows":[{"flow":N,...},...]}: the one for @flow. */
+static json_t *find_flow(json_t *root, unsigned flow)
+{
+	json_t *flows = json_object_get(root, "flows"), *f;
+	size_t i;
+
+	json_array_foreach(flows, i, f)
+		if (json_integer_value(json_object_get(f, "flow")) == (json_int_t)flow)
+			return f;
+	return NULL;
+}
+
+int outage_load(const char *path, unsigned flow, unsigned pps,
+		struct flow_outage *o, char *err, size_t len)
 {
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je), *gaps, *g;
+	json_t *root = json_load_file(path, 0, &je), *rep, *gaps, *g;
 	size_t i;
 
 	*o = (struct flow_outage){ 0 };
@@ -28,16 +40,17 @@ int outage_load(const char *path, unsigned pps, struct flow_outage *o,
 			snprintf(err, len, "%s", je.text);
 		return -1;
 	}
-	gaps = json_object_get(root, "gaps");
-	if (!json_is_object(root) || !json_is_array(gaps) || !pps) {
-		snprintf(err, len, "%s: not a probe-sink report", path);
+	rep = find_flow(root, flow);
+	gaps = json_object_get(rep, "gaps");
+	if (!json_is_array(gaps) || !pps) {
+		snprintf(err, len, "%s: no report of flow %u", path, flow);
 		json_decref(root);
 		return -1;
 	}
-	o->received = count(root, "received");
-	o->lost = count(root, "lost");
-	o->duplicated = count(root, "duplicated");
-	o->reordered = count(root, "reordered");
+	o->received = count(rep, "received");
+	o->lost = count(rep, "lost");
+	o->duplicated = count(rep, "duplicated");
+	o->reordered = count(rep, "reordered");
 	json_array_foreach(gaps, i, g) {
 		json_int_t first = json_integer_value(json_object_get(g, "first"));
 		json_int_t last = json_integer_value(json_object_get(g, "last"));

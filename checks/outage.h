@@ -16,8 +16,9 @@ struct flow_outage {
 	double outage_ms;		/* longest_missing x interval */
 };
 
-/* Reads the sink's report; -1 with a sentence in @err if it cannot. */
-int outage_load(const char *path, unsigned pps, struct flow_outage *o,
-		char *err, size_t len);
+/* Reads flow @flow from the sink's report; -1 with a sentence in @err if
+ * it cannot. */
+int outage_load(const char *path, unsigned flow, unsigned pps,
+		struct flow_outage *o, char *err, size_t len);
 
 #endif

@@ -357,13 +357,14 @@ TEST(probe_outages_are_judged_per_tree_from_the_sinks)
 	mkdir(share, 0755);
 	/* 8 frames missing at 200/s: 40 ms, within MSTI 1's 50. */
 	write_file(share, "probe-1.json",
-		   "{\"flow\":1,\"vid\":10,\"received\":992,\"lost\":8,\"duplicated\":0,"
-		   "\"reordered\":0,\"gaps\":[{\"first\":10,\"last\":17,\"ms\":45.1},"
-		   "{\"first\":30,\"last\":31,\"ms\":15.0}]}\n");
+		   "{\"flows\":[{\"flow\":1,\"vid\":10,\"received\":992,\"lost\":8,"
+		   "\"duplicated\":0,\"reordered\":0,\"gaps\":[{\"first\":10,\"last\":17,"
+		   "\"ms\":45.1},{\"first\":30,\"last\":31,\"ms\":15.0}]}]}\n");
 	/* 5 frames: 25 ms, over the CIST's 20. */
 	write_file(share, "probe-2.json",
-		   "{\"flow\":2,\"vid\":20,\"received\":995,\"lost\":5,\"duplicated\":1,"
-		   "\"reordered\":2,\"gaps\":[{\"first\":5,\"last\":9,\"ms\":30.0}]}\n");
+		   "{\"flows\":[{\"flow\":2,\"vid\":20,\"received\":995,\"lost\":5,"
+		   "\"duplicated\":1,\"reordered\":2,\"gaps\":[{\"first\":5,\"last\":9,"
+		   "\"ms\":30.0}]}]}\n");
 	o = open_memstream(&out, &len);
 	run_verdicts(fx.t, fx.dir, o, &tap);
 	fclose(o);

@@ -9,6 +9,7 @@
 
 #include "bpdu.h"
 #include "outage.h"
+#include "steps.h"
 #include "pcapread.h"
 #include "report.h"
 
@@ -597,6 +598,37 @@ static void check_bpdus(struct verdict_ctx *v)
 		evidence(v, c, &a->first_bpdu);
 }
 
+/* Every step of the scenario ran: a failed one (event step-failed N) is
+ * named with its text from the step event, so the report cannot say PASS
+ * over a scenario that stopped half-way. */
+static void check_steps(struct verdict_ctx *v, size_t first, int64_t end)
+{
+	struct analysis *a = v->a;
+	char why[160] = "";
+
+	for (size_t k = first; k < a->n_events && a->ev[k].ns < end; k++) {
+		unsigned n;
+
+		if (strcmp(a->ev[k].kind, "step-failed") ||
+		    sscanf(a->ev[k].arg, "%u", &n) != 1)
+			continue;
+		for (size_t j = first; j < k; j++) {
+			unsigned m;
+			int used = 0;
+
+			if (!strcmp(a->ev[j].kind, "step") &&
+			    sscanf(a->ev[j].arg, "%u %n", &m, &used) == 1 && m == n)
+				snprintf(why, sizeof(why), "step %u failed: %s", n,
+					 a->ev[j].arg + used);
+		}
+		if (!why[0])
+			snprintf(why, sizeof(why), "step %u failed", n);
+		break;
+	}
+	result_add_check(v->r, v->sc, "steps", RESULT_NO_TREE, NULL, !why[0],
+			 "every step of the scenario succeeded", why[0] ? why : NULL);
+}
+
 /* The tree a VLAN belongs to: the MSTI that lists it, else the CIST. */
 static uint16_t tree_of_vid(const struct topo_mst *mst, unsigned vid)
 {
@@ -710,6 +742,8 @@ void analysis_results(struct analysis *a, struct result_run *r)
 		}
 		check_settle(&v, first, end);
 		check_outages(&v, first, end);
+		check_steps(&v, first, end);
+		steps_exec_tap(r, v.sc, a->run_dir, v.tsc->name);
 	}
 }
 

@@ -244,9 +244,10 @@ TEST(verdicts_find_roots_blocked_ports_and_settle_times)
 	CHECK(strstr(out, "ok 8 - check s: link-down link1 carrier settles in "
 			  "0.500 s (msti 1)\n") != NULL);
 	/* The second scenario expects the wrong MSTI 1 root. */
-	CHECK(strstr(out, "not ok 11 - check wrong: msti 1 root is sw1 before "
+	CHECK(strstr(out, "not ok 12 - check wrong: msti 1 root is sw1 before "
 			  "the first failure\n# the BPDUs name sw2\n") != NULL);
 	CHECK(strstr(out, "ok 2 - check s: no frame goes round a loop\n"));
+	CHECK(strstr(out, "ok 9 - check s: every step of the scenario succeeded\n"));
 	CHECK_INT(failed, 1);
 	free(out);
 	fixture_free(&fx);
@@ -378,6 +379,46 @@ TEST(probe_outages_are_judged_per_tree_from_the_sinks)
 	fixture_free(&fx);
 }
 
+TEST(a_failed_step_and_a_guest_suite_land_in_the_checks)
+{
+	static const char hosts[] = "name: duo\nnodes:\n  a: { role: host }\n"
+				    "  b: { role: host }\nlinks:\n  - [a:eth1, b:eth1]\n"
+				    "scenarios:\n  s:\n    steps:\n      - sleep: 1s\n";
+	struct fixture fx;
+	char *out = NULL, dir[300];
+	size_t len = 0;
+	FILE *o;
+	int tap = 0, failed;
+
+	CHECK(make_run_of(&fx, hosts) == 0);
+	pcap_dump_close(fx.d);
+	fx.d = NULL;
+	write_file(fx.dir, "events",
+		   "1000000000 scenario s\n"
+		   "2000000000 step 1 exec on a: suite\n"
+		   "3000000000 step 2 exec on a: false\n"
+		   "3100000000 step-failed 2\n"
+		   "9000000000 run-end fail\n");
+	snprintf(dir, sizeof(dir), "%s/exec", fx.dir);
+	mkdir(dir, 0755);
+	write_file(dir, "s-step1-a.txt", "TAP version 14\nok 1 - first\n"
+		   "not ok 2 - second\n# it broke\nok 3 third\n1..3\n");
+	/* Another scenario's output is not this one's. */
+	write_file(dir, "t-step1-a.txt", "not ok 1 - elsewhere\n");
+	o = open_memstream(&out, &len);
+	failed = run_verdicts(fx.t, fx.dir, o, &tap);
+	fclose(o);
+	CHECK(strstr(out, "not ok 2 - check s: every step of the scenario succeeded\n"
+			  "# step 2 failed: exec on a: false\n") != NULL);
+	CHECK(strstr(out, "ok 3 - check s: step 1 on a: first\n") != NULL);
+	CHECK(strstr(out, "not ok 4 - check s: step 1 on a: second\n# it broke\n") != NULL);
+	CHECK(strstr(out, "ok 5 - check s: step 1 on a: third\n") != NULL);
+	CHECK(strstr(out, "elsewhere") == NULL);
+	CHECK_INT(failed, 2);
+	free(out);
+	fixture_free(&fx);
+}
+
 static char *slurp(const char *dir, const char *name)
 {
 	char path[256], *buf = NULL;
@@ -411,7 +452,7 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	argv[0] = fx.dir;
 	out = capture_output(cmd_verdict, 1, argv, &rc, &err);
 	CHECK_INT(rc, 1);
-	snprintf(want, sizeof(want), "\n1..11\nRESULT: FAIL 11 checks, 1 failed"
+	snprintf(want, sizeof(want), "\n1..13\nRESULT: FAIL 13 checks, 1 failed"
 		 " \xe2\x80\x94 %s/report.html\n", fx.dir);
 	CHECK(strlen(out) > strlen(want));
 	CHECK_STR(out + strlen(out) - strlen(want), want);
@@ -443,7 +484,7 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	      != NULL);
 	CHECK(strstr(html, "<tr class=\"fail\" id=\"wrong-root-before-failure"
 			   "_msti_1_\">") != NULL);
-	CHECK(strstr(md, "\n## wrong: FAIL (3 checks, 1 failed)\n") != NULL);
+	CHECK(strstr(md, "\n## wrong: FAIL (4 checks, 1 failed)\n") != NULL);
 	free(json);
 	free(junit);
 	free(html);

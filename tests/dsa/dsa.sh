@@ -6,17 +6,8 @@
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 SIM=/sys/kernel/debug/mv88e6xxx_sim
 DEV=mdio_bus/mvsim-smi:00
-n=0 failed=0
-say() { # say STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# /' /tmp/dsa.out 2>/dev/null | tail -15
-		failed=$((failed + 1))
-	fi
-}
+TAP_DIAG=/tmp/dsa.out
+. /lab/lib/tap.sh
 run() { "$@" >/tmp/dsa.out 2>&1; }
 nic() { # the interface with MAC $1
 	for d in /sys/class/net/*; do

@@ -13,17 +13,8 @@ ops=$(cmdline_arg dsa_stress_ops)
 ops=${ops:-10000}
 seed=$(cmdline_arg dsa_stress_seed)
 seed=${seed:-1}
-n=0 failed=0
-say() { # say STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# /' /tmp/stress.out 2>/dev/null | tail -20
-		failed=$((failed + 1))
-	fi
-}
+TAP_DIAG=/tmp/stress.out TAP_TAIL=20
+. /lab/lib/tap.sh
 
 # Only this suite's kernel messages count (dsa.sh ran in this guest before).
 dmesg_base=$(dmesg | wc -l)

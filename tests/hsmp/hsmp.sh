@@ -4,17 +4,8 @@
 # that is not AMD family 19h neither the emulator nor /dev/hsmp may appear.
 # Prints TAP; run by tests/vm/hsmp-test.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
-n=0 failed=0
-say() { # say OK DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# /' /tmp/hsmp.out /tmp/hsmp.err 2>/dev/null | tail -15
-		failed=$((failed + 1))
-	fi
-}
+TAP_DIAG="/tmp/hsmp.out /tmp/hsmp.err"
+. /lab/lib/tap.sh
 run() { "$@" >/tmp/hsmp.out 2>/tmp/hsmp.err; }
 has() { grep -q -- "$1" "$2"; }
 

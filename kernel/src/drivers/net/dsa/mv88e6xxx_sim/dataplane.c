@@ -29,7 +29,6 @@ struct verdict {
 	u8 tag[SIM_PORTS];		/* enum egress_tag per user port */
 	bool to_cpu_forward;		/* a FORWARD copy to the CPU port */
 	bool trap;			/* TO_CPU, management */
-	int in_port;
 };
 
 struct frame {
@@ -269,7 +268,7 @@ static void to_port(struct sim *s, int port, struct sk_buff *skb)
 
 static void forward(struct sim *s, struct frame *f)
 {
-	struct verdict vd = { .in_port = f->in_port };
+	struct verdict vd = { 0 };
 	bool ok;
 	int e;
 

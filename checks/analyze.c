@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "bpdu.h"
-#include "outage.h"
+#include "flush.h"
+#include "probe_checks.h"
 #include "steps.h"
 #include "pcapread.h"
 #include "report.h"
@@ -99,6 +100,8 @@ void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 	where = (struct an_sample){ .ns = ns, .frame = (uint32_t)a->link_frames,
 				    .link = (uint16_t)a->cur_link };
 	loop_watch(a, ns, frame, len);
+	flows_frame(&a->flows, a->cur_link, ns, (uint32_t)a->link_frames,
+		    frame, len);
 	if (len < 14 || memcmp(frame, bpdu_group_addr, 6))
 		return;
 	if (bpdu_frame_decode(frame, len, &f, &b) != BPDU_OK) {
@@ -164,6 +167,28 @@ static int load_events(struct analysis *a, const char *run_dir, char *err,
 	return 0;
 }
 
+/* The probe flows the event log starts and stops, for flows_frame. */
+static void load_flows(struct analysis *a)
+{
+	flows_init(&a->flows, a->t->n_links);
+	for (size_t i = 0; i < a->n_events; i++) {
+		const struct an_event *e = &a->ev[i];
+		char from[64], to[64];
+		unsigned id, vid, pps;
+
+		if (!strcmp(e->kind, "probe-stop") &&
+		    sscanf(e->arg, "%u", &id) == 1)
+			flows_stop(&a->flows, id, e->ns);
+		if (strcmp(e->kind, "probe-start") ||
+		    sscanf(e->arg, "%u %63s %63s %u %u", &id, from, to, &vid,
+			   &pps) != 5 ||
+		    topo_node_find(a->t, from) < 0 || topo_node_find(a->t, to) < 0)
+			continue;
+		flows_start(&a->flows, id, topo_node_find(a->t, from),
+			    topo_node_find(a->t, to), vid, pps, e->ns);
+	}
+}
+
 static int by_time(const void *x, const void *y)
 {
 	const struct an_sample *a = x, *b = y;
@@ -190,6 +215,7 @@ int analysis_load(struct analysis *a, const struct topo *t,
 	snprintf(a->run_dir, sizeof(a->run_dir), "%s", run_dir);
 	if (load_events(a, run_dir, err, err_len))
 		return -1;
+	load_flows(a);
 	for (size_t l = 0; l < t->n_links; l++) {
 		char path[PATH_MAX + 128], e[512];
 
@@ -216,10 +242,32 @@ void analysis_free(struct analysis *a)
 				   a->ntrees; i++)
 			free(a->pt[i].s);
 	free(a->pt);
+	flows_free(&a->flows);
 	a->pt = NULL;
 }
 
 /* A port's last advertisement for a tree at or before ns, or NULL. */
+static const struct an_sample *last_before(const struct an_port_tree *pt,
+					   int64_t ns);
+
+const struct an_sample *analysis_port_samples(const struct analysis *a,
+					      size_t node, size_t port,
+					      size_t tree, size_t *n)
+{
+	const struct an_port_tree *pt =
+		slot((struct analysis *)a, node, port, tree);
+
+	*n = pt->n;
+	return pt->s;
+}
+
+const struct an_sample *analysis_port_sample(const struct analysis *a,
+					     size_t node, size_t port,
+					     size_t tree, int64_t ns)
+{
+	return last_before(slot((struct analysis *)a, node, port, tree), ns);
+}
+
 static const struct an_sample *last_before(const struct an_port_tree *pt,
 					   int64_t ns)
 {
@@ -342,8 +390,8 @@ static const struct an_sample *last_change(const struct analysis *a,
 	return last;
 }
 
-static void tree_name(const struct analysis *a, size_t tree, char *buf,
-		      size_t len)
+void analysis_tree_name(const struct analysis *a, size_t tree, char *buf,
+			size_t len)
 {
 	if (tree == 0)
 		snprintf(buf, len, "cist");
@@ -403,7 +451,7 @@ static void check_roots(struct verdict_ctx *v, int64_t at, const char *name,
 
 		if (want < 0)
 			continue;
-		tree_name(a, s, tn, sizeof(tn));
+		analysis_tree_name(a, s, tn, sizeof(tn));
 		got = root_at(a, s, at, &ev);
 		snprintf(what, sizeof(what), "%s root is %s %s", tn,
 			 a->t->nodes[want].name, when);
@@ -461,7 +509,7 @@ static void check_blocked(struct verdict_ctx *v, int64_t at)
 					 a->t->nodes[i].name,
 					 a->t->nodes[i].ports[j].name);
 			}
-		tree_name(a, s, tn, sizeof(tn));
+		analysis_tree_name(a, s, tn, sizeof(tn));
 		snprintf(what, sizeof(what), "%s blocks exactly %s before the "
 			 "first failure", tn, want);
 		c = result_add_check(v->r, v->sc, "blocked-before-failure",
@@ -516,7 +564,7 @@ static void check_settle(struct verdict_ctx *v, size_t first, int64_t end)
 				worst_ev = last;
 			}
 		}
-		tree_name(a, worst_tree, diag, sizeof(diag));
+		analysis_tree_name(a, worst_tree, diag, sizeof(diag));
 		snprintf(what, sizeof(what), "%s %s settles in %.3f s (%s)%s",
 			 e->kind, e->arg, (double)worst / 1e9,
 			 worst ? diag : "no change",
@@ -629,68 +677,12 @@ static void check_steps(struct verdict_ctx *v, size_t first, int64_t end)
 			 "every step of the scenario succeeded", why[0] ? why : NULL);
 }
 
-/* The tree a VLAN belongs to: the MSTI that lists it, else the CIST. */
-static uint16_t tree_of_vid(const struct topo_mst *mst, unsigned vid)
+uint16_t analysis_tree_of_vid(const struct topo_mst *mst, unsigned vid)
 {
 	for (size_t k = 0; k < mst->n_msti; k++)
 		if (topo_vlan_has(&mst->msti[k].vlans, vid))
 			return mst->msti[k].id;
 	return 0;
-}
-
-/*
- * Every probe flow of the scenario: its outage (the longest run of
- * missing frames, from the sink's report) against the bound the scenario
- * sets for the flow's tree; lost, duplicated and reordered frames as
- * figures. A flow without a report fails.
- */
-static void check_outages(struct verdict_ctx *v, size_t first, int64_t end)
-{
-	struct analysis *a = v->a;
-
-	for (size_t k = first; k < a->n_events && a->ev[k].ns < end; k++) {
-		char from[64], to[64], path[8192], text[256], why[300] = "";
-		unsigned flow, vid, pps;
-		struct flow_outage o;
-		struct result_check *c;
-		uint16_t tree;
-		long bound;
-		int slot;
-		bool ok;
-
-		if (strcmp(a->ev[k].kind, "probe-start") ||
-		    sscanf(a->ev[k].arg, "%u %63s %63s %u %u", &flow, from, to,
-			   &vid, &pps) != 5)
-			continue;
-		tree = tree_of_vid(&a->t->mst, vid);
-		slot = topo_tree_slot(&a->t->mst, tree);
-		bound = slot >= 0 ? v->tsc->expect.outage_max_ms[slot] : -1;
-		snprintf(path, sizeof(path), "%s/share/%s/probe-%u.json",
-			 a->run_dir, to, flow);
-		if (outage_load(path, flow, pps, &o, why, sizeof(why))) {
-			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u has a sink report",
-				 flow, from, to, vid);
-			result_add_check(v->r, v->sc, "outage", tree, NULL, false, text, why);
-			continue;
-		}
-		ok = bound < 0 || o.outage_ms <= (double)bound;
-		if (bound >= 0)
-			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u: outage %.0f ms (at most %ld)",
-				 flow, from, to, vid, o.outage_ms, bound);
-		else
-			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u: outage %.0f ms, no budget",
-				 flow, from, to, vid, o.outage_ms);
-		if (!ok)
-			snprintf(why, sizeof(why), "%lu frames missing in a row at %u frames/s",
-				 o.longest_missing, pps);
-		c = result_add_check(v->r, v->sc, "outage", tree, NULL, ok, text,
-				     ok ? NULL : why);
-		result_add_figure(v->r, c, "outage_ms", o.outage_ms, tree);
-		result_add_figure(v->r, c, "received", (double)o.received, tree);
-		result_add_figure(v->r, c, "lost", (double)o.lost, tree);
-		result_add_figure(v->r, c, "duplicated", (double)o.duplicated, tree);
-		result_add_figure(v->r, c, "reordered", (double)o.reordered, tree);
-	}
 }
 
 void analysis_results(struct analysis *a, struct result_run *r)
@@ -741,7 +733,8 @@ void analysis_results(struct analysis *a, struct result_run *r)
 					    "at the end");
 		}
 		check_settle(&v, first, end);
-		check_outages(&v, first, end);
+		probe_checks(a, r, v.sc, v.tsc, first, end);
+		flush_checks(a, r, v.sc, v.tsc, first, end);
 		check_steps(&v, first, end);
 		steps_exec_tap(r, v.sc, a->run_dir, v.tsc->name);
 	}

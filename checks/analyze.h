@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "flows.h"
 #include "plan.h"
 #include "result.h"
 #include "topo.h"
@@ -60,6 +61,7 @@ struct analysis {
 	size_t cur_link;		/* the capture being read */
 	unsigned long link_frames;	/* frames read from it so far */
 	struct an_sample first_bpdu;	/* earliest BPDU (ns 0: none) */
+	struct flows flows;		/* probe flows and their frames */
 	/* Loop detection: copies of one frame per link per second. */
 	int64_t loop_second;
 	uint32_t loop_hash[AN_LOOP_SLOTS];
@@ -79,6 +81,20 @@ void analysis_free(struct analysis *a);
 /* Adds one captured frame (exposed for tests). */
 void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 		    size_t len);
+
+/* A port's samples for a tree in time order (*n of them), and its last
+ * one at or before ns (NULL: none yet). */
+const struct an_sample *analysis_port_samples(const struct analysis *a,
+					      size_t node, size_t port,
+					      size_t tree, size_t *n);
+const struct an_sample *analysis_port_sample(const struct analysis *a,
+					     size_t node, size_t port,
+					     size_t tree, int64_t ns);
+/* The tree a VLAN belongs to: the MSTI that lists it, else the CIST. */
+uint16_t analysis_tree_of_vid(const struct topo_mst *mst, unsigned vid);
+/* "cist" or "msti N" for a tree slot. */
+void analysis_tree_name(const struct analysis *a, size_t tree, char *buf,
+			size_t len);
 
 /*
  * Checks every scenario of the run against its expectations and adds

@@ -22,22 +22,43 @@ void events_close(struct events *ev)
 	ev->f = NULL;
 }
 
-void events_log(struct events *ev, const char *kind, const char *fmt, ...)
+int64_t events_now(void)
 {
 	struct timespec ts;
-	va_list ap;
 
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void vlog(struct events *ev, int64_t ns, const char *kind,
+		 const char *fmt, va_list ap)
+{
 	if (!ev->f)
 		return;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	fprintf(ev->f, "%lld %s",
-		(long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, kind);
+	fprintf(ev->f, "%lld %s", (long long)ns, kind);
 	if (fmt && *fmt) {
 		fputc(' ', ev->f);
-		va_start(ap, fmt);
 		vfprintf(ev->f, fmt, ap);
-		va_end(ap);
 	}
 	fputc('\n', ev->f);
 	fflush(ev->f);
+}
+
+void events_log(struct events *ev, const char *kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(ev, events_now(), kind, fmt, ap);
+	va_end(ap);
+}
+
+void events_log_at(struct events *ev, int64_t ns, const char *kind,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(ev, ns, kind, fmt, ap);
+	va_end(ap);
 }

@@ -523,6 +523,7 @@ int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 	const struct topo_link *tl = &l->t->links[link];
 	struct lab_link_rt *rt = &l->links[link];
 	const struct lab_ops *o = l->ops;
+	int64_t start = events_now();
 
 	for (int e = 0; e < 2; e++) {
 		int rc = mode == TOPO_FAIL_CARRIER ?
@@ -532,11 +533,12 @@ int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 					       err);
 		if (rc)
 			return -1;
-		/* Logged at the first end: the failure starts there. */
+		/* Logged once the first end is down, stamped when it
+		 * started going down. */
 		if (e == 0)
-			events_log(&l->ev, "link-down", "link%u %s", tl->index,
-				   mode == TOPO_FAIL_CARRIER ? "carrier" :
-				   "silent");
+			events_log_at(&l->ev, start, "link-down", "link%u %s",
+				      tl->index, mode == TOPO_FAIL_CARRIER ?
+				      "carrier" : "silent");
 	}
 	if (mode == TOPO_FAIL_CARRIER)
 		rt->carrier_down = true;
@@ -549,6 +551,7 @@ int lab_link_restore(struct lab *l, int link, char *err)
 {
 	const struct topo_link *tl = &l->t->links[link];
 	const struct lab_ops *o = l->ops;
+	int64_t start = events_now();
 
 	/* Undoes either kind of failure, and is harmless on a link that
 	 * never failed: a later process need not know which it was. */
@@ -558,7 +561,7 @@ int lab_link_restore(struct lab *l, int link, char *err)
 		    set_carrier(l, &tl->end[e], true, err))
 			return -1;
 	l->links[link].silent = l->links[link].carrier_down = false;
-	events_log(&l->ev, "link-up", "link%u", tl->index);
+	events_log_at(&l->ev, start, "link-up", "link%u", tl->index);
 	return 0;
 }
 

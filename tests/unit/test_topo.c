@@ -340,19 +340,23 @@ TEST(ring4_model)
 	h1 = &t->nodes[topo_node_find(t, "h1")];
 	CHECK_INT(h1->role, TOPO_ROLE_HOST);
 	CHECK_INT(h1->memory_mib, 128);
-	CHECK_INT(t->n_scenarios, 2);
+	CHECK_INT(t->n_scenarios, 3);
 	CHECK_STR(t->scenarios[0].name, "failover");
 	CHECK_INT(t->scenarios[0].steps[3].kind, TOPO_STEP_PROBE_START);
 	CHECK_INT(t->scenarios[0].steps[3].rate_pps, 200);
-	CHECK_INT(t->scenarios[0].steps[6].kind, TOPO_STEP_FAIL);
-	CHECK_INT(t->scenarios[0].steps[6].mode, TOPO_FAIL_CARRIER);
-	CHECK_INT(t->scenarios[0].steps[6].link, 3);	/* sw4:p2-sw1:p2 */
+	CHECK_INT(t->scenarios[0].steps[4].kind, TOPO_STEP_PROBE_START);
+	CHECK_INT(t->scenarios[0].steps[4].from, topo_node_find(t, "h2"));
+	CHECK_INT(t->scenarios[0].steps[7].kind, TOPO_STEP_FAIL);
+	CHECK_INT(t->scenarios[0].steps[7].mode, TOPO_FAIL_CARRIER);
+	CHECK_INT(t->scenarios[0].steps[7].link, 3);	/* sw4:p2-sw1:p2 */
 	CHECK_INT(t->scenarios[0].expect.root[2], topo_node_find(t, "sw3"));
 	CHECK_INT(t->scenarios[0].expect.outage_max_ms[0], -1);
 	CHECK_INT(t->scenarios[0].expect.flush, TOPO_FLUSH_PER_MSTI);
 	CHECK_INT(t->scenarios[0].expect.settle_ms, 5000);
 	CHECK_INT(t->scenarios[0].expect.n_blocked, 3);
-	CHECK_INT(t->scenarios[1].steps[1].mode, TOPO_FAIL_SILENT);
+	CHECK_STR(t->scenarios[1].name, "port-flush");
+	CHECK_INT(t->scenarios[1].expect.flush, TOPO_FLUSH_ALL);
+	CHECK_INT(t->scenarios[2].steps[1].mode, TOPO_FAIL_SILENT);
 	topo_free(t);
 }
 

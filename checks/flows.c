@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+#include "flows.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe_wire.h"
+
+/* Frames further apart than this many intervals start a new run: a lost
+ * frame or two keeps the run, a path that stopped carrying the flow and
+ * started again does not. */
+#define RUN_GAP_INTERVALS 3
+
+void flows_init(struct flows *fl, size_t n_links)
+{
+	memset(fl, 0, sizeof(*fl));
+	fl->n_links = n_links;
+}
+
+void flows_free(struct flows *fl)
+{
+	for (size_t i = 0; i < fl->n; i++) {
+		for (size_t l = 0; fl->f[i].link && l < fl->n_links; l++)
+			free(fl->f[i].link[l].r);
+		free(fl->f[i].link);
+	}
+	fl->n = 0;
+}
+
+static struct flow *find(struct flows *fl, unsigned id)
+{
+	for (size_t i = 0; i < fl->n; i++)
+		if (fl->f[i].id == id)
+			return &fl->f[i];
+	return NULL;
+}
+
+int flows_start(struct flows *fl, unsigned id, int from, int to,
+		unsigned vid, unsigned pps, int64_t ns)
+{
+	struct flow *f;
+
+	if (fl->n == FLOWS_MAX || find(fl, id) || !pps)
+		return -1;
+	f = &fl->f[fl->n];
+	*f = (struct flow){ .id = id, .vid = vid, .pps = pps, .from = from,
+			    .to = to, .start_ns = ns, .stop_ns = INT64_MAX };
+	f->link = calloc(fl->n_links + 1, sizeof(*f->link));
+	if (!f->link)
+		return -1;
+	fl->n++;
+	return 0;
+}
+
+void flows_stop(struct flows *fl, unsigned id, int64_t ns)
+{
+	struct flow *f = find(fl, id);
+
+	if (f && f->stop_ns == INT64_MAX)
+		f->stop_ns = ns;
+}
+
+/* The probe header and the VLAN the frame carries (0: untagged). */
+static bool parse(const uint8_t *frame, size_t len, struct probe_hdr *h,
+		  unsigned *vid)
+{
+	size_t off = 12;
+
+	*vid = 0;
+	if (len >= 18 && frame[12] == 0x81 && frame[13] == 0x00) {
+		*vid = ((unsigned)frame[14] << 8 | frame[15]) & 0xfff;
+		off = 16;
+	}
+	if (len < off + 2 ||
+	    ((unsigned)frame[off] << 8 | frame[off + 1]) != PROBE_ETHERTYPE)
+		return false;
+	return !probe_hdr_decode(frame + off + 2, len - off - 2, h);
+}
+
+void flows_frame(struct flows *fl, size_t link, int64_t ns, uint32_t frame_no,
+		 const uint8_t *frame, size_t len)
+{
+	struct probe_hdr h;
+	struct flow_link *fk;
+	struct flow *f;
+	unsigned vid;
+	int64_t gap;
+
+	if (link >= fl->n_links || !parse(frame, len, &h, &vid))
+		return;
+	f = find(fl, h.flow);
+	/* The header names the flow's VLAN: a frame that crossed into
+	 * another VLAN is not this flow's any more. */
+	if (!f || h.vid != f->vid || vid != f->vid)
+		return;
+	fk = &f->link[link];
+	gap = RUN_GAP_INTERVALS * (1000000000LL / f->pps);
+	if (fk->n && ns >= fk->r[fk->n - 1].last_ns &&
+	    ns - fk->r[fk->n - 1].last_ns <= gap) {
+		fk->r[fk->n - 1].last_ns = ns;
+		fk->r[fk->n - 1].frames++;
+		return;
+	}
+	if (fk->n == fk->cap) {
+		size_t cap = fk->cap ? fk->cap * 2 : 8;
+		struct flow_run *m = realloc(fk->r, cap * sizeof(*m));
+
+		if (!m)
+			return;	/* out of memory: a run less */
+		fk->r = m;
+		fk->cap = cap;
+	}
+	fk->r[fk->n++] = (struct flow_run){ ns, ns, 1, frame_no };
+}
+
+unsigned long flows_count(const struct flow *f, size_t link, int64_t from,
+			  int64_t to, uint32_t *first, int64_t *first_ns)
+{
+	const struct flow_link *fk = &f->link[link];
+	unsigned long n = 0;
+
+	*first = 0;
+	*first_ns = 0;
+	for (size_t i = 0; i < fk->n; i++) {
+		const struct flow_run *r = &fk->r[i];
+		int64_t lo = r->first_ns > from ? r->first_ns : from;
+		int64_t hi = r->last_ns < to - 1 ? r->last_ns : to - 1;
+		int64_t span = r->last_ns - r->first_ns;
+		unsigned long k;
+
+		if (lo > hi)
+			continue;
+		if (!*first) {
+			*first = r->first_frame;
+			*first_ns = r->first_ns;
+		}
+		/* A run cut by the window: its share by time (frames in a
+		 * run are at most a few intervals apart). */
+		k = span ? (unsigned long)((double)r->frames * (double)(hi - lo) /
+					   (double)span + 0.5) : r->frames;
+		n += k ? k : 1;
+	}
+	return n;
+}

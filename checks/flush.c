@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+#include "flush.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpdu.h"
+#include "flows.h"
+
+/* Steady windows: the path a flow had just before an event, and frames
+ * seen off it, are judged over this much time. */
+#define STEADY_NS 1000000000LL
+/* A flow's first frames are flooded until its destination is learned. */
+#define FLOW_WARMUP_NS 300000000LL
+
+static bool is_link_event(const struct an_event *e)
+{
+	return !strcmp(e->kind, "link-down") || !strcmp(e->kind, "link-up");
+}
+
+/* The link an event names ("link4 carrier"), or -1. */
+static int event_link_index(const struct analysis *a, const struct an_event *e)
+{
+	unsigned n;
+
+	if (sscanf(e->arg, "link%u", &n) != 1)
+		return -1;
+	for (size_t l = 0; l < a->t->n_links; l++)
+		if (a->t->links[l].index == n)
+			return (int)l;
+	return -1;
+}
+
+/* Whether the link has carrier (or is not silently dropping) at ns. */
+static bool link_up(const struct analysis *a, size_t link, int64_t ns)
+{
+	bool up = true;
+
+	for (size_t i = 0; i < a->n_events && a->ev[i].ns <= ns; i++)
+		if (is_link_event(&a->ev[i]) &&
+		    event_link_index(a, &a->ev[i]) == (int)link)
+			up = !strcmp(a->ev[i].kind, "link-up");
+	return up;
+}
+
+/*
+ * Whether a port forwards a tree at ns, as its BPDUs say. Designated
+ * ports repeat their flags every hello; a root port speaks rarely (an
+ * agreement) and forwards once the tree is stable, and a port that never
+ * sent a BPDU (a host's NIC, an edge port not yet heard) forwards.
+ */
+static bool port_forwards(const struct analysis *a, size_t node, size_t port,
+			  size_t tree, int64_t ns)
+{
+	const struct an_sample *s;
+
+	if (!topo_role_is_bridge(a->t->nodes[node].role))
+		return true;
+	s = analysis_port_sample(a, node, port, tree, ns);
+	if (!s)
+		return true;
+	if (s->role == BPDU_ROLE_ROOT)
+		return true;
+	return s->role != BPDU_ROLE_ALT_BACKUP && s->forwarding;
+}
+
+static bool link_forwards(const struct analysis *a, size_t link, size_t tree,
+			  int64_t ns)
+{
+	const struct topo_link *l = &a->t->links[link];
+
+	return link_up(a, link, ns) &&
+	       port_forwards(a, (size_t)l->end[0].node, (size_t)l->end[0].port,
+			     tree, ns) &&
+	       port_forwards(a, (size_t)l->end[1].node, (size_t)l->end[1].port,
+			     tree, ns);
+}
+
+/*
+ * The links from node `from` to node `to` in the tree's active topology
+ * at ns, marked in on_path[]; false if they are not connected.
+ */
+static bool tree_path(const struct analysis *a, size_t tree, int from, int to,
+		      int64_t ns, bool *on_path)
+{
+	int prev_link[TOPO_MAX_NODES], queue[TOPO_MAX_NODES];
+	bool seen[TOPO_MAX_NODES] = { false };
+	size_t head = 0, tail = 0;
+
+	memset(on_path, 0, a->t->n_links * sizeof(*on_path));
+	seen[from] = true;
+	prev_link[from] = -1;
+	queue[tail++] = from;
+	while (head < tail) {
+		int n = queue[head++];
+
+		for (size_t l = 0; l < a->t->n_links; l++) {
+			const struct topo_link *lk = &a->t->links[l];
+			int other;
+
+			if (lk->end[0].node == n)
+				other = lk->end[1].node;
+			else if (lk->end[1].node == n)
+				other = lk->end[0].node;
+			else
+				continue;
+			if (seen[other] || !link_forwards(a, l, tree, ns))
+				continue;
+			seen[other] = true;
+			prev_link[other] = (int)l;
+			queue[tail++] = other;
+		}
+	}
+	if (!seen[to])
+		return false;
+	for (int n = to; prev_link[n] >= 0;) {
+		const struct topo_link *lk = &a->t->links[prev_link[n]];
+
+		on_path[prev_link[n]] = true;
+		n = lk->end[0].node == n ? lk->end[1].node : lk->end[0].node;
+	}
+	return true;
+}
+
+/* What one link event did to one tree. */
+struct tree_flush {
+	bool tc;			/* a BPDU of the tree carried TC */
+	const struct an_sample *tc_first, *tc_last;
+	unsigned flows;			/* flows that could show a flush */
+	unsigned long flooded;		/* their frames seen off path */
+	unsigned flooded_flow, flooded_vid;
+	size_t flooded_link;
+	uint32_t flooded_frame;
+	int64_t flooded_ns;
+};
+
+/* The first and last BPDU of the tree with TC set within (from, to). */
+static void tree_tc(const struct analysis *a, size_t tree, int64_t from,
+		    int64_t to, struct tree_flush *tf)
+{
+	for (size_t i = 0; i < a->t->n_nodes; i++)
+		for (size_t j = 0; j < a->t->nodes[i].n_ports; j++) {
+			size_t n = 0;
+			const struct an_sample *s =
+				analysis_port_samples(a, i, j, tree, &n);
+
+			for (size_t k = 0; k < n; k++) {
+				if (!s[k].tc || s[k].ns <= from || s[k].ns >= to)
+					continue;
+				tf->tc = true;
+				if (!tf->tc_first || s[k].ns < tf->tc_first->ns)
+					tf->tc_first = &s[k];
+				if (!tf->tc_last || s[k].ns > tf->tc_last->ns)
+					tf->tc_last = &s[k];
+			}
+		}
+}
+
+/* Frames of flow f on links outside `keep` within [from, to); the first
+ * of them in *tf when it is the earliest so far. */
+static unsigned long off_path(const struct analysis *a, const struct flow *f,
+			      const bool *keep, int64_t from, int64_t to,
+			      struct tree_flush *tf)
+{
+	unsigned long total = 0;
+
+	for (size_t l = 0; l < a->t->n_links; l++) {
+		uint32_t first;
+		int64_t first_ns;
+		unsigned long n;
+
+		if (keep[l])
+			continue;
+		n = flows_count(f, l, from, to, &first, &first_ns);
+		total += n;
+		if (n && tf && (!tf->flooded_frame || first_ns < tf->flooded_ns)) {
+			tf->flooded_flow = f->id;
+			tf->flooded_vid = f->vid;
+			tf->flooded_link = l;
+			tf->flooded_frame = first;
+			tf->flooded_ns = first_ns;
+		}
+	}
+	return total;
+}
+
+/*
+ * One flow across the event at t (until next): where it went before, off
+ * both its old and its new path, counted into its tree. A flow that was
+ * already off its path before (its destination unknown) shows nothing.
+ */
+static void judge_flow(const struct analysis *a, const struct flow *f,
+		       int64_t t, int64_t next, int event_link, bool *keep,
+		       bool *scratch, struct tree_flush *tf)
+{
+	int64_t pre = t - STEADY_NS, end = next < f->stop_ns ? next : f->stop_ns;
+	int slot = topo_tree_slot(&a->t->mst,
+				  analysis_tree_of_vid(&a->t->mst, f->vid));
+	struct tree_flush *mine;
+
+	if (slot < 0 || f->start_ns + FLOW_WARMUP_NS > t - STEADY_NS / 2 ||
+	    end <= t)
+		return;
+	if (pre < f->start_ns + FLOW_WARMUP_NS)
+		pre = f->start_ns + FLOW_WARMUP_NS;
+	mine = &tf[slot];
+	if (!tree_path(a, (size_t)slot, f->from, f->to, t - 1, keep) ||
+	    off_path(a, f, keep, pre, t, NULL))
+		return;
+	if (tree_path(a, (size_t)slot, f->from, f->to, end - 1, scratch))
+		for (size_t l = 0; l < a->t->n_links; l++)
+			keep[l] = keep[l] || scratch[l];
+	/* The failed or restored link carries what was in flight when
+	 * it went: not flooding. So does any link down meanwhile. */
+	for (size_t l = 0; l < a->t->n_links; l++)
+		if ((int)l == event_link || !link_up(a, l, t) ||
+		    !link_up(a, l, end - 1))
+			keep[l] = true;
+	mine->flows++;
+	mine->flooded += off_path(a, f, keep, t, end, mine);
+}
+
+static const char *const scope_name[] = {
+	[TOPO_FLUSH_UNSET] = "unknown",
+	[TOPO_FLUSH_PER_MSTI] = "per-msti",
+	[TOPO_FLUSH_ALL] = "whole port",
+	[TOPO_FLUSH_NONE] = "none",
+};
+
+/* Appends "msti 1 (vlan 20 flow 3, 57 frames on link3)"-like text. */
+static void describe(const struct analysis *a, size_t tree,
+		     const struct tree_flush *tf, char *buf, size_t len)
+{
+	char tn[16];
+	size_t used = strlen(buf);
+
+	analysis_tree_name(a, tree, tn, sizeof(tn));
+	if (tf->flooded)
+		snprintf(buf + used, len - used,
+			 "%s%s%s flooded %lu frames (first: flow %u vlan %u "
+			 "on link%u)", used ? "; " : "", tn,
+			 tf->tc ? "" : " without a topology change",
+			 tf->flooded, tf->flooded_flow, tf->flooded_vid,
+			 a->t->links[tf->flooded_link].index);
+	else
+		snprintf(buf + used, len - used, "%s%s kept %u flow%s on %s path",
+			 used ? "; " : "", tn, tf->flows,
+			 tf->flows == 1 ? "" : "s", tf->flows == 1 ? "its" : "their");
+}
+
+static void add_evidence(const struct analysis *a, struct result_run *r,
+			 struct result_check *c, size_t link, uint32_t frame,
+			 int64_t ns)
+{
+	if (frame && link < a->t->n_links)
+		result_add_evidence(r, c, a->p->links[link].pcap, frame, ns);
+}
+
+/* The verdict for one event from what each tree did. */
+static void judge_event(struct analysis *a, struct result_run *r,
+			struct result_scenario *sc, enum topo_flush want,
+			const struct an_event *e, const struct tree_flush *tf)
+{
+	unsigned changed_flows = 0, other_flows = 0;
+	bool changed_flooded = false, other_flooded = false, any_tc = false;
+	enum topo_flush seen;
+	enum result_status st;
+	char text[200], why[900] = "", name[40], link[24];
+	struct result_check *c;
+
+	for (size_t s = 0; s < a->ntrees; s++) {
+		any_tc |= tf[s].tc;
+		if (tf[s].tc) {
+			changed_flows += tf[s].flows;
+			changed_flooded |= tf[s].flooded > 0;
+		} else {
+			other_flows += tf[s].flows;
+			other_flooded |= tf[s].flooded > 0;
+		}
+		if (tf[s].flows)
+			describe(a, s, &tf[s], why, sizeof(why));
+	}
+	seen = other_flooded ? TOPO_FLUSH_ALL :
+	       changed_flooded ? TOPO_FLUSH_PER_MSTI : TOPO_FLUSH_NONE;
+	if (!changed_flows && !other_flows) {
+		st = RESULT_SKIP;
+		snprintf(why, sizeof(why), "no probe flow ran steadily across it");
+	} else if (want == TOPO_FLUSH_NONE) {
+		st = seen == TOPO_FLUSH_NONE ? RESULT_PASS : RESULT_FAIL;
+	} else if (seen == TOPO_FLUSH_NONE && !changed_flows) {
+		/* Nothing moved where a flow could have shown it. */
+		st = any_tc ? RESULT_SKIP : RESULT_PASS;
+		if (any_tc)
+			snprintf(why, sizeof(why), "no probe flow in a tree "
+				 "with a topology change");
+	} else if (seen == TOPO_FLUSH_PER_MSTI && !other_flows) {
+		/* Every tree with a flow changed: per-MSTI and whole-port
+		 * flushes look the same here. */
+		st = RESULT_PASS;
+		seen = want;
+	} else {
+		st = seen == want ? RESULT_PASS : RESULT_FAIL;
+	}
+	snprintf(text, sizeof(text), "%s %s: FDB flush %s (expected %s)",
+		 e->kind, e->arg, st == RESULT_SKIP ? "not observable" :
+		 scope_name[seen], scope_name[want]);
+	snprintf(name, sizeof(name), "flush-%s", e->kind);
+	snprintf(link, sizeof(link), "%.*s", (int)strcspn(e->arg, " "), e->arg);
+	c = result_add_check(r, sc, name, RESULT_NO_TREE, link[0] ? link : NULL,
+			     st == RESULT_PASS, text, why[0] ? why : NULL);
+	if (!c)
+		return;
+	if (st == RESULT_SKIP)
+		result_skip(r, c, why);
+	c->at_ns = e->ns;
+	for (size_t s = 0; s < a->ntrees; s++) {
+		int id = a->tree_id[s];
+
+		result_add_figure(r, c, "flooded_frames", (double)tf[s].flooded, id);
+		if (!tf[s].tc)
+			continue;
+		result_add_figure(r, c, "tc_first_s",
+				  (double)(tf[s].tc_first->ns - e->ns) / 1e9, id);
+		result_add_figure(r, c, "tc_last_s",
+				  (double)(tf[s].tc_last->ns - e->ns) / 1e9, id);
+	}
+	for (size_t s = 0; s < a->ntrees; s++) {
+		add_evidence(a, r, c, tf[s].flooded_link, tf[s].flooded_frame,
+			     tf[s].flooded_ns);
+		if (tf[s].tc)
+			add_evidence(a, r, c, tf[s].tc_first->link,
+				     tf[s].tc_first->frame, tf[s].tc_first->ns);
+	}
+}
+
+void flush_checks(struct analysis *a, struct result_run *r,
+		  struct result_scenario *sc, const struct topo_scenario *tsc,
+		  size_t first, int64_t end)
+{
+	enum topo_flush want = tsc->expect.flush == TOPO_FLUSH_UNSET ?
+				       TOPO_FLUSH_PER_MSTI : tsc->expect.flush;
+	bool *keep = calloc(2 * a->t->n_links + 1, sizeof(*keep));
+	struct tree_flush *tf = calloc(a->ntrees, sizeof(*tf));
+
+	if (!keep || !tf)
+		goto out;
+	for (size_t i = first; i < a->n_events && a->ev[i].ns < end; i++) {
+		const struct an_event *e = &a->ev[i];
+		int64_t next = end;
+
+		if (!is_link_event(e))
+			continue;
+		for (size_t k = i + 1; k < a->n_events && a->ev[k].ns < end; k++)
+			if (is_link_event(&a->ev[k])) {
+				next = a->ev[k].ns;
+				break;
+			}
+		memset(tf, 0, a->ntrees * sizeof(*tf));
+		for (size_t s = 0; s < a->ntrees; s++)
+			tree_tc(a, s, e->ns, next, &tf[s]);
+		for (size_t k = 0; k < a->flows.n; k++)
+			judge_flow(a, &a->flows.f[k], e->ns, next,
+				   event_link_index(a, e), keep,
+				   keep + a->t->n_links, tf);
+		judge_event(a, r, sc, want, e, tf);
+	}
+out:
+	free(keep);
+	free(tf);
+}

@@ -12,6 +12,7 @@
 #include "steps.h"
 #include "pcapread.h"
 #include "report.h"
+#include "snapshot.h"
 
 static struct an_port_tree *slot(struct analysis *a, size_t node, size_t port,
 				 size_t tree)
@@ -307,6 +308,20 @@ static int root_at(const struct analysis *a, size_t tree, int64_t ns,
 	if (best)
 		*ev = latest_naming(a, tree, ns, seen[best_k]);
 	return root;
+}
+
+const struct an_sample *analysis_port_at(const struct analysis *a,
+					 size_t node, size_t port,
+					 size_t tree, int64_t ns)
+{
+	return last_before(slot((struct analysis *)a, node, port, tree), ns);
+}
+
+int analysis_root_at(const struct analysis *a, size_t tree, int64_t ns)
+{
+	const struct an_sample *ev;
+
+	return root_at(a, tree, ns, &ev);
 }
 
 /* The port's BPDU that shows it not forwarding in that tree at ns. */
@@ -730,6 +745,7 @@ void analysis_results(struct analysis *a, struct result_run *r)
 				fail_at = a->ev[k].ns;
 				break;
 			}
+		snapshot_scenario(a, r, v.sc);
 		check_bpdus(&v);
 		check_loops(&v, start, end);
 		if (v.tsc->expect.set) {

@@ -6,7 +6,8 @@ CHECKS_SRCS := checks/pcapread.c checks/bpdu_print.c checks/analyze.c \
 	checks/result.c checks/report_util.c checks/report_tap.c \
 	checks/report_json.c checks/report_junit.c checks/report_md.c \
 	checks/report_svg.c checks/report_html.c checks/report_files.c \
-	checks/outage.c checks/steps.c
+	checks/outage.c checks/steps.c checks/snapshot.c \
+	checks/report_topo.c checks/dot_run.c
 CHECKS_LIBS := -lpcap -ljansson -lm
 $(BUILD)/obj/checks/%.o $(BUILD)/obj-san/checks/%.o: CFLAGS_BASE += -Ilab/mstlab
 $(BUILD)/obj/lab/mstlab/cmd_checks.o $(BUILD)/obj-san/lab/mstlab/cmd_checks.o \

@@ -493,3 +493,96 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	free(err);
 	fixture_free(&fx);
 }
+
+/* The run's verdicts as a model, straight from the analysis. */
+static bool analyse(struct fixture *fx, struct result_run *r)
+{
+	struct analysis a;
+	char err[256];
+
+	if (analysis_load(&a, fx->t, fx->p, fx->dir, err, sizeof(err)))
+		return false;
+	result_init(r, fx->t->name);
+	analysis_results(&a, r);
+	analysis_free(&a);
+	return true;
+}
+
+/* Scenario s: before the failure at 5 s, MSTI 1's root is sw2 and
+ * sw1:p1 is its alternate (blocked); the CIST's root is sw1 with both
+ * ends designated. At the end link1 is down: no port of it blocks. */
+TEST(snapshots_show_each_trees_root_roles_and_blocked_ports)
+{
+	struct fixture fx;
+	struct result_run r;
+	const struct result_scenario *sc;
+	const struct result_snapshot *s;
+
+	CHECK(make_run(&fx) == 0);
+	CHECK(write_captures(&fx) == 0);
+	CHECK(analyse(&fx, &r));
+	CHECK_INT(r.n_nodes, 2);
+	CHECK_INT(r.n_links, 1);
+	CHECK_STR(r.links[0].name, "link1");
+	CHECK_STR(r.links[0].port[1], "p1");
+	sc = &r.scenarios[0];
+	CHECK_STR(sc->name, "s");
+	CHECK_INT(sc->n_snapshots, 4);	/* 2 instants x 2 trees */
+	s = &sc->snapshots[0];
+	CHECK_STR(s->at, "before-failure");
+	CHECK_INT(s->ns, S(5));
+	CHECK_INT(s->msti, 0);
+	CHECK_INT(s->root, 0);
+	CHECK_INT(s->ports[0].role, RESULT_PORT_DESIGNATED);
+	CHECK(!result_port_blocked(&s->ports[0]));
+	CHECK_INT(s->ports[0].frame, 5);	/* sw1's BPDU at 4 s */
+	s = &sc->snapshots[1];
+	CHECK_INT(s->msti, 1);
+	CHECK_INT(s->root, 1);
+	CHECK_INT(s->ports[0].role, RESULT_PORT_ALTERNATE);
+	CHECK(result_port_blocked(&s->ports[0]));
+	CHECK(!s->ports[0].inferred);
+	CHECK_INT(s->ports[1].role, RESULT_PORT_DESIGNATED);
+	CHECK(!result_port_blocked(&s->ports[1]));
+	s = &sc->snapshots[3];
+	CHECK_STR(s->at, "end");
+	CHECK_STR(s->event, "link-down link1 carrier");
+	CHECK_INT(s->ns, S(8) - 1);
+	CHECK(s->ports[0].down && s->ports[1].down);
+	CHECK(!result_port_blocked(&s->ports[0]));
+	/* No link event in "wrong": only its end. */
+	CHECK_INT(r.scenarios[1].n_snapshots, 2);
+	CHECK_STR(r.scenarios[1].snapshots[0].at, "end");
+	result_free(&r);
+	fixture_free(&fx);
+}
+
+/* RSTP root ports go silent: only sw2 sends (designated, the root of
+ * both trees), so sw1:p1 must be sw1's root port, and says so only as
+ * a deduction. */
+TEST(a_silent_port_facing_the_designated_one_is_the_root_port)
+{
+	struct fixture fx;
+	struct result_run r;
+	uint8_t f[BPDU_FRAME_MAX_LEN];
+	const struct result_snapshot *s;
+	size_t n;
+
+	CHECK(make_run(&fx) == 0);
+	n = frame(fx.p, 1, 0, 1, BPDU_ROLE_DESIGNATED, true, 1, f, sizeof(f));
+	CHECK(n > 0);
+	put(&fx, S(2), f, n);
+	pcap_dump_close(fx.d);
+	fx.d = NULL;
+	CHECK(analyse(&fx, &r));
+	for (size_t k = 0; k < 2; k++) {
+		s = &r.scenarios[0].snapshots[k];
+		CHECK_INT(s->root, 1);
+		CHECK_INT(s->ports[0].role, RESULT_PORT_ROOT);
+		CHECK(s->ports[0].inferred && s->ports[0].forwarding);
+		CHECK_INT(s->ports[1].role, RESULT_PORT_DESIGNATED);
+		CHECK(!s->ports[1].inferred);
+	}
+	result_free(&r);
+	fixture_free(&fx);
+}

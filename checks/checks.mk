@@ -16,7 +16,7 @@ $(BUILD)/obj/lab/mstlab/cmd_lab.o $(BUILD)/obj-san/lab/mstlab/cmd_lab.o: \
 
 UNIT_TESTS += test_checks test_report
 test_checks_SRCS = tests/unit/test_checks.c $(MSTLAB_LIB_SRCS)
-test_checks_LIBS = $(MSTLAB_LIB_LIBS)
+test_checks_LIBS = $(MSTLAB_LIB_LIBS) -lpng
 $(BUILD)/obj-san/tests/unit/test_checks.o: CFLAGS_BASE += -Ichecks -Ilab/mstlab
 test_report_SRCS = tests/unit/test_report.c $(MSTLAB_LIB_SRCS)
 test_report_LIBS = $(MSTLAB_LIB_LIBS)

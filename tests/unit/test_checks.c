@@ -5,6 +5,7 @@
  * (mstlab decode) and judged against a scenario's expectations.
  */
 #include <pcap/pcap.h>
+#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "cmd_checks.h"
 #include "plan.h"
 #include "child.h"
+#include "result.h"
 #include "unit.h"
 
 static const char lab_yaml[] =
@@ -585,4 +587,138 @@ TEST(a_silent_port_facing_the_designated_one_is_the_root_port)
 	}
 	result_free(&r);
 	fixture_free(&fx);
+}
+
+static struct fixture fx_browser;
+
+static unsigned count_of(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* report.html in a real browser: the window's size, in CSS pixels. */
+#define SHOT_W 1000
+#define SHOT_H 2600
+
+/* Chromium, headless, on the run's report.html: extra is --dump-dom or
+ * --screenshot=...; its stdout and stderr go to log. */
+static int chromium(const char *dir, const char *extra, const char *log)
+{
+	char url[300], profile[300], size[64];
+	char *argv[] = { "chromium", "--headless", "--no-sandbox",
+			 "--disable-gpu", "--hide-scrollbars",
+			 "--force-device-scale-factor=1", profile, size,
+			 (char *)extra, url, NULL };
+
+	snprintf(url, sizeof(url), "file://%s/report.html", dir);
+	snprintf(profile, sizeof(profile), "--user-data-dir=%s/chromium", dir);
+	snprintf(size, sizeof(size), "--window-size=%d,%d", SHOT_W, SHOT_H);
+	return spawn_run(argv, log, 60000);
+}
+
+struct colours {
+	unsigned long fail_row, root_fill, red, green, white;
+};
+
+/* Counts the pixels of the report's own colours in a PNG (libpng). */
+static bool png_colours(const char *path, unsigned *w, unsigned *h,
+			struct colours *c)
+{
+	png_image img = { .version = PNG_IMAGE_VERSION };
+	uint8_t *px;
+
+	memset(c, 0, sizeof(*c));
+	if (!png_image_begin_read_from_file(&img, path))
+		return false;
+	img.format = PNG_FORMAT_RGB;
+	px = malloc(PNG_IMAGE_SIZE(img));
+	if (!px || !png_image_finish_read(&img, NULL, px, 0, NULL)) {
+		free(px);
+		png_image_free(&img);
+		return false;
+	}
+	*w = img.width;
+	*h = img.height;
+	for (size_t i = 0; i < (size_t)img.width * img.height; i++) {
+		uint32_t rgb = (uint32_t)px[3 * i] << 16 |
+			       (uint32_t)px[3 * i + 1] << 8 | px[3 * i + 2];
+
+		c->fail_row += rgb == 0xfde8e8;
+		c->root_fill += rgb == 0xffd54f;
+		c->red += rgb == 0xb02a37;
+		c->green += rgb == 0x1e7e34;
+		c->white += rgb == 0xffffff;
+	}
+	free(px);
+	return true;
+}
+
+/*
+ * The report of the crafted run (scenario s passes, "wrong" fails),
+ * opened by headless Chromium: its DOM has the failing row, a timeline
+ * and a topology drawing per tree, the root filled and the blocked
+ * port's half of the link dashed; its screenshot is a real render of
+ * the window's size with the pass and fail colours and the root's fill.
+ */
+TEST(report_html_renders_in_headless_chromium)
+{
+	static const char fail_row[] =
+		"<tr class=\"fail\" id=\"wrong-root-before-failure_msti_1_\">";
+	char *argv[1], *out, *err, *dom, log[300], shot[300];
+	unsigned w = 0, h = 0;
+	struct colours c;
+	const char *blocked;
+	int rc;
+
+	if (spawn_run((char *[]){ "chromium", "--version", NULL }, NULL,
+		      30000))
+		SKIP("chromium is not installed (deps.txt: chromium)");
+	CHECK(make_run(&fx_browser) == 0);
+	CHECK(write_captures(&fx_browser) == 0);
+	argv[0] = fx_browser.dir;
+	out = capture_output(cmd_verdict, 1, argv, &rc, &err);
+	free(out);
+	free(err);
+	CHECK_INT(rc, 1);
+	snprintf(log, sizeof(log), "%s/dom.html", fx_browser.dir);
+	CHECK_INT(chromium(fx_browser.dir, "--dump-dom", log), 0);
+	dom = slurp(fx_browser.dir, "dom.html");
+	CHECK(dom != NULL);
+	CHECK(strstr(dom, fail_row) != NULL);
+	CHECK(strstr(dom, "<script") == NULL);
+	/* Two scenarios, two trees; s has two instants, wrong one. */
+	CHECK_INT(count_of(dom, "class=\"timeline\""), 4);
+	CHECK_INT(count_of(dom, "<svg class=\"topology\""), 6);
+	CHECK(strstr(dom, "<g id=\"node2\" class=\"node bridge root\">\n"
+			  "<title>sw2</title>\n<polygon fill=\"#ffd54f\"")
+	      != NULL);
+	blocked = strstr(dom, "<g id=\"edge1\" class=\"edge port blocked\">"
+			      "\n<title>sw1--link1</title>");
+	CHECK(blocked != NULL);
+	CHECK(strstr(blocked, "stroke-dasharray=\"5,2\"") != NULL);
+	free(dom);
+	snprintf(shot, sizeof(shot), "--screenshot=%s/shot.png",
+		 fx_browser.dir);
+	snprintf(log, sizeof(log), "%s/shot.log", fx_browser.dir);
+	CHECK_INT(chromium(fx_browser.dir, shot, log), 0);
+	snprintf(shot, sizeof(shot), "%s/shot.png", fx_browser.dir);
+	CHECK(png_colours(shot, &w, &h, &c));
+	printf("# screenshot %ux%u: fail rows %lu, root fill %lu, red %lu, "
+	       "green %lu, white %lu pixels\n", w, h, c.fail_row, c.root_fill,
+	       c.red, c.green, c.white);
+	CHECK_INT(w, SHOT_W);
+	CHECK_INT(h, SHOT_H);
+	/* The failing row's background, the root's fill in the drawings
+	 * (the legend's swatch alone is far smaller), red and green text
+	 * and lines; and not a blank page. */
+	CHECK(c.fail_row > 5000);
+	CHECK(c.root_fill > 4000);
+	CHECK(c.red > 100);
+	CHECK(c.green > 100);
+	CHECK(c.white < (unsigned long)w * h * 97 / 100);
+	fixture_free(&fx_browser);
 }

@@ -310,9 +310,9 @@ static int root_at(const struct analysis *a, size_t tree, int64_t ns,
 	return root;
 }
 
-const struct an_sample *analysis_port_at(const struct analysis *a,
-					 size_t node, size_t port,
-					 size_t tree, int64_t ns)
+const struct an_sample *analysis_port_sample(const struct analysis *a,
+					     size_t node, size_t port,
+					     size_t tree, int64_t ns)
 {
 	return last_before(slot((struct analysis *)a, node, port, tree), ns);
 }

@@ -89,9 +89,9 @@ void analysis_results(struct analysis *a, struct result_run *r);
 /* What a port last advertised for a tree (slot) at or before ns, or
  * NULL; and the root most ports name then (node index; -1 no BPDU,
  * -2 a bridge outside the lab). For the topology snapshots. */
-const struct an_sample *analysis_port_at(const struct analysis *a,
-					 size_t node, size_t port,
-					 size_t tree, int64_t ns);
+const struct an_sample *analysis_port_sample(const struct analysis *a,
+					     size_t node, size_t port,
+					     size_t tree, int64_t ns);
 int analysis_root_at(const struct analysis *a, size_t tree, int64_t ns);
 
 /* analysis_results rendered as TAP lines (numbered from *tap + 1) to

@@ -116,9 +116,10 @@ static void take(const struct analysis *a, struct result_run *r,
 			for (int e = 0; e < 2; e++) {
 				const struct topo_end *end =
 					&t->links[l].end[e];
-				const struct an_sample *x = analysis_port_at(
-					a, (size_t)end->node,
-					(size_t)end->port, tree, ns);
+				const struct an_sample *x =
+					analysis_port_sample(a, (size_t)end->node,
+							     (size_t)end->port,
+							     tree, ns);
 				struct result_port *p = &s->ports[l * 2 + e];
 
 				p->down = link_down_at(r, sc, l, ns);

@@ -13,6 +13,7 @@
 #include "steps.h"
 #include "pcapread.h"
 #include "report.h"
+#include "snapshot.h"
 
 static struct an_port_tree *slot(struct analysis *a, size_t node, size_t port,
 				 size_t tree)
@@ -355,6 +356,13 @@ static int root_at(const struct analysis *a, size_t tree, int64_t ns,
 	if (best)
 		*ev = latest_naming(a, tree, ns, seen[best_k]);
 	return root;
+}
+
+int analysis_root_at(const struct analysis *a, size_t tree, int64_t ns)
+{
+	const struct an_sample *ev;
+
+	return root_at(a, tree, ns, &ev);
 }
 
 /* The port's BPDU that shows it not forwarding in that tree at ns. */
@@ -722,6 +730,7 @@ void analysis_results(struct analysis *a, struct result_run *r)
 				fail_at = a->ev[k].ns;
 				break;
 			}
+		snapshot_scenario(a, r, v.sc);
 		check_bpdus(&v);
 		check_loops(&v, start, end);
 		if (v.tsc->expect.set) {

@@ -102,6 +102,10 @@ void analysis_tree_name(const struct analysis *a, size_t tree, char *buf,
  */
 void analysis_results(struct analysis *a, struct result_run *r);
 
+/* The root most ports name for a tree (slot) at ns (node index; -1 no
+ * BPDU, -2 a bridge outside the lab). For the topology snapshots. */
+int analysis_root_at(const struct analysis *a, size_t tree, int64_t ns);
+
 /* analysis_results rendered as TAP lines (numbered from *tap + 1) to
  * out. Returns the failures. */
 int analysis_verdicts(struct analysis *a, FILE *out, int *tap);

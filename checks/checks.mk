@@ -6,7 +6,9 @@ CHECKS_SRCS := checks/pcapread.c checks/bpdu_print.c checks/analyze.c \
 	checks/result.c checks/report_util.c checks/report_tap.c \
 	checks/report_json.c checks/report_junit.c checks/report_md.c \
 	checks/report_svg.c checks/report_html.c checks/report_files.c \
-	checks/outage.c checks/steps.c checks/flows.c checks/flush.c checks/probe_checks.c
+	checks/outage.c checks/steps.c checks/flows.c checks/flush.c \
+	checks/probe_checks.c checks/snapshot.c checks/report_topo.c \
+	checks/dot_run.c
 CHECKS_LIBS := -lpcap -ljansson -lm
 $(BUILD)/obj/checks/%.o $(BUILD)/obj-san/checks/%.o: CFLAGS_BASE += -Ilab/mstlab
 $(BUILD)/obj/lab/mstlab/cmd_checks.o $(BUILD)/obj-san/lab/mstlab/cmd_checks.o \
@@ -15,7 +17,7 @@ $(BUILD)/obj/lab/mstlab/cmd_lab.o $(BUILD)/obj-san/lab/mstlab/cmd_lab.o: \
 
 UNIT_TESTS += test_checks test_report
 test_checks_SRCS = tests/unit/test_checks.c $(MSTLAB_LIB_SRCS)
-test_checks_LIBS = $(MSTLAB_LIB_LIBS)
+test_checks_LIBS = $(MSTLAB_LIB_LIBS) -lpng
 $(BUILD)/obj-san/tests/unit/test_checks.o: CFLAGS_BASE += -Ichecks -Ilab/mstlab
 test_report_SRCS = tests/unit/test_report.c $(MSTLAB_LIB_SRCS)
 test_report_LIBS = $(MSTLAB_LIB_LIBS)

@@ -4,6 +4,7 @@
  * nothing fetched) a release engineer can open or attach anywhere.
  */
 #include <ctype.h>
+#include <string.h>
 
 #include "report.h"
 #include "report_svg.h"
@@ -22,7 +23,11 @@ static const char css[] =
 	"text-anchor:middle;fill:#555}.ev{font-size:9px;fill:#333}"
 	".bar{fill:#3b7dd8}.bar-fail{fill:#b02a37}"
 	".budget{stroke:#b02a37;stroke-dasharray:3 2}"
-	".legend span{display:inline-block;margin-right:1em}";
+	".legend span{display:inline-block;margin-right:1em}"
+	".topos{display:flex;flex-wrap:wrap;gap:10px;margin:.3em 0 1em}"
+	"figure.topo{margin:0;padding:4px;border:1px solid #ddd}"
+	"figure.topo figcaption{font-size:12px;font-weight:bold}"
+	"svg.topology{display:block;max-width:420px;height:auto}";
 
 static const char legend[] =
 	"<p class=\"legend\"><span style=\"color:#c0392b\">| link down</span>"
@@ -32,6 +37,15 @@ static const char legend[] =
 	"<span style=\"color:#3b7dd8\">&#9646; settle time</span>"
 	"<span style=\"color:#b02a37\">&#9646; over budget, "
 	"&#166; budget</span></p>\n";
+
+static const char topo_legend[] =
+	"<p class=\"legend\"><span style=\"background:#ffd54f\">root "
+	"bridge</span><span style=\"color:#1e7e34\">&#10148; root port, "
+	"toward the root</span><span style=\"color:#b02a37\">- - blocked "
+	"port (alternate, backup, discarding)</span><span style=\"color:"
+	"#999\">&#183;&#183;&#183; link down</span><span>R D A M: root, "
+	"designated, alternate, master; ?: the port was silent, its role "
+	"deduced</span></p>\n";
 
 /* An anchor (report.html#scenario-check) has no spaces or markup. */
 static void put_id(FILE *out, const char *s)
@@ -101,6 +115,55 @@ static void table(FILE *out, const struct result_scenario *sc)
 	fputs("</table>\n", out);
 }
 
+static void instant(FILE *out, const struct result_scenario *sc,
+		    const struct result_snapshot *s)
+{
+	fputs("<p class=\"instant\">", out);
+	if (!strcmp(s->at, "before-failure"))
+		fputs("Before the first failure", out);
+	else if (!strcmp(s->at, "after-event"))
+		fputs("After ", out);
+	else
+		fputs("At the end", out);
+	if (!strcmp(s->at, "end") && s->event)
+		fputs(", after ", out);
+	if (s->event && strcmp(s->at, "before-failure"))
+		report_put_xml(out, s->event);
+	fprintf(out, " (%.3f s into the scenario)</p>\n<div class=\"topos\">\n",
+		report_seconds(s->ns - sc->start_ns));
+}
+
+/* The snapshots, one row of trees per instant. */
+static void topologies(FILE *out, const struct result_run *r,
+		       const struct result_scenario *sc)
+{
+	fputs("<h3>Topology per tree</h3>\n", out);
+	for (size_t i = 0; i < sc->n_snapshots; i++) {
+		const struct result_snapshot *s = &sc->snapshots[i];
+		bool first = !i || s->ns != sc->snapshots[i - 1].ns ||
+			     strcmp(s->at, sc->snapshots[i - 1].at);
+		char tree[16];
+
+		if (first && i)
+			fputs("</div>\n", out);
+		if (first)
+			instant(out, sc, s);
+		fprintf(out, "<figure class=\"topo\" data-tree=\"%d\" "
+			"data-at=\"", s->msti);
+		report_put_xml(out, s->at);
+		fputs("\"><figcaption>", out);
+		report_put_xml(out, result_tree_name(s->msti, tree, sizeof(tree)));
+		fputs(": root ", out);
+		report_put_xml(out, s->root >= 0 && (size_t)s->root < r->n_nodes ?
+				    r->nodes[s->root].name : "unknown");
+		fputs("</figcaption>\n", out);
+		report_svg_topology(out, r, s);
+		fputs("</figure>\n", out);
+	}
+	fputs("</div>\n", out);
+	fputs(topo_legend, out);
+}
+
 static void scenario(FILE *out, const struct result_run *r,
 		     const struct result_scenario *sc)
 {
@@ -120,6 +183,8 @@ static void scenario(FILE *out, const struct result_run *r,
 			report_svg_timeline(out, sc, r->trees[t]);
 		fputs(legend, out);
 	}
+	if (sc->n_snapshots && r->n_links)
+		topologies(out, r, sc);
 	fputs("</section>\n", out);
 }
 

@@ -8,6 +8,8 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "topo.h"
+
 #define SUMMARY_VERSION 1
 
 static json_t *str_or_null(const char *s)
@@ -118,6 +120,64 @@ static json_t *tree_json(const struct result_scenario *sc, int msti)
 	return o;
 }
 
+/* One tree at one instant: its root and each link end as advertised. */
+static json_t *snapshot_json(const struct result_run *r,
+			     const struct result_snapshot *s)
+{
+	json_t *o = json_object(), *ports = json_array();
+
+	json_object_set_new(o, "at", json_string(s->at));
+	json_object_set_new(o, "event", str_or_null(s->event));
+	json_object_set_new(o, "time_ns", json_integer(s->ns));
+	json_object_set_new(o, "msti", json_integer(s->msti));
+	json_object_set_new(o, "tree", tree_label(s->msti));
+	json_object_set_new(o, "root", s->root >= 0 &&
+				(size_t)s->root < r->n_nodes ?
+			    json_string(r->nodes[s->root].name) : json_null());
+	for (size_t l = 0; l < r->n_links; l++)
+		for (int e = 0; e < 2; e++) {
+			const struct result_port *p = &s->ports[l * 2 + e];
+
+			json_array_append_new(ports, json_pack(
+				"{s:s, s:s, s:s, s:s, s:b, s:b, s:b, s:b, s:o}",
+				"node", r->nodes[r->links[l].node[e]].name,
+				"port", r->links[l].port[e], "link",
+				r->links[l].name, "role",
+				result_port_role_name(p->role), "forwarding",
+				p->forwarding, "blocked",
+				result_port_blocked(p), "inferred", p->inferred,
+				"link_down", p->down,
+				"frame", p->frame ? json_integer(
+					(json_int_t)p->frame) : json_null()));
+		}
+	json_object_set_new(o, "ports", ports);
+	return o;
+}
+
+/* The lab as drawn: nodes with their role, links with both ends. */
+static json_t *topology_json(const struct result_run *r)
+{
+	json_t *o = json_object(), *nodes = json_array(),
+	       *links = json_array();
+
+	for (size_t i = 0; i < r->n_nodes; i++)
+		json_array_append_new(nodes, json_pack(
+			"{s:s, s:s}", "name", r->nodes[i].name, "role",
+			topo_role_name((enum topo_role)r->nodes[i].role)));
+	for (size_t l = 0; l < r->n_links; l++) {
+		const struct result_link *k = &r->links[l];
+
+		json_array_append_new(links, json_pack(
+			"{s:s, s:s, s:[s, s], s:[s, s]}", "name", k->name,
+			"pcap", k->pcap, "nodes", r->nodes[k->node[0]].name,
+			r->nodes[k->node[1]].name, "ports", k->port[0],
+			k->port[1]));
+	}
+	json_object_set_new(o, "nodes", nodes);
+	json_object_set_new(o, "links", links);
+	return o;
+}
+
 static json_t *scenario_json(const struct result_run *r,
 			     const struct result_scenario *sc)
 {
@@ -143,6 +203,14 @@ static json_t *scenario_json(const struct result_run *r,
 	for (size_t i = 0; i < sc->n_checks; i++)
 		json_array_append_new(checks, check_json(&sc->checks[i]));
 	json_object_set_new(o, "checks", checks);
+	if (sc->n_snapshots) {
+		json_t *snaps = json_array();
+
+		for (size_t i = 0; i < sc->n_snapshots; i++)
+			json_array_append_new(snaps, snapshot_json(
+				r, &sc->snapshots[i]));
+		json_object_set_new(o, "topology", snaps);
+	}
 	return o;
 }
 
@@ -169,6 +237,8 @@ int report_json(const struct result_run *r, FILE *out)
 		json_array_append_new(scenarios,
 				      scenario_json(r, &r->scenarios[i]));
 	json_object_set_new(root, "scenarios", scenarios);
+	if (r->n_nodes)
+		json_object_set_new(root, "topology", topology_json(r));
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 					   JSON_REAL_PRECISION(12));
 	fputc('\n', out);

@@ -118,10 +118,26 @@ void result_free(struct result_run *r)
 			free(sc->events[k].kind);
 			free(sc->events[k].arg);
 		}
+		for (size_t k = 0; k < sc->n_snapshots; k++) {
+			free(sc->snapshots[k].at);
+			free(sc->snapshots[k].event);
+			free(sc->snapshots[k].ports);
+		}
 		free(sc->checks);
 		free(sc->events);
+		free(sc->snapshots);
 		free(sc->name);
 	}
+	for (size_t i = 0; i < r->n_nodes; i++)
+		free(r->nodes[i].name);
+	for (size_t i = 0; i < r->n_links; i++) {
+		free(r->links[i].name);
+		free(r->links[i].pcap);
+		free(r->links[i].port[0]);
+		free(r->links[i].port[1]);
+	}
+	free(r->nodes);
+	free(r->links);
 	free(r->scenarios);
 	free(r->lab);
 	free(r->warning);
@@ -272,6 +288,97 @@ void result_add_evidence(struct result_run *r, struct result_check *c,
 	e->ns = ns;
 	if (e->pcap)
 		c->n_evidence++;
+}
+
+void result_add_node(struct result_run *r, const char *name, int role)
+{
+	struct result_node *n;
+
+	if (!grow(r, (void **)&r->nodes, r->n_nodes, sizeof(*r->nodes)))
+		return;
+	n = &r->nodes[r->n_nodes];
+	n->role = role;
+	n->name = clean_dup(r, name);
+	if (n->name)
+		r->n_nodes++;
+}
+
+void result_add_link(struct result_run *r, const char *name,
+		     const char *pcap, const size_t node[2],
+		     const char *const port[2])
+{
+	struct result_link *l;
+
+	if (!grow(r, (void **)&r->links, r->n_links, sizeof(*r->links)))
+		return;
+	l = &r->links[r->n_links];
+	memset(l, 0, sizeof(*l));
+	l->name = clean_dup(r, name);
+	l->pcap = clean_dup(r, pcap);
+	for (int e = 0; e < 2; e++) {
+		l->node[e] = node[e];
+		l->port[e] = clean_dup(r, port[e]);
+	}
+	if (r->oom || node[0] >= r->n_nodes || node[1] >= r->n_nodes) {
+		free(l->name);
+		free(l->pcap);
+		free(l->port[0]);
+		free(l->port[1]);
+		return;
+	}
+	r->n_links++;
+}
+
+struct result_snapshot *result_add_snapshot(struct result_run *r,
+					    struct result_scenario *sc,
+					    const char *at, const char *event,
+					    int64_t ns, int msti)
+{
+	struct result_snapshot *s;
+
+	if (!sc || !grow(r, (void **)&sc->snapshots, sc->n_snapshots,
+			 sizeof(*sc->snapshots)))
+		return NULL;
+	s = &sc->snapshots[sc->n_snapshots];
+	memset(s, 0, sizeof(*s));
+	s->ns = ns;
+	s->msti = msti;
+	s->root = -1;
+	s->at = clean_dup(r, at);
+	s->event = event ? clean_dup(r, event) : NULL;
+	s->ports = calloc(r->n_links * 2 + 1, sizeof(*s->ports));
+	if (!s->ports)
+		r->oom = true;
+	if (r->oom) {
+		free(s->at);
+		free(s->event);
+		free(s->ports);
+		return NULL;
+	}
+	sc->n_snapshots++;
+	return s;
+}
+
+bool result_port_blocked(const struct result_port *p)
+{
+	return !p->down && (p->role == RESULT_PORT_ALTERNATE ||
+			    (p->role != RESULT_PORT_SILENT && !p->forwarding));
+}
+
+const char *result_port_role_name(enum result_port_role role)
+{
+	switch (role) {
+	case RESULT_PORT_MASTER:
+		return "master";
+	case RESULT_PORT_ALTERNATE:
+		return "alternate";
+	case RESULT_PORT_ROOT:
+		return "root";
+	case RESULT_PORT_DESIGNATED:
+		return "designated";
+	default:
+		return "silent";
+	}
 }
 
 const struct result_figure *result_figure(const struct result_check *c,

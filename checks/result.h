@@ -60,13 +60,59 @@ struct result_event {
 	char *arg;
 };
 
+/* A port's part in one tree, as its BPDUs advertise it. */
+enum result_port_role {
+	RESULT_PORT_SILENT,	/* sent no BPDU for the tree (yet) */
+	RESULT_PORT_MASTER,
+	RESULT_PORT_ALTERNATE,	/* alternate or backup */
+	RESULT_PORT_ROOT,
+	RESULT_PORT_DESIGNATED,
+};
+
+struct result_port {
+	enum result_port_role role;
+	bool forwarding;
+	/* Silent, its role deduced: RSTP root and alternate ports send
+	 * nothing once agreed, their peer's designated BPDUs tell. */
+	bool inferred;
+	bool down;		/* its link was down: the BPDU is history */
+	unsigned long frame;	/* the BPDU in its link's pcap, 0: none */
+};
+
+struct result_node {
+	char *name;
+	int role;		/* enum topo_role */
+};
+
+struct result_link {
+	char *name;		/* "link4" */
+	char *pcap;		/* relative to the run folder */
+	size_t node[2];		/* indexes into result_run.nodes */
+	char *port[2];
+};
+
+/*
+ * One tree at one instant of a scenario: the root and every link end's
+ * role and state. at: "before-failure", "after-event" (the state just
+ * before the next link event) or "end".
+ */
+struct result_snapshot {
+	char *at;
+	char *event;		/* the link event, for "after-event" */
+	int64_t ns;
+	int msti;
+	int root;		/* node index; -1 no BPDU, -2 outside the lab */
+	struct result_port *ports;	/* [link * 2 + end] */
+};
+
 struct result_scenario {
 	char *name;
 	bool run_wide;		/* not a scenario: the run as a whole */
 	int64_t start_ns, end_ns;
-	size_t n_checks, n_events;
+	size_t n_checks, n_events, n_snapshots;
 	struct result_check *checks;
 	struct result_event *events;
+	struct result_snapshot *snapshots;
 };
 
 struct result_run {
@@ -76,6 +122,9 @@ struct result_run {
 	bool analysed;			/* the captures were read */
 	unsigned long frames, bpdus, bad_bpdus;
 	char *warning;			/* a capture that could not be read */
+	size_t n_nodes, n_links;	/* the lab, for topology drawings */
+	struct result_node *nodes;
+	struct result_link *links;
 	size_t n_scenarios;
 	struct result_scenario *scenarios;
 	bool oom;
@@ -113,6 +162,23 @@ void result_add_figure(struct result_run *r, struct result_check *c,
 		       const char *name, double value, int msti);
 void result_add_evidence(struct result_run *r, struct result_check *c,
 			 const char *pcap, unsigned long frame, int64_t ns);
+
+/* The lab's nodes and links, before any snapshot. */
+void result_add_node(struct result_run *r, const char *name, int role);
+void result_add_link(struct result_run *r, const char *name,
+		     const char *pcap, const size_t node[2],
+		     const char *const port[2]);
+/* A snapshot of every link end (all silent, root -1), or NULL. event
+ * may be NULL. */
+struct result_snapshot *result_add_snapshot(struct result_run *r,
+					    struct result_scenario *sc,
+					    const char *at, const char *event,
+					    int64_t ns, int msti);
+/* Not forwarding in its tree: alternate/backup, or discarding, on a
+ * link that is up. */
+bool result_port_blocked(const struct result_port *p);
+/* "root", "designated", "alternate", "master", "silent". */
+const char *result_port_role_name(enum result_port_role role);
 
 /* The figure of that name and tree, or NULL. */
 const struct result_figure *result_figure(const struct result_check *c,

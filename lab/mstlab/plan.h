@@ -97,6 +97,10 @@ struct printer;
 void plan_print(const struct plan *p, struct printer *pr);
 /* The topology as a Graphviz graph. */
 enum plan_err plan_dot(const struct topo *t, struct sbuf *out);
+/* Its pieces, shared with the report's per-tree drawings: a node's
+ * shape by role, and a name as a quoted Graphviz ID. */
+const char *plan_dot_shape(enum topo_role role);
+void plan_dot_id(struct sbuf *out, const char *s);
 
 /* Guest address of node on VLAN vid: 10.<vid / 256>.<vid % 256>.<node+1>. */
 void plan_host_addr(int node, unsigned vid, char buf[32]);

@@ -2,7 +2,7 @@
 /* `mstlab graph`: the topology as an undirected Graphviz graph. */
 #include "plan.h"
 
-static const char *shape(enum topo_role role)
+const char *plan_dot_shape(enum topo_role role)
 {
 	switch (role) {
 	case TOPO_ROLE_BRIDGE:
@@ -17,7 +17,7 @@ static const char *shape(enum topo_role role)
 }
 
 /* Names are validated identifiers; quote and escape them regardless. */
-static void id(struct sbuf *o, const char *s)
+void plan_dot_id(struct sbuf *o, const char *s)
 {
 	sbuf_puts(o, "\"");
 	for (; *s; s++)
@@ -29,7 +29,7 @@ static void id(struct sbuf *o, const char *s)
 enum plan_err plan_dot(const struct topo *t, struct sbuf *o)
 {
 	sbuf_puts(o, "graph ");
-	id(o, t->name);
+	plan_dot_id(o, t->name);
 	sbuf_puts(o, " {\n  graph [overlap=false];\n"
 		  "  node [fontname=\"Helvetica\"];\n"
 		  "  edge [fontname=\"Helvetica\", fontsize=10];\n");
@@ -37,9 +37,9 @@ enum plan_err plan_dot(const struct topo *t, struct sbuf *o)
 		const struct topo_node *n = &t->nodes[i];
 
 		sbuf_puts(o, "  ");
-		id(o, n->name);
+		plan_dot_id(o, n->name);
 		sbuf_printf(o, " [shape=%s, label=\"%s\\n%s\"];\n",
-			    shape(n->role), n->name, topo_role_name(n->role));
+			    plan_dot_shape(n->role), n->name, topo_role_name(n->role));
 	}
 	for (size_t l = 0; l < t->n_links; l++) {
 		const struct topo_link *link = &t->links[l];
@@ -49,9 +49,9 @@ enum plan_err plan_dot(const struct topo *t, struct sbuf *o)
 		const struct topo_port *pb = &b->ports[link->end[1].port];
 
 		sbuf_puts(o, "  ");
-		id(o, a->name);
+		plan_dot_id(o, a->name);
 		sbuf_puts(o, " -- ");
-		id(o, b->name);
+		plan_dot_id(o, b->name);
 		sbuf_printf(o, " [taillabel=\"%s\", headlabel=\"%s\"", pa->name,
 			    pb->name);
 		if (link->cost.has_all)

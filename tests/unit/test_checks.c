@@ -5,6 +5,7 @@
  * (mstlab decode) and judged against a scenario's expectations.
  */
 #include <pcap/pcap.h>
+#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "cmd_checks.h"
 #include "plan.h"
 #include "child.h"
+#include "result.h"
 #include "unit.h"
 
 static const char lab_yaml[] =
@@ -496,4 +498,231 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	free(out);
 	free(err);
 	fixture_free(&fx);
+}
+
+/* The run's verdicts as a model, straight from the analysis. */
+static bool analyse(struct fixture *fx, struct result_run *r)
+{
+	struct analysis a;
+	char err[256];
+
+	if (analysis_load(&a, fx->t, fx->p, fx->dir, err, sizeof(err)))
+		return false;
+	result_init(r, fx->t->name);
+	analysis_results(&a, r);
+	analysis_free(&a);
+	return true;
+}
+
+/* Scenario s: before the failure at 5 s, MSTI 1's root is sw2 and
+ * sw1:p1 is its alternate (blocked); the CIST's root is sw1 with both
+ * ends designated. At the end link1 is down: no port of it blocks. */
+TEST(snapshots_show_each_trees_root_roles_and_blocked_ports)
+{
+	struct fixture fx;
+	struct result_run r;
+	const struct result_scenario *sc;
+	const struct result_snapshot *s;
+
+	CHECK(make_run(&fx) == 0);
+	CHECK(write_captures(&fx) == 0);
+	CHECK(analyse(&fx, &r));
+	CHECK_INT(r.n_nodes, 2);
+	CHECK_INT(r.n_links, 1);
+	CHECK_STR(r.links[0].name, "link1");
+	CHECK_STR(r.links[0].port[1], "p1");
+	sc = &r.scenarios[0];
+	CHECK_STR(sc->name, "s");
+	CHECK_INT(sc->n_snapshots, 4);	/* 2 instants x 2 trees */
+	s = &sc->snapshots[0];
+	CHECK_STR(s->at, "before-failure");
+	CHECK_INT(s->ns, S(5));
+	CHECK_INT(s->msti, 0);
+	CHECK_INT(s->root, 0);
+	CHECK_INT(s->ports[0].role, RESULT_PORT_DESIGNATED);
+	CHECK(!result_port_blocked(&s->ports[0]));
+	CHECK_INT(s->ports[0].frame, 5);	/* sw1's BPDU at 4 s */
+	s = &sc->snapshots[1];
+	CHECK_INT(s->msti, 1);
+	CHECK_INT(s->root, 1);
+	CHECK_INT(s->ports[0].role, RESULT_PORT_ALTERNATE);
+	CHECK(result_port_blocked(&s->ports[0]));
+	CHECK(!s->ports[0].inferred);
+	CHECK_INT(s->ports[1].role, RESULT_PORT_DESIGNATED);
+	CHECK(!result_port_blocked(&s->ports[1]));
+	s = &sc->snapshots[3];
+	CHECK_STR(s->at, "end");
+	CHECK_STR(s->event, "link-down link1 carrier");
+	CHECK_INT(s->ns, S(8) - 1);
+	CHECK(s->ports[0].down && s->ports[1].down);
+	CHECK(!result_port_blocked(&s->ports[0]));
+	/* No link event in "wrong": only its end. */
+	CHECK_INT(r.scenarios[1].n_snapshots, 2);
+	CHECK_STR(r.scenarios[1].snapshots[0].at, "end");
+	result_free(&r);
+	fixture_free(&fx);
+}
+
+/* RSTP root ports go silent: only sw2 sends (designated, the root of
+ * both trees), so sw1:p1 must be sw1's root port, and says so only as
+ * a deduction. */
+TEST(a_silent_port_facing_the_designated_one_is_the_root_port)
+{
+	struct fixture fx;
+	struct result_run r;
+	uint8_t f[BPDU_FRAME_MAX_LEN];
+	const struct result_snapshot *s;
+	size_t n;
+
+	CHECK(make_run(&fx) == 0);
+	n = frame(fx.p, 1, 0, 1, BPDU_ROLE_DESIGNATED, true, 1, f, sizeof(f));
+	CHECK(n > 0);
+	put(&fx, S(2), f, n);
+	pcap_dump_close(fx.d);
+	fx.d = NULL;
+	CHECK(analyse(&fx, &r));
+	for (size_t k = 0; k < 2; k++) {
+		s = &r.scenarios[0].snapshots[k];
+		CHECK_INT(s->root, 1);
+		CHECK_INT(s->ports[0].role, RESULT_PORT_ROOT);
+		CHECK(s->ports[0].inferred && s->ports[0].forwarding);
+		CHECK_INT(s->ports[1].role, RESULT_PORT_DESIGNATED);
+		CHECK(!s->ports[1].inferred);
+	}
+	result_free(&r);
+	fixture_free(&fx);
+}
+
+static struct fixture fx_browser;
+
+static unsigned count_of(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* report.html in a real browser: the window's size, in CSS pixels. */
+#define SHOT_W 1000
+#define SHOT_H 2600
+
+/* Chromium, headless, on the run's report.html: extra is --dump-dom or
+ * --screenshot=...; its stdout and stderr go to log. */
+static int chromium(const char *dir, const char *extra, const char *log)
+{
+	char url[300], profile[300], size[64];
+	char *argv[] = { "chromium", "--headless", "--no-sandbox",
+			 "--disable-gpu", "--hide-scrollbars",
+			 "--force-device-scale-factor=1", profile, size,
+			 (char *)extra, url, NULL };
+
+	snprintf(url, sizeof(url), "file://%s/report.html", dir);
+	snprintf(profile, sizeof(profile), "--user-data-dir=%s/chromium", dir);
+	snprintf(size, sizeof(size), "--window-size=%d,%d", SHOT_W, SHOT_H);
+	return spawn_run(argv, log, 60000);
+}
+
+struct colours {
+	unsigned long fail_row, root_fill, red, green, white;
+};
+
+/* Counts the pixels of the report's own colours in a PNG (libpng). */
+static bool png_colours(const char *path, unsigned *w, unsigned *h,
+			struct colours *c)
+{
+	png_image img = { .version = PNG_IMAGE_VERSION };
+	uint8_t *px;
+
+	memset(c, 0, sizeof(*c));
+	if (!png_image_begin_read_from_file(&img, path))
+		return false;
+	img.format = PNG_FORMAT_RGB;
+	px = malloc(PNG_IMAGE_SIZE(img));
+	if (!px || !png_image_finish_read(&img, NULL, px, 0, NULL)) {
+		free(px);
+		png_image_free(&img);
+		return false;
+	}
+	*w = img.width;
+	*h = img.height;
+	for (size_t i = 0; i < (size_t)img.width * img.height; i++) {
+		uint32_t rgb = (uint32_t)px[3 * i] << 16 |
+			       (uint32_t)px[3 * i + 1] << 8 | px[3 * i + 2];
+
+		c->fail_row += rgb == 0xfde8e8;
+		c->root_fill += rgb == 0xffd54f;
+		c->red += rgb == 0xb02a37;
+		c->green += rgb == 0x1e7e34;
+		c->white += rgb == 0xffffff;
+	}
+	free(px);
+	return true;
+}
+
+/*
+ * The report of the crafted run (scenario s passes, "wrong" fails),
+ * opened by headless Chromium: its DOM has the failing row, a timeline
+ * and a topology drawing per tree, the root filled and the blocked
+ * port's half of the link dashed; its screenshot is a real render of
+ * the window's size with the pass and fail colours and the root's fill.
+ */
+TEST(report_html_renders_in_headless_chromium)
+{
+	static const char fail_row[] =
+		"<tr class=\"fail\" id=\"wrong-root-before-failure_msti_1_\">";
+	char *argv[1], *out, *err, *dom, log[300], shot[300];
+	unsigned w = 0, h = 0;
+	struct colours c;
+	const char *blocked;
+	int rc;
+
+	if (spawn_run((char *[]){ "chromium", "--version", NULL }, NULL,
+		      30000))
+		SKIP("chromium is not installed (deps.txt: chromium)");
+	CHECK(make_run(&fx_browser) == 0);
+	CHECK(write_captures(&fx_browser) == 0);
+	argv[0] = fx_browser.dir;
+	out = capture_output(cmd_verdict, 1, argv, &rc, &err);
+	free(out);
+	free(err);
+	CHECK_INT(rc, 1);
+	snprintf(log, sizeof(log), "%s/dom.html", fx_browser.dir);
+	CHECK_INT(chromium(fx_browser.dir, "--dump-dom", log), 0);
+	dom = slurp(fx_browser.dir, "dom.html");
+	CHECK(dom != NULL);
+	CHECK(strstr(dom, fail_row) != NULL);
+	CHECK(strstr(dom, "<script") == NULL);
+	/* Two scenarios, two trees; s has two instants, wrong one. */
+	CHECK_INT(count_of(dom, "class=\"timeline\""), 4);
+	CHECK_INT(count_of(dom, "<svg class=\"topology\""), 6);
+	CHECK(strstr(dom, "<g id=\"node2\" class=\"node bridge root\">\n"
+			  "<title>sw2</title>\n<polygon fill=\"#ffd54f\"")
+	      != NULL);
+	blocked = strstr(dom, "<g id=\"edge1\" class=\"edge port blocked\">"
+			      "\n<title>sw1--link1</title>");
+	CHECK(blocked != NULL);
+	CHECK(strstr(blocked, "stroke-dasharray=\"5,2\"") != NULL);
+	free(dom);
+	snprintf(shot, sizeof(shot), "--screenshot=%s/shot.png",
+		 fx_browser.dir);
+	snprintf(log, sizeof(log), "%s/shot.log", fx_browser.dir);
+	CHECK_INT(chromium(fx_browser.dir, shot, log), 0);
+	snprintf(shot, sizeof(shot), "%s/shot.png", fx_browser.dir);
+	CHECK(png_colours(shot, &w, &h, &c));
+	printf("# screenshot %ux%u: fail rows %lu, root fill %lu, red %lu, "
+	       "green %lu, white %lu pixels\n", w, h, c.fail_row, c.root_fill,
+	       c.red, c.green, c.white);
+	CHECK_INT(w, SHOT_W);
+	CHECK_INT(h, SHOT_H);
+	/* The failing row's background, the root's fill in the drawings
+	 * (the legend's swatch alone is far smaller), red and green text
+	 * and lines; and not a blank page. */
+	CHECK(c.fail_row > 5000);
+	CHECK(c.root_fill > 4000);
+	CHECK(c.red > 100);
+	CHECK(c.green > 100);
+	CHECK(c.white < (unsigned long)w * h * 97 / 100);
+	fixture_free(&fx_browser);
 }

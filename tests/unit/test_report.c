@@ -14,7 +14,9 @@
 
 #include "child.h"
 #include "report.h"
+#include "report_svg.h"
 #include "result.h"
+#include "topo.h"
 #include "unit.h"
 
 #define S(x) ((int64_t)(x) * 1000000000LL)
@@ -97,12 +99,18 @@ static bool starts_with(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
-/* xmllint's verdict on a document: its exit status (0: well-formed). */
-static int xmllint(const char *doc)
+/* xmllint's verdict on a document: its exit status (0: well-formed,
+ * and valid against schema unless that is NULL). */
+static int xmllint_schema(const char *doc, const char *schema)
 {
 	char path[] = "/tmp/mstlab-report-XXXXXX";
-	char *argv[] = { "xmllint", "--noout", path, NULL };
+	char *argv[] = { "xmllint", "--noout", path, NULL, NULL, NULL };
 	int fd = mkstemp(path), rc;
+
+	if (schema) {
+		argv[3] = "--schema";
+		argv[4] = (char *)schema;
+	}
 
 	if (fd < 0)
 		return -1;
@@ -115,6 +123,11 @@ static int xmllint(const char *doc)
 	rc = spawn_run(argv, NULL, 20000);
 	unlink(path);
 	return rc;
+}
+
+static int xmllint(const char *doc)
+{
+	return xmllint_schema(doc, NULL);
 }
 
 TEST(xmllint_is_there_and_rejects_a_broken_document)
@@ -378,5 +391,261 @@ TEST(report_files_land_in_the_run_folder)
 	CHECK_INT(report_write_files(&r, dir, err, sizeof(err)), -1);
 	snprintf(path, sizeof(path), "%s/summary.json.tmp: ", dir);
 	CHECK(starts_with(err, path));
+	result_free(&r);
+}
+
+/* Our schema of the junit.xml CI reads. */
+static int junit_schema(const char *doc)
+{
+	return xmllint_schema(doc, "tests/unit/junit.xsd");
+}
+
+TEST(junit_xml_is_valid_against_the_schema)
+{
+	struct result_run r;
+	char *out, *p;
+	int rc;
+
+	CHECK(access("tests/unit/junit.xsd", R_OK) == 0);
+	build(&r);
+	out = render(report_junit, &r, &rc);
+	CHECK_INT(rc, 0);
+	CHECK_INT(junit_schema(out), 0);
+	/* The schema can say no: a failure without its type. */
+	p = strstr(out, " type=\"settle-link-down\"");
+	CHECK(p != NULL);
+	memset(p, ' ', strlen(" type=\"settle-link-down\""));
+	CHECK(junit_schema(out) != 0);
+	free(out);
+	result_free(&r);
+}
+
+/*
+ * The model of build() plus a lab (sw1, sw2, sw3 in a triangle, host h1
+ * on sw1) and two snapshots of the first scenario: MSTI 1 before the
+ * failure (root sw1; sw3:p1 alternate; sw3:p2 sw3's root port, deduced)
+ * and the CIST at the end with link3 down.
+ */
+static void build_topo(struct result_run *r)
+{
+	static const char *const ends[4][4] = {
+		{ "sw1", "p1", "sw2", "p1" }, { "sw2", "p2", "sw3", "p1" },
+		{ "sw3", "p2", "sw1", "p2" }, { "sw1", "p3", "h1", "eth1" },
+	};
+	static const size_t node[4][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 },
+					   { 0, 3 } };
+	struct result_snapshot *s;
+
+	build(r);
+	result_add_node(r, "sw1", TOPO_ROLE_BRIDGE);
+	result_add_node(r, "sw2", TOPO_ROLE_BRIDGE);
+	result_add_node(r, "sw3", TOPO_ROLE_BRIDGE);
+	result_add_node(r, "h1", TOPO_ROLE_HOST);
+	for (size_t l = 0; l < 4; l++) {
+		char name[8], pcap[64];
+		const char *port[2] = { ends[l][1], ends[l][3] };
+
+		snprintf(name, sizeof(name), "link%zu", l + 1);
+		snprintf(pcap, sizeof(pcap), "pcap/%s.pcap", name);
+		result_add_link(r, name, pcap, node[l], port);
+	}
+	s = result_add_snapshot(r, &r->scenarios[0], "before-failure", NULL,
+				S(105), 1);
+	s->root = 0;
+	s->ports[0] = (struct result_port){ RESULT_PORT_DESIGNATED, true,
+					    false, false, 3 };
+	s->ports[1] = (struct result_port){ RESULT_PORT_ROOT, true, false,
+					    false, 4 };
+	s->ports[2] = (struct result_port){ RESULT_PORT_DESIGNATED, true,
+					    false, false, 5 };
+	s->ports[3] = (struct result_port){ RESULT_PORT_ALTERNATE, false,
+					    false, false, 6 };
+	s->ports[4] = (struct result_port){ RESULT_PORT_ROOT, true, true,
+					    false, 0 };
+	s->ports[5] = s->ports[2];
+	s->ports[6] = s->ports[2];
+	s = result_add_snapshot(r, &r->scenarios[0], "end", "link-down link3",
+				S(120) - 1, 0);
+	s->root = 0;
+	s->ports[4].down = s->ports[5].down = true;
+	s->ports[5].role = RESULT_PORT_DESIGNATED;
+}
+
+TEST(topology_dot_has_root_root_ports_and_blocked_ends)
+{
+	struct result_run r;
+	struct sbuf o;
+	const char *g;
+
+	build_topo(&r);
+	CHECK(!r.oom);
+	sbuf_init(&o);
+	report_topo_dot(&r, &r.scenarios[0].snapshots[0], &o);
+	g = sbuf_str(&o);
+	CHECK(strstr(g, "\n  \"sw1\" [shape=box, class=\"bridge root\", "
+		      "style=\"filled,bold\", fillcolor=\"#ffd54f\"") != NULL);
+	CHECK(strstr(g, "\n  \"h1\" [shape=ellipse, class=\"host\"") != NULL);
+	CHECK(strstr(g, "\n  \"sw2\" -- \"link1\" [taillabel=\"p1 R\", "
+		      "class=\"port rootport\", dir=forward") != NULL);
+	CHECK(strstr(g, "\n  \"sw3\" -- \"link2\" [taillabel=\"p1 A\", "
+		      "class=\"port blocked\", style=dashed") != NULL);
+	CHECK(strstr(g, "\n  \"sw3\" -- \"link3\" [taillabel=\"p2 R?\", "
+		      "class=\"port rootport inferred\"") != NULL);
+	CHECK_INT(count(g, "style=dashed"), 1);
+	CHECK_INT(count(g, "fillcolor=\"#ffd54f\""), 1);
+	sbuf_reset(&o);
+	report_topo_dot(&r, &r.scenarios[0].snapshots[1], &o);
+	g = sbuf_str(&o);
+	CHECK(strstr(g, "\n  \"sw1\" -- \"link3\" [taillabel=\"p2 D down\", "
+		      "class=\"port down\", style=dotted") != NULL);
+	CHECK_INT(count(g, "style=dashed"), 0);
+	sbuf_free(&o);
+	result_free(&r);
+}
+
+/* The drawing inside one <figure class="topo">, as a string. */
+static char *figure_of(const char *html, const char *data_tree)
+{
+	const char *p = strstr(html, data_tree), *end;
+
+	if (!p || !(end = strstr(p, "</figure>")))
+		return NULL;
+	return strndup(p, (size_t)(end - p));
+}
+
+TEST(report_html_draws_each_snapshot_with_graphviz)
+{
+	struct result_run r;
+	char *out, *fig;
+	int rc;
+
+	build_topo(&r);
+	out = render(report_html, &r, &rc);
+	CHECK_INT(rc, 0);
+	CHECK_INT(xmllint(out), 0);
+	CHECK(strstr(out, "<script") == NULL);
+	CHECK(strstr(out, "<?xml") == NULL);
+	CHECK(strstr(out, "<!DOCTYPE svg") == NULL);
+	CHECK_INT(count(out, "<svg class=\"topology\" "), 2);
+	CHECK(strstr(out, "<p class=\"instant\">Before the first failure "
+			  "(5.000 s into the scenario)</p>") != NULL);
+	CHECK(strstr(out, "<p class=\"instant\">At the end, after link-down "
+			  "link3 (20.000 s into the scenario)</p>") != NULL);
+	fig = figure_of(out, "data-tree=\"1\" data-at=\"before-failure\"");
+	CHECK(fig != NULL);
+	CHECK(strstr(fig, "<figcaption>msti 1: root sw1</figcaption>"));
+	/* Graphviz drew sw1 filled and sw3:p1's half of link2 dashed. */
+	CHECK(strstr(fig, "<g id=\"node1\" class=\"node bridge root\">\n"
+			  "<title>sw1</title>\n<polygon fill=\"#ffd54f\"")
+	      != NULL);
+	CHECK_INT(count(fig, "class=\"edge port blocked\""), 1);
+	CHECK(strstr(strstr(fig, "class=\"edge port blocked\""),
+		     "stroke-dasharray") != NULL);
+	CHECK_INT(count(fig, "class=\"edge port rootport"), 2);
+	free(fig);
+	fig = figure_of(out, "data-tree=\"0\" data-at=\"end\"");
+	CHECK(fig != NULL);
+	CHECK_INT(count(fig, "class=\"edge port down\""), 2);
+	CHECK_INT(count(fig, "class=\"edge port blocked\""), 0);
+	free(fig);
+	free(out);
+	result_free(&r);
+}
+
+/* Runs report_html with PATH holding only dir (a fake dot, or none). */
+static char *html_with_path(const struct result_run *r, const char *dir)
+{
+	char *old = strdup(getenv("PATH") ? getenv("PATH") : ""), *out;
+	int rc;
+
+	setenv("PATH", dir, 1);
+	out = render(report_html, r, &rc);
+	setenv("PATH", old, 1);
+	free(old);
+	return out;
+}
+
+TEST(a_drawing_is_left_out_if_dot_fails_or_writes_script)
+{
+	static const char fake[] =
+		"#!/bin/sh\ncat >/dev/null\necho '<svg width=\"1\"><g "
+		"onload=\"x()\"/><script>alert(1)</script></svg>'\n";
+	char dir[] = "/tmp/mstlab-dot-XXXXXX", path[64];
+	struct result_run r;
+	char *out;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/dot", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	fputs(fake, f);
+	fclose(f);
+	chmod(path, 0755);
+	build_topo(&r);
+	out = html_with_path(&r, dir);
+	CHECK(strstr(out, "alert") == NULL && strstr(out, "onload") == NULL);
+	CHECK_INT(count(out, "<p class=\"topo-missing\">No drawing: dot "
+			     "wrote no plain SVG</p>"), 2);
+	free(out);
+	unlink(path);
+	out = html_with_path(&r, dir);	/* no dot at all */
+	CHECK_INT(count(out, "<p class=\"topo-missing\">No drawing: dot: "
+			     "No such file or directory (Debian package "
+			     "graphviz)</p>"), 2);
+	CHECK_INT(xmllint(out), 0);
+	free(out);
+	rmdir(dir);
+	result_free(&r);
+}
+
+/* summary.json of r, parsed back; NULL if it does not parse. */
+static json_t *summary_of(const struct result_run *r)
+{
+	json_error_t je;
+	json_t *root;
+	int rc;
+	char *out = render(report_json, r, &rc);
+
+	root = rc ? NULL : json_loads(out, 0, &je);
+	free(out);
+	return root;
+}
+
+TEST(summary_json_holds_the_lab_and_each_snapshot)
+{
+	struct result_run r;
+	json_t *root, *snap, *port, *topo;
+
+	build_topo(&r);
+	root = summary_of(&r);
+	CHECK(root != NULL);
+	topo = json_object_get(root, "topology");
+	CHECK_INT(json_array_size(json_object_get(topo, "nodes")), 4);
+	CHECK_STR(json_string_value(json_object_get(json_array_get(
+			  json_object_get(topo, "nodes"), 3), "role")), "host");
+	CHECK_STR(json_string_value(json_array_get(json_object_get(
+			  json_array_get(json_object_get(topo, "links"), 1),
+			  "ports"), 1)), "p1");
+	snap = json_array_get(json_object_get(json_array_get(
+		json_object_get(root, "scenarios"), 0), "topology"), 0);
+	CHECK_STR(json_string_value(json_object_get(snap, "at")),
+		  "before-failure");
+	CHECK_STR(json_string_value(json_object_get(snap, "root")), "sw1");
+	CHECK_INT(json_integer_value(json_object_get(snap, "msti")), 1);
+	CHECK_INT(json_array_size(json_object_get(snap, "ports")), 8);
+	port = json_array_get(json_object_get(snap, "ports"), 3);
+	CHECK_STR(json_string_value(json_object_get(port, "node")), "sw3");
+	CHECK_STR(json_string_value(json_object_get(port, "role")),
+		  "alternate");
+	CHECK(json_is_true(json_object_get(port, "blocked")));
+	CHECK_INT(json_integer_value(json_object_get(port, "frame")), 6);
+	port = json_array_get(json_object_get(snap, "ports"), 4);
+	CHECK(json_is_true(json_object_get(port, "inferred")));
+	CHECK(json_is_null(json_object_get(port, "frame")));
+	/* The second scenario has no snapshot: no key. */
+	CHECK(json_object_get(json_array_get(json_object_get(root,
+			"scenarios"), 1), "topology") == NULL);
+	json_decref(root);
 	result_free(&r);
 }

@@ -13,6 +13,12 @@ struct unit_case {
 static struct unit_case cases[512];
 static size_t ncases;
 static bool current_failed;
+static const char *current_skip;
+
+void unit_skip(const char *why)
+{
+	current_skip = why;
+}
 
 void unit_register(const char *name, unit_fn fn)
 {
@@ -69,13 +75,16 @@ int main(int argc, char **argv)
 			continue;
 		}
 		current_failed = false;
+		current_skip = NULL;
 		fflush(stdout);
 		cases[i].fn();
 		run++;
 		if (current_failed)
 			failed++;
-		printf("%sok %zu - %s\n", current_failed ? "not " : "", i + 1,
-		       cases[i].name);
+		printf("%sok %zu - %s%s%s\n", current_failed ? "not " : "",
+		       i + 1, cases[i].name,
+		       current_skip && !current_failed ? " # SKIP " : "",
+		       current_skip && !current_failed ? current_skip : "");
 	}
 	fflush(stdout);
 	return failed ? 1 : 0;

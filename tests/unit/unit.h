@@ -16,6 +16,7 @@ typedef void (*unit_fn)(void);
 void unit_register(const char *name, unit_fn fn);
 void unit_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void unit_skip(const char *why);
 /* Prints a hexdump of both buffers and where they first differ. */
 void unit_fail_mem(const char *file, int line, const char *expr,
 		   const void *got, size_t got_len,
@@ -36,6 +37,14 @@ void unit_fail_mem(const char *file, int line, const char *expr,
 			unit_fail(__FILE__, __LINE__, "%s", #cond);     \
 			return;                                         \
 		}                                                       \
+	} while (0)
+
+/* Ends the test as skipped ("ok N - name # SKIP why"): only for a tool
+ * the machine lacks, never to hide a failure. */
+#define SKIP(why)                                                       \
+	do {                                                            \
+		unit_skip(why);                                         \
+		return;                                                 \
 	} while (0)
 
 #define CHECK_INT(got, want)                                            \

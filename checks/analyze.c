@@ -35,6 +35,28 @@ static bool port_of(const struct analysis *a, const uint8_t mac[6],
 	return false;
 }
 
+/*
+ * The end of the link being read that belongs to the bridge whose MAC is
+ * in the BPDU's bridge id: for ports whose source address is not the
+ * planned NIC's (DSA user ports all send with the switch's address).
+ */
+static bool port_of_bridge(const struct analysis *a, const uint8_t mac[6],
+			   size_t *node, size_t *port)
+{
+	const struct topo_link *l;
+
+	if (a->cur_link >= a->t->n_links)
+		return false;
+	l = &a->t->links[a->cur_link];
+	for (int e = 0; e < 2; e++)
+		if (!memcmp(a->p->nodes[l->end[e].node].bridge_mac, mac, 6)) {
+			*node = (size_t)l->end[e].node;
+			*port = (size_t)l->end[e].port;
+			return true;
+		}
+	return false;
+}
+
 static void add(struct analysis *a, size_t node, size_t port, size_t tree,
 		const struct an_sample *s)
 {
@@ -112,7 +134,9 @@ void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 	a->bpdus++;
 	if (!a->first_bpdu.frame || ns < a->first_bpdu.ns)
 		a->first_bpdu = where;
-	if (b.type == BPDU_TYPE_TCN || !port_of(a, f.src, &node, &port))
+	if (b.type == BPDU_TYPE_TCN ||
+	    (!port_of(a, f.src, &node, &port) &&
+	     !port_of_bridge(a, b.bridge_id.mac, &node, &port)))
 		return;
 	where.role = (uint8_t)b.flags.role;
 	where.forwarding = b.flags.forwarding;

@@ -82,6 +82,8 @@ void dport_tx(struct mstd *d, unsigned int port, const uint8_t *bpdu,
 	      size_t len);
 /* Link settings: full duplex (true if unknown). */
 bool dport_full_duplex(const char *ifname);
+/* Whether the port is a switchdev port (its FDB lives in hardware). */
+bool dport_offloaded(const char *ifname);
 
 /* kernel.c: the bridge through mstnl. */
 int kernel_check_bridge(struct mstd *d);

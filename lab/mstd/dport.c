@@ -70,6 +70,23 @@ bool dport_full_duplex(const char *ifname)
 	return full;
 }
 
+bool dport_offloaded(const char *ifname)
+{
+	char path[64], id[64];
+	bool yes = false;
+	FILE *f;
+
+	/* Only switchdev ports (a DSA user port) have a switch id: on
+	 * others reading it fails with EOPNOTSUPP. */
+	snprintf(path, sizeof(path), "/sys/class/net/%s/phys_switch_id", ifname);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	yes = fgets(id, sizeof(id), f) && id[0] != '\n';
+	fclose(f);
+	return yes;
+}
+
 int dport_open(struct mstd *d, unsigned int port)
 {
 	struct mstd_port *p = &d->ports[port];

@@ -285,6 +285,43 @@ void kernel_reapply_states(struct mstd *d, unsigned int port)
 			set_one(d, port, slot, p->kstate[slot]);
 }
 
+/*
+ * A bulk delete only reaches the bridge's own FDB: on a switchdev port
+ * (DSA, 6.1) the switch learnt the addresses itself and DSA passes on
+ * deletes of user-added entries only. The one way to make the switch
+ * forget an MSTI's addresses is DSA's per-MSTI fast age, which it does
+ * when the port's state in that MSTI leaves learning/forwarding: so
+ * the port goes to blocking and straight back, both in one request (one
+ * RTNL section, so nothing runs in between but the two STU writes).
+ * The CIST has no such path: its hardware fast age is the whole port's,
+ * which would flush every MSTI, so CIST addresses are left to age out.
+ */
+static void switch_fast_age(struct mstd *d, unsigned int port, int mstid)
+{
+	struct mstd_port *p = &d->ports[port];
+	struct mstnl_msti_state bounce[2];
+	struct mstnl_err err = { 0 };
+	unsigned int slot;
+	int r;
+
+	for (slot = 1; slot <= d->conf.nmstis; slot++)
+		if (d->conf.mstids[slot - 1] == mstid)
+			break;
+	if (slot > d->conf.nmstis ||
+	    (p->kstate[slot] != BR_STATE_LEARNING &&
+	     p->kstate[slot] != BR_STATE_FORWARDING))
+		return;	/* not learning: the switch holds nothing here */
+	bounce[0] = (struct mstnl_msti_state){ (uint16_t)mstid,
+					       BR_STATE_BLOCKING };
+	bounce[1] = (struct mstnl_msti_state){ (uint16_t)mstid,
+					       p->kstate[slot] };
+	r = mstnl_port_msti_set(d->nl, p->ifindex, bounce, 2, &err);
+	if (r < 0)
+		p->kernel_errors++;
+	mstd_log(d, MSTP_LOG_DEBUG, "port %s: switch fast age of MSTI %d%s",
+		 p->name, mstid, r < 0 ? " (refused)" : "");
+}
+
 void kernel_flush(struct mstd *d, unsigned int port, int mstid)
 {
 	struct mstd_port *p = &d->ports[port];
@@ -315,6 +352,8 @@ void kernel_flush(struct mstd *d, unsigned int port, int mstid)
 	}
 	mstd_log(d, MSTP_LOG_DEBUG, "port %s: flushed %u VLANs of MSTI %d",
 		 p->name, n, mstid);
+	if (mstid > 0 && dport_offloaded(p->name))
+		switch_fast_age(d, port, mstid);
 }
 
 static void port_link(struct mstd *d, unsigned int i, bool up)

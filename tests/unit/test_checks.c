@@ -255,6 +255,37 @@ TEST(verdicts_find_roots_blocked_ports_and_settle_times)
 	fixture_free(&fx);
 }
 
+/* DSA user ports all send with the switch's own address, which is no
+ * planned NIC's: such a BPDU belongs to the link's end whose bridge its
+ * bridge id names. */
+TEST(bpdus_from_an_unplanned_address_are_placed_by_bridge_id)
+{
+	static const uint8_t dsa_mac[6] = { 0x4e, 0x06, 0xf8, 0x90, 0xe1, 0xe6 };
+	uint8_t f[BPDU_FRAME_MAX_LEN];
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0, n;
+	FILE *o;
+	int tap = 0;
+
+	CHECK(make_run(&fx) == 0);
+	for (int s = 2; s <= 4; s++) {
+		n = frame(fx.p, 0, 0, 0, BPDU_ROLE_ALT_BACKUP, false, 1, f,
+			  sizeof(f));
+		memcpy(f + 6, dsa_mac, 6);
+		put(&fx, S(s), f, n);
+	}
+	pcap_dump_close(fx.d);
+	fx.d = NULL;
+	o = open_memstream(&out, &len);
+	run_verdicts(fx.t, fx.dir, o, &tap);
+	fclose(o);
+	CHECK(strstr(out, "\nok 5 - check s: msti 1 blocks exactly sw1:p1 ")
+	      != NULL);
+	free(out);
+	fixture_free(&fx);
+}
+
 TEST(a_frame_going_round_is_a_loop)
 {
 	static const uint8_t bcast[60] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,

@@ -59,6 +59,14 @@ static void put_mac(struct out *o, const uint8_t m[6])
 	}
 }
 
+/* A MAC address as a JSON string. */
+static void put_qmac(struct out *o, const uint8_t m[6])
+{
+	*o->p++ = '"';
+	put_mac(o, m);
+	*o->p++ = '"';
+}
+
 static void put_bool(struct out *o, bool v)
 {
 	if (v)
@@ -150,9 +158,7 @@ static void json_rst_flags(struct out *o, uint8_t v)
 		KEY(o, pfx ".ext");				\
 		put_u(o, (id)->prio & 0x0fffu);			\
 		KEY(o, pfx ".hw");				\
-		*o->p++ = '"';					\
-		put_mac(o, (id)->mac);				\
-		*o->p++ = '"';					\
+		put_qmac(o, (id)->mac);				\
 	} while (0)
 
 static void json_msti(struct out *o, const struct bpdu_msti *m)
@@ -167,9 +173,7 @@ static void json_msti(struct out *o, const struct bpdu_msti *m)
 	KEY(o, "mstp.msti.msti_id");
 	put_u(o, bpdu_msti_mstid(m));
 	KEY(o, "mstp.msti.root.hw");
-	*o->p++ = '"';
-	put_mac(o, m->regional_root.mac);
-	*o->p++ = '"';
+	put_qmac(o, m->regional_root.mac);
 	KEY(o, "mstp.msti.root_cost");
 	put_u(o, m->int_root_path_cost);
 	/* the upper four bits, unshifted, as Wireshark shows them */
@@ -234,9 +238,7 @@ static void json_bpdu(struct out *o, uint64_t frame, int64_t ts_ns,
 	put_ts(o, ts_ns);
 	*o->p++ = '"';
 	KEY(o, "eth.src");
-	*o->p++ = '"';
-	put_mac(o, f->src);
-	*o->p++ = '"';
+	put_qmac(o, f->src);
 	if (f->vlan_tagged) {
 		KEY(o, "vlan.id");
 		put_u(o, f->vlan_tci & 0x0fffu);

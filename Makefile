@@ -110,7 +110,7 @@ test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs unit fuzz
 
 bench: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
 	bench/build && BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) bench/boot && \
-		bench/up && bench/hsmp && bench/dsa
+		bench/up && bench/hsmp && bench/dsa && bench/decode
 
 .PHONY: clean distclean help
 clean:

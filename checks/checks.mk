@@ -27,3 +27,9 @@ UNIT_TESTS += test_flush
 test_flush_SRCS = tests/unit/test_flush.c $(MSTLAB_LIB_SRCS)
 test_flush_LIBS = $(MSTLAB_LIB_LIBS)
 $(BUILD)/obj-san/tests/unit/test_flush.o: CFLAGS_BASE += -Ichecks -Ilab/mstlab
+
+# The decode line formatter on its own (Wireshark's values, the bound).
+UNIT_TESTS += test_bpdu_print
+test_bpdu_print_SRCS = tests/unit/test_bpdu_print.c checks/bpdu_print.c
+test_bpdu_print_LIBS = -ljansson
+$(BUILD)/obj-san/tests/unit/test_bpdu_print.o: CFLAGS_BASE += -Ichecks

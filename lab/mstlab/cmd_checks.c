@@ -15,41 +15,69 @@
 #include "report.h"
 #include "result.h"
 
+/* Lines go out in writes of this size: stdio's 4 KiB buffer would cost
+ * a system call every few BPDUs. */
+#define DECODE_OUT_SIZE (256 * 1024)
+/* Malformed BPDUs named one by one on stderr; the rest only counted. */
+#define DECODE_BAD_SHOWN 10
+
 struct decode_ctx {
-	struct printer pr;
-	unsigned long bpdus, bad;
+	FILE *out, *err;
+	bool json;
+	uint64_t frame;		/* number of the current frame, from 1 */
+	unsigned long bad;
+	char *buf;		/* DECODE_OUT_SIZE + BPDU_LINE_MAX */
+	size_t used;
+	bool write_failed;
 };
+
+static int decode_flush(struct decode_ctx *d)
+{
+	if (d->used && fwrite(d->buf, 1, d->used, d->out) != d->used)
+		d->write_failed = true;
+	d->used = 0;
+	return d->write_failed ? -1 : 0;
+}
 
 static int decode_frame(void *ctx, int64_t ns, const uint8_t *frame,
 			size_t len)
 {
 	struct decode_ctx *d = ctx;
 	struct bpdu_frame f;
+	enum bpdu_err e;
 	struct bpdu b;
 
+	d->frame++;
 	if (len < 6 || memcmp(frame, bpdu_group_addr, 6))
 		return 0;
-	if (bpdu_frame_decode(frame, len, &f, &b) != BPDU_OK) {
-		d->bad++;
+	e = bpdu_frame_parse(frame, len, &f);
+	/* Other protocols use the group address too: not BPDUs at all. */
+	if (e == BPDU_ERR_FRAME_NOT_LLC || e == BPDU_ERR_FRAME_LLC)
+		return 0;
+	if (e == BPDU_OK)
+		e = bpdu_decode(f.bpdu, f.bpdu_len, &b);
+	if (e != BPDU_OK) {
+		if (d->bad++ < DECODE_BAD_SHOWN)
+			fprintf(d->err, "mstlab: frame %llu: %s: BPDU skipped\n",
+				(unsigned long long)d->frame,
+				bpdu_strerror(e));
 		return 0;
 	}
-	d->bpdus++;
-	bpdu_print(&d->pr, ns, &f, &b);
-	if (print_is_json(&d->pr))
-		fputc('\n', d->pr.fp);
-	return 0;
+	d->used += bpdu_format(d->buf + d->used, d->json, d->frame, ns, &f,
+			       &b);
+	return d->used >= DECODE_OUT_SIZE ? decode_flush(d) : 0;
 }
 
 int cmd_decode(int argc, char **argv, FILE *out, FILE *err)
 {
-	struct decode_ctx d = { 0 };
+	struct decode_ctx d = { .out = out, .err = err };
 	const char *path = NULL;
-	bool json = false;
+	int rc = 0;
 	char e[512];
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
-			json = true;
+			d.json = true;
 		else if (!path && argv[i][0] != '-')
 			path = argv[i];
 		else
@@ -59,15 +87,26 @@ int cmd_decode(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(err, "usage: mstlab decode FILE.pcap [--json]\n");
 		return 2;
 	}
-	print_init(&d.pr, out, json);
-	if (pcap_read_file(path, decode_frame, &d, e, sizeof(e))) {
-		fprintf(err, "mstlab: %s\n", e);
+	d.buf = malloc(DECODE_OUT_SIZE + BPDU_LINE_MAX);
+	if (!d.buf) {
+		fprintf(err, "mstlab: out of memory\n");
 		return 1;
 	}
+	/* A capture cut short still prints its whole frames first. */
+	if (pcap_read_file(path, decode_frame, &d, e, sizeof(e)) &&
+	    !d.write_failed) {
+		fprintf(err, "mstlab: %s\n", e);
+		rc = 1;
+	}
+	if (decode_flush(&d) || fflush(out) || ferror(out)) {
+		fprintf(err, "mstlab: %s: cannot write the output\n", path);
+		rc = 1;
+	}
+	free(d.buf);
 	if (d.bad)
 		fprintf(err, "mstlab: %lu malformed BPDU%s skipped\n", d.bad,
 			d.bad == 1 ? "" : "s");
-	return 0;
+	return rc;
 }
 
 /* The verdicts of run_dir as a model; a run folder that cannot be read

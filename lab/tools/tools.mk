@@ -3,3 +3,8 @@ PROGRAMS += ethsend
 GUEST_PROGRAMS += ethsend
 ethsend_SRCS := lab/tools/ethsend.c
 ethsend_LIBS :=
+
+# Captures for the decode cross-check (tests/decode) and bench/decode.
+PROGRAMS += bpdu-pcap
+bpdu-pcap_SRCS := lab/tools/bpdu_pcap.c lab/tools/bpdu_pcap_cases.c
+bpdu-pcap_LIBS := -lpcap

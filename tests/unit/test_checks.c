@@ -195,19 +195,24 @@ TEST(decode_prints_one_line_per_bpdu_text_and_json)
 	argv[0] = path;
 	out = capture_output(cmd_decode, 1, argv, &rc, &err);
 	CHECK_INT(rc, 0);
-	CHECK(strncmp(out, "2.000000000 02:", 15) == 0);
+	CHECK(strncmp(out, "1 2.000000000 02:", 17) == 0);
 	CHECK(strstr(out, " MST designated,L,F root 4096/") != NULL);
 	CHECK(strstr(out, " region duo rev 0 ") != NULL);
 	CHECK(strstr(out, "| msti 1 alternate/backup rroot 4097/") != NULL);
-	CHECK(strstr(out, "\n5.500000000 ") != NULL);
+	CHECK(strstr(out, "\n7 5.500000000 ") != NULL);
 	free(out);
 	free(err);
 	argv[1] = "--json";
 	out = capture_output(cmd_decode, 2, argv, &rc, &err);
 	CHECK_INT(rc, 0);
-	CHECK(strncmp(out, "{\"frame.time_epoch\":\"2.000000000\"", 33) == 0);
-	CHECK(strstr(out, "\"stp.root.prio\":4096") != NULL);
-	CHECK(strstr(out, "\"mstp.msti\":[{\"mstp.msti.id\":1,") != NULL);
+	CHECK(strncmp(out, "{\"frame.number\":1,\"frame.time_epoch\":"
+		      "\"2.000000000\",", 51) == 0);
+	CHECK(strstr(out, "\"stp.root.prio\":4096,\"stp.root.ext\":0,") != NULL);
+	CHECK(strstr(out, "\"mstp.msti\":[{\"mstp.msti.flags\":") != NULL);
+	CHECK(strstr(out, "\"mstp.msti.msti_id\":1,") != NULL);
+	/* one object a line, no blank lines between */
+	CHECK(strstr(out, "}\n{\"frame.number\":2,") != NULL);
+	CHECK(strstr(out, "\n\n") == NULL);
 	free(out);
 	free(err);
 	fixture_free(&fx);

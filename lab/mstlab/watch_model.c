@@ -142,12 +142,63 @@ static void tree_update(struct watch_model *m, int tree, int64_t ns,
 	}
 }
 
+static void port_update(struct watch_model *m, int64_t ns, int node, int port,
+			int tree, int link, const struct watch_port *adv);
+
+/* The port at the other end of node:port's link. */
+static const struct watch_port *peer(const struct watch_model *m, int node,
+				     int port, int tree)
+{
+	const struct topo_link *tl =
+		&m->t->links[m->t->nodes[node].ports[port].link];
+	int e = tl->end[0].node == node && tl->end[0].port == port;
+
+	return slot(m, tl->end[e].node, tl->end[e].port, tree);
+}
+
+/* node:port became root port: node's previous root port went quiet as
+ * an alternate if a designated port faces it (watch_model.h). */
+static void old_root_port(struct watch_model *m, int64_t ns, int node,
+			  int port, int tree)
+{
+	for (size_t j = 0; j < m->t->nodes[node].n_ports; j++) {
+		const struct watch_port *wp = slot(m, node, (int)j, tree);
+		const struct watch_port *pp;
+		struct watch_port alt;
+		struct watch_event e;
+
+		if ((int)j == port || !live(wp) || wp->role != WATCH_ROLE_ROOT ||
+		    m->t->nodes[node].ports[j].link < 0)
+			continue;
+		pp = peer(m, node, (int)j, tree);
+		if (!live(pp) || pp->role != WATCH_ROLE_DESIGNATED)
+			continue;
+		alt = *wp;
+		alt.role = WATCH_ROLE_ALTERNATE;
+		alt.state = WATCH_DISCARDING;
+		alt.tc = false;
+		event_init(&e, WATCH_EV_PORT, ns);
+		e.tree = tree;
+		e.node = node;
+		e.port = (int)j;
+		e.link = m->t->nodes[node].ports[j].link;
+		e.was = *wp;
+		e.now = alt;
+		e.inferred = true;
+		*slot(m, node, (int)j, tree) = alt;
+		emit(m, &e);
+	}
+}
+
 /* A port's advertisement for one tree. */
 static void port_update(struct watch_model *m, int64_t ns, int node, int port,
 			int tree, int link, const struct watch_port *adv)
 {
 	struct watch_port *wp = slot(m, node, port, tree);
 	struct watch_event e;
+
+	if (adv->role == WATCH_ROLE_ROOT && wp->role != WATCH_ROLE_ROOT)
+		old_root_port(m, ns, node, port, tree);
 
 	if (wp->role != adv->role || wp->state != adv->state ||
 	    wp->root != adv->root) {

@@ -13,6 +13,11 @@
  * cleared when the port's next BPDU lacks it, or when the port has sent
  * nothing for tc_hold (twice the hello time, longer than tcWhile =
  * HelloTime + 1), since a quiet root port never says "TC over".
+ *
+ * One inference fills the gap the wire leaves: a bridge has one root
+ * port per tree, so when another port of it announces itself root, the
+ * old root port has stopped being one; facing a designated port it can
+ * only be alternate, discarding (a port event with inferred set).
  */
 #ifndef MSTLAB_WATCH_MODEL_H
 #define MSTLAB_WATCH_MODEL_H
@@ -70,6 +75,7 @@ struct watch_event {
 	int node, port;		/* port events, senders; -1 if none */
 	int link;		/* link position or -1 */
 	struct watch_port was, now;	/* WATCH_EV_PORT */
+	bool inferred;		/* not from the port's own BPDU (below) */
 	int root_node, was_root_node;	/* WATCH_EV_ROOT */
 	uint64_t root, was_root;
 	bool on;		/* TC set / link up */

@@ -262,11 +262,12 @@ void watch_event_text(const struct watch_model *m, const struct watch_event *e,
 				    e->now.root, r1, sizeof(r1));
 			snprintf(b, sizeof(b), ", root %s -> %s", r0, r1);
 		}
-		snprintf(buf, len, "%s %-7s %-10s %s/%s -> %s/%s%s", t, tree, a,
-			 e->was.last_ns ? watch_role_name(e->was.role) : "?",
+		snprintf(buf, len, "%s %-7s %-10s %s/%s -> %s/%s%s%s", t, tree,
+			 a, e->was.last_ns ? watch_role_name(e->was.role) : "?",
 			 watch_state_name(e->was.state),
 			 watch_role_name(e->now.role),
-			 watch_state_name(e->now.state), b);
+			 watch_state_name(e->now.state), b,
+			 e->inferred ? " (inferred)" : "");
 		break;
 	case WATCH_EV_ROOT:
 		bridge_name(m, e->was_root_node, e->was_root, a, sizeof(a));
@@ -404,6 +405,8 @@ void watch_event_json(const struct watch_model *m, const struct watch_event *e,
 		json_bridge(m, &pr, "root", watch_node_of_bridge(m, e->now.root),
 			    e->now.root);
 		json_port(m, &pr, "was", &e->was);
+		if (e->inferred)
+			print_bool(&pr, PRINT_JSON, "inferred", NULL, true);
 		break;
 	case WATCH_EV_ROOT:
 		json_bridge(m, &pr, "root", e->root_node, e->root);

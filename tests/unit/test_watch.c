@@ -187,6 +187,41 @@ TEST(a_role_or_state_change_is_a_port_event_per_tree)
 	fx_free(&f);
 }
 
+TEST(a_new_root_port_retires_the_old_one_facing_a_designated_port)
+{
+	struct fx f;
+	const struct watch_event *e;
+
+	CHECK(fx_init(&f, tri_yaml) == 0);
+	/* sw3 reached sw1 through sw2 (sw3:p1 root, sw2:p2 designated);
+	 * then sw3:p2 says root in the CIST: sw3:p1 went quiet. */
+	send_adv(&f, S(1), 1, 1, DF, DF, DF);	/* sw2:p2 */
+	send_adv(&f, S(1), 2, 0, RF, RF, RF);	/* sw3:p1 */
+	f.n = 0;
+	send_adv(&f, S(2), 2, 1, RF, AD, AD);	/* sw3:p2 */
+	e = find(&f, WATCH_EV_PORT, 0);
+	CHECK(e && e->inferred);
+	CHECK_INT(e->node, 2);
+	CHECK_INT(e->port, 0);
+	CHECK_INT(e->now.role, WATCH_ROLE_ALTERNATE);
+	CHECK_INT(e->now.state, WATCH_DISCARDING);
+	CHECK_INT(watch_port_get(&f.m, 2, 0, 0)->role, WATCH_ROLE_ALTERNATE);
+	/* MSTI 1: sw3:p2 is not root, sw3:p1 stays root. */
+	CHECK_INT(watch_port_get(&f.m, 2, 0, 1)->role, WATCH_ROLE_ROOT);
+	fx_free(&f);
+}
+
+TEST(no_inference_without_a_designated_port_facing)
+{
+	struct fx f;
+
+	CHECK(fx_init(&f, tri_yaml) == 0);
+	send_adv(&f, S(1), 2, 0, RF, RF, RF);	/* sw3:p1; sw2:p2 unheard */
+	send_adv(&f, S(2), 2, 1, RF, AD, AD);
+	CHECK_INT(watch_port_get(&f.m, 2, 0, 0)->role, WATCH_ROLE_ROOT);
+	fx_free(&f);
+}
+
 TEST(the_root_is_what_most_ports_advertise)
 {
 	struct fx f;

@@ -309,7 +309,7 @@ static int follow(struct watch_run *w)
 	}
 	if (fd >= 0)
 		close(fd);
-	if (why && !w->o.json)
+	if (why)	/* stderr: stdout stays one JSON object a line */
 		fprintf(w->err, "mstlab: %s\n", why);
 	return 0;
 }

@@ -71,15 +71,9 @@ static void event_init(struct watch_event *e, enum watch_kind kind,
 
 int watch_node_of_bridge(const struct watch_model *m, uint64_t id)
 {
-	for (size_t i = 0; i < m->t->n_nodes; i++) {
-		uint64_t mac = 0;
+	int node = plan_node_of_bridge_id(m->p, id);
 
-		for (int k = 0; k < 6; k++)
-			mac = mac << 8 | m->p->nodes[i].bridge_mac[k];
-		if ((id & 0xffffffffffffULL) == mac)
-			return (int)i;
-	}
-	return -2;
+	return node >= 0 ? node : -2;
 }
 
 static bool live(const struct watch_port *wp)
@@ -234,19 +228,6 @@ static struct watch_port advert(const struct bpdu_flags *f, uint64_t root,
 	return a;
 }
 
-static bool sender(const struct watch_model *m, const uint8_t mac[6],
-		   int *node, int *port)
-{
-	for (size_t i = 0; i < m->t->n_nodes; i++)
-		for (size_t j = 0; j < m->t->nodes[i].n_ports; j++)
-			if (!memcmp(m->p->nodes[i].nic[j].mac, mac, 6)) {
-				*node = (int)i;
-				*port = (int)j;
-				return true;
-			}
-	return false;
-}
-
 static void unknown_sender(struct watch_model *m, int64_t ns, int link,
 			   const uint8_t mac[6])
 {
@@ -284,7 +265,7 @@ void watch_frame(struct watch_model *m, int64_t ns, int link,
 		e.error = bpdu_strerror(err);
 		if (len >= 12) {
 			memcpy(e.src, frame + 6, 6);
-			if (sender(m, e.src, &node, &port)) {
+			if (plan_port_of_mac(m->p, e.src, &node, &port)) {
 				e.node = node;
 				e.port = port;
 			}
@@ -293,7 +274,7 @@ void watch_frame(struct watch_model *m, int64_t ns, int link,
 		return;
 	}
 	m->bpdus++;
-	if (!sender(m, f.src, &node, &port)) {
+	if (!plan_port_of_mac(m->p, f.src, &node, &port)) {
 		unknown_sender(m, ns, link, f.src);
 		return;
 	}

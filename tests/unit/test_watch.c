@@ -187,17 +187,23 @@ TEST(a_role_or_state_change_is_a_port_event_per_tree)
 	fx_free(&f);
 }
 
+/* sw3 reaches sw1 through sw2 in every tree: sw2:p2 designated, sw3:p1
+ * root; the events so far are forgotten. */
+static void sw3_via_sw2(struct fx *f)
+{
+	send_adv(f, S(1), 1, 1, DF, DF, DF);
+	send_adv(f, S(1), 2, 0, RF, RF, RF);
+	f->n = 0;
+}
+
 TEST(a_new_root_port_retires_the_old_one_facing_a_designated_port)
 {
 	struct fx f;
 	const struct watch_event *e;
 
 	CHECK(fx_init(&f, tri_yaml) == 0);
-	/* sw3 reached sw1 through sw2 (sw3:p1 root, sw2:p2 designated);
-	 * then sw3:p2 says root in the CIST: sw3:p1 went quiet. */
-	send_adv(&f, S(1), 1, 1, DF, DF, DF);	/* sw2:p2 */
-	send_adv(&f, S(1), 2, 0, RF, RF, RF);	/* sw3:p1 */
-	f.n = 0;
+	/* Then sw3:p2 says root in the CIST: sw3:p1 went quiet. */
+	sw3_via_sw2(&f);
 	send_adv(&f, S(2), 2, 1, RF, AD, AD);	/* sw3:p2 */
 	e = find(&f, WATCH_EV_PORT, 0);
 	CHECK(e && e->inferred);
@@ -244,9 +250,7 @@ TEST(tc_is_set_per_tree_and_cleared_by_the_next_bpdu_or_silence)
 	const struct watch_event *e;
 
 	CHECK(fx_init(&f, tri_yaml) == 0);
-	send_adv(&f, S(1), 1, 1, DF, DF, DF);	/* sw2:p2 */
-	send_adv(&f, S(1), 2, 0, RF, RF, RF);	/* sw3:p1 */
-	f.n = 0;
+	sw3_via_sw2(&f);
 	/* TC in MSTI 2 only. */
 	send_adv(&f, S(2), 1, 1, DF, DF, DF_TC);
 	CHECK_INT(count(&f, WATCH_EV_TC, -1), 1);

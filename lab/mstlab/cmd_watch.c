@@ -349,8 +349,7 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 		w->m.emit = on_event;
 	while (watch_follow_pump(&w->wf, &w->m, 4096))
 		;
-	if (!w->live)
-		watch_tick(&w->m, realtime_ns());
+	watch_tick(&w->m, realtime_ns());	/* history's TC that lapsed */
 	w->m.emit = on_event;
 	bad = watch_follow_error(&w->wf);
 	if (bad)

@@ -2,6 +2,7 @@
 /* Text and JSON from the same print calls (see print.h). */
 #include "print.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -196,6 +197,18 @@ void print_uint(struct printer *p, enum print_type t, const char *key,
 	if (want_json(p, t)) {
 		json_key(p, key);
 		fprintf(p->fp, "%u", value);
+		json_end_value(p);
+	} else if (want_text(p, t, fmt)) {
+		fprintf(p->fp, fmt, value);
+	}
+}
+
+void print_u64(struct printer *p, enum print_type t, const char *key,
+	       const char *fmt, uint64_t value)
+{
+	if (want_json(p, t)) {
+		json_key(p, key);
+		fprintf(p->fp, "%" PRIu64, value);
 		json_end_value(p);
 	} else if (want_text(p, t, fmt)) {
 		fprintf(p->fp, fmt, value);

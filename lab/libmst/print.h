@@ -13,6 +13,7 @@
 #define MSTLAB_PRINT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum print_type {
@@ -45,6 +46,9 @@ void print_string(struct printer *p, enum print_type t, const char *key,
 		  const char *fmt, const char *value);
 void print_uint(struct printer *p, enum print_type t, const char *key,
 		const char *fmt, unsigned int value);
+/* @fmt takes a uint64_t (PRIu64): nanosecond times. */
+void print_u64(struct printer *p, enum print_type t, const char *key,
+	       const char *fmt, uint64_t value);
 void print_int(struct printer *p, enum print_type t, const char *key,
 	       const char *fmt, int value);
 /* Text: @fmt gets the string "true" or "false". */

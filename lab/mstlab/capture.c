@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * struct capture_ops with one tcpdump per link: nanosecond timestamps,
- * whole frames, written packet by packet (-U) so that what is on disk is
- * complete up to the last frame even if mstlab dies.
+ * whole frames, written packet by packet (-U) as they arrive so that what
+ * is on disk is complete up to the last frame even if mstlab dies, and
+ * current enough for `mstlab watch` to follow.
  */
 #include "capture.h"
 
@@ -39,9 +40,11 @@ static int cap_start(void *ctx, const char *ifname, const char *path,
 {
 	char log[4200], why[300];
 	int status;
+	/* --immediate-mode: without it libpcap hands frames over in blocks
+	 * up to a second old, and `mstlab watch` follows these files. */
 	char *argv[] = { "tcpdump", "-i", (char *)ifname, "-w", (char *)path,
-			 "-U", "-n", "-s", "0", "--time-stamp-precision=nano",
-			 "-Z", "root", NULL };
+			 "-U", "--immediate-mode", "-n", "-s", "0",
+			 "--time-stamp-precision=nano", "-Z", "root", NULL };
 
 	(void)ctx;
 	snprintf(log, sizeof(log), "%s.log", path);

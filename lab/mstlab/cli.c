@@ -9,6 +9,7 @@
 
 #include "cmd_checks.h"
 #include "cmd_lab.h"
+#include "cmd_watch.h"
 #include "plan.h"
 #include "child.h"
 #include "print.h"
@@ -299,6 +300,7 @@ LAB_COMMAND(link)
 LAB_COMMAND(console)
 LAB_COMMAND(decode)
 LAB_COMMAND(verdict)
+LAB_COMMAND(watch)
 
 static const struct command {
 	const char *name;
@@ -315,6 +317,7 @@ static const struct command {
 	{ "exec", cli_exec, "exec TOPO.yaml NODE CMD [ARG...]" },
 	{ "console", cli_console, "console TOPO.yaml NODE  its serial console log" },
 	{ "link", cli_link, "link TOPO.yaml NODE:PORT fail|restore [carrier|silent]" },
+	{ "watch", cli_watch, "watch TOPO.yaml|LAB [--json]  trees and events, live" },
 	{ "decode", cli_decode, "decode FILE.pcap [--json]  BPDUs, one per line" },
 	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run" },
 };

@@ -28,6 +28,10 @@ MSTLAB_LIB_SRCS := \
 	lab/mstlab/cmd_lab.c \
 	lab/mstlab/cmd_node.c \
 	lab/mstlab/cmd_checks.c \
+	lab/mstlab/watch_model.c \
+	lab/mstlab/watch_render.c \
+	lab/mstlab/watch_follow.c \
+	lab/mstlab/cmd_watch.c \
 	$(CHECKS_SRCS)
 MSTLAB_LIB_LIBS := -lyaml -lcrypto -lvirt -lvirt-qemu -lmnl -ljansson \
 	$(CHECKS_LIBS)
@@ -46,3 +50,8 @@ UNIT_TESTS += test_lab
 test_lab_SRCS := tests/unit/test_lab.c $(MSTLAB_LIB_SRCS)
 test_lab_LIBS := $(MSTLAB_LIB_LIBS)
 $(BUILD)/obj-san/tests/unit/test_lab.o: CFLAGS_BASE += -Ilab/mstlab
+
+UNIT_TESTS += test_watch
+test_watch_SRCS := tests/unit/test_watch.c $(MSTLAB_LIB_SRCS)
+test_watch_LIBS := $(MSTLAB_LIB_LIBS)
+$(BUILD)/obj-san/tests/unit/test_watch.o: CFLAGS_BASE += -Ilab/mstlab

@@ -116,6 +116,32 @@ void plan_free(struct plan *p)
 	free(p);
 }
 
+bool plan_port_of_mac(const struct plan *p, const uint8_t mac[6], int *node,
+		      int *port)
+{
+	for (size_t i = 0; i < p->topo->n_nodes; i++)
+		for (size_t j = 0; j < p->topo->nodes[i].n_ports; j++)
+			if (!memcmp(p->nodes[i].nic[j].mac, mac, 6)) {
+				*node = (int)i;
+				*port = (int)j;
+				return true;
+			}
+	return false;
+}
+
+int plan_node_of_bridge_id(const struct plan *p, uint64_t id)
+{
+	for (size_t i = 0; i < p->topo->n_nodes; i++) {
+		uint64_t mac = 0;
+
+		for (int k = 0; k < 6; k++)
+			mac = mac << 8 | p->nodes[i].bridge_mac[k];
+		if ((id & 0xffffffffffffULL) == mac)
+			return (int)i;
+	}
+	return -1;
+}
+
 void plan_host_addr(int node, unsigned vid, char buf[32])
 {
 	snprintf(buf, 32, "10.%u.%u.%d", vid / 256, vid % 256, node + 1);

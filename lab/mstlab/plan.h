@@ -102,6 +102,12 @@ enum plan_err plan_dot(const struct topo *t, struct sbuf *out);
 const char *plan_dot_shape(enum topo_role role);
 void plan_dot_id(struct sbuf *out, const char *s);
 
+/* The node and port whose NIC has this MAC (a BPDU's sender). */
+bool plan_port_of_mac(const struct plan *p, const uint8_t mac[6], int *node,
+		      int *port);
+/* The node whose bridge MAC is in a bridge id (its low 48 bits), or -1. */
+int plan_node_of_bridge_id(const struct plan *p, uint64_t id);
+
 /* Guest address of node on VLAN vid: 10.<vid / 256>.<vid % 256>.<node+1>. */
 void plan_host_addr(int node, unsigned vid, char buf[32]);
 

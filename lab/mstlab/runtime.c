@@ -49,6 +49,14 @@ static void default_top(char *top, size_t len)
 		snprintf(top, len, "/");
 }
 
+void runtime_default_results(char *out, size_t len)
+{
+	char top[1024];
+
+	default_top(top, sizeof(top));
+	snprintf(out, len, "%s/results", top);
+}
+
 static int absolute(const char *in, char *out, size_t len, FILE *err)
 {
 	char cwd[PATH_MAX];

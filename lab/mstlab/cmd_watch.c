@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mstlab watch: the lab's trees live, from its captures (watch_follow.h
+ * says why the files): a screen on a terminal, event lines otherwise,
+ * JSON lines with --json.
+ */
+#include "cmd_watch.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lab.h"
+#include "runtime.h"
+#include "watch_follow.h"
+#include "watch_render.h"
+
+static const char watch_usage[] =
+	"watch TOPO.yaml|LAB|RUN_DIR [--json] [--count N] [--for SECONDS]\n"
+	"                    [--replay] [--results DIR]";
+
+struct watch_opts {
+	const char *what, *results;
+	bool json, replay;
+	long count;		/* 0: no limit */
+	double for_s;		/* < 0: no limit */
+};
+
+struct watch_run {
+	struct watch_opts o;
+	char results[PATH_MAX / 2], run_dir[PATH_MAX], lab[64];
+	bool live;		/* the lab's current run: ends with `down` */
+	struct topo *t;
+	struct plan *p;
+	struct watch_model m;
+	struct watch_follow wf;
+	struct watch_log log;
+	FILE *out, *err;
+	bool tty;
+	long emitted;
+};
+
+static volatile sig_atomic_t resized;
+
+static void on_winch(int sig)
+{
+	(void)sig;
+	resized = 1;
+}
+
+static int64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int parse_opts(struct watch_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof(*o));
+	o->for_s = -1;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		char *end;
+
+		if (!strcmp(a, "--json") || !strcmp(a, "-j")) {
+			o->json = true;
+		} else if (!strcmp(a, "--replay")) {
+			o->replay = true;
+		} else if (v && !strcmp(a, "--results")) {
+			o->results = argv[++i];
+		} else if (v && !strcmp(a, "--count")) {
+			errno = 0;
+			o->count = strtol(v, &end, 10);
+			if (errno || *end || end == v || o->count <= 0)
+				return -1;
+			i++;
+		} else if (v && !strcmp(a, "--for")) {
+			errno = 0;
+			o->for_s = strtod(v, &end);
+			if (errno || *end || end == v || !(o->for_s >= 0) ||
+			    o->for_s > 1e7)
+				return -1;
+			i++;
+		} else if (!o->what && a[0] != '-') {
+			o->what = a;
+		} else {
+			return -1;
+		}
+	}
+	return o->what ? 0 : -1;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* TOPO.yaml and LAB name the lab's current run; a run folder itself can
+ * be watched (replayed) too. Sets run_dir and live. */
+static int find_run(struct watch_run *w)
+{
+	const char *what = w->o.what;
+	char topo[PATH_MAX + 32], msg[600], cur[PATH_MAX];
+	struct topo_error te;
+	struct topo *t;
+	size_t n = strlen(what);
+
+	if (w->o.results)
+		snprintf(w->results, sizeof(w->results), "%s", w->o.results);
+	else
+		runtime_default_results(w->results, sizeof(w->results));
+	snprintf(topo, sizeof(topo), "%s/topology.yaml", what);
+	if (is_dir(what) && access(topo, R_OK) == 0) {
+		if (!realpath(what, w->run_dir)) {
+			fprintf(w->err, "mstlab: %s: %s\n", what,
+				strerror(errno));
+			return 1;
+		}
+	} else {
+		if ((n > 5 && !strcmp(what + n - 5, ".yaml")) ||
+		    (n > 4 && !strcmp(what + n - 4, ".yml")) ||
+		    strchr(what, '/')) {
+			if (topo_parse_file(what, &t, &te)) {
+				fprintf(w->err, "%s\n", topo_error_format(
+					&te, msg, sizeof(msg)));
+				return 1;
+			}
+			snprintf(w->lab, sizeof(w->lab), "%s", t->name);
+			topo_free(t);
+		} else {
+			snprintf(w->lab, sizeof(w->lab), "%s", what);
+		}
+		if (!topo_valid_lab_name(w->lab) ||
+		    lab_current_run(w->results, w->lab, w->run_dir,
+				    sizeof(w->run_dir))) {
+			fprintf(w->err, "mstlab: lab %s is not up (no current "
+				"run in %s): 'mstlab up' or 'mstlab run' it "
+				"first\n", w->lab, w->results);
+			return 1;
+		}
+	}
+	snprintf(topo, sizeof(topo), "%s/topology.yaml", w->run_dir);
+	if (topo_parse_file(topo, &w->t, &te)) {
+		fprintf(w->err, "%s\n", topo_error_format(&te, msg,
+							 sizeof(msg)));
+		return 1;
+	}
+	snprintf(w->lab, sizeof(w->lab), "%s", w->t->name);
+	w->live = lab_current_run(w->results, w->lab, cur, sizeof(cur)) == 0 &&
+		  strcmp(cur, w->run_dir) == 0;
+	if (plan_build(w->t, &w->p) ||
+	    watch_model_init(&w->m, w->t, w->p) ||
+	    watch_follow_init(&w->wf, w->t, w->p, w->run_dir)) {
+		fprintf(w->err, "mstlab: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
+static void on_event(void *ctx, const struct watch_event *e)
+{
+	struct watch_run *w = ctx;
+	char line[WATCH_LINE_MAX];
+
+	if (w->o.count && w->emitted >= w->o.count)
+		return;
+	w->emitted++;
+	if (w->o.json) {
+		watch_event_json(&w->m, e, w->out);
+		fflush(w->out);
+		return;
+	}
+	watch_event_text(&w->m, e, line, sizeof(line));
+	if (w->tty) {
+		watch_log_add(&w->log, line);
+	} else {
+		fprintf(w->out, "%s\n", line);
+		fflush(w->out);
+	}
+}
+
+static void screen_size(FILE *f, int *width, int *height)
+{
+	struct winsize ws;
+
+	*width = 80;
+	*height = 24;
+	if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40 &&
+	    ws.ws_row >= 10) {
+		*width = ws.ws_col;
+		*height = ws.ws_row;
+	}
+}
+
+static void draw(struct watch_run *w, bool clear)
+{
+	struct watch_screen scr = { .colour = w->tty, .now_ns = realtime_ns() };
+	char title[PATH_MAX];
+	struct sbuf sb;
+	const char *base = strrchr(w->run_dir, '/');
+
+	snprintf(title, sizeof(title), "%s", base ? base + 1 : w->run_dir);
+	scr.title = title;
+	screen_size(w->out, &scr.width, &scr.height);
+	if (!clear)	/* a table in a log: all of it, no event lines */
+		scr.height = 1000;
+	sbuf_init(&sb);
+	watch_render_screen(&w->m, clear ? &w->log : &(struct watch_log){ 0 },
+			    &scr, &sb);
+	if (clear) {
+		/* Home, then each line over the old one; erase the rest. */
+		fputs("\033[H", w->out);
+		for (const char *s = sbuf_str(&sb); *s;) {
+			size_t k = strcspn(s, "\n");
+
+			fwrite(s, 1, k, w->out);
+			fputs("\033[K", w->out);
+			s += k;
+			if (*s) {
+				fputc('\n', w->out);
+				s++;
+			}
+		}
+		fputs("\033[J", w->out);
+	} else {
+		fputs(sbuf_str(&sb), w->out);
+	}
+	sbuf_free(&sb);
+	fflush(w->out);
+}
+
+static int watch_fd(const struct watch_run *w)
+{
+	char pcap_dir[PATH_MAX + 8];
+	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+
+	if (fd < 0)
+		return -1;	/* polling on a timer still works */
+	snprintf(pcap_dir, sizeof(pcap_dir), "%s/pcap", w->run_dir);
+	inotify_add_watch(fd, w->run_dir, IN_MODIFY | IN_CREATE);
+	inotify_add_watch(fd, pcap_dir, IN_MODIFY | IN_CREATE);
+	return fd;
+}
+
+static bool still_up(const struct watch_run *w)
+{
+	char cur[PATH_MAX];
+
+	return lab_current_run(w->results, w->lab, cur, sizeof(cur)) == 0 &&
+	       strcmp(cur, w->run_dir) == 0;
+}
+
+static int follow(struct watch_run *w)
+{
+	int64_t start = realtime_ns(), last_draw = 0, last_check = start;
+	int64_t stop = w->o.for_s >= 0 ?
+			       start + (int64_t)(w->o.for_s * 1e9) : INT64_MAX;
+	unsigned long seen = w->m.events;
+	int fd = watch_fd(w);
+	const char *why = NULL;
+
+	while (!lab_interrupted && !why) {
+		int64_t now = realtime_ns();
+		long wait_ms = 250;
+		char drain[4096];
+
+		if (w->o.count && w->emitted >= w->o.count)
+			break;
+		if (now >= stop)
+			break;
+		if (w->live && now - last_check >= 1000000000LL) {
+			last_check = now;
+			if (!still_up(w))
+				why = "the lab went down";
+		}
+		if (w->tty && (w->m.events != seen || resized ||
+			       now - last_draw >= 1000000000LL)) {
+			seen = w->m.events;
+			resized = 0;
+			last_draw = now;
+			draw(w, true);
+		}
+		if ((stop - now) / 1000000 < wait_ms)
+			wait_ms = (long)((stop - now) / 1000000) + 1;
+		if (fd >= 0) {
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+			if (poll(&pfd, 1, (int)wait_ms) > 0)
+				while (read(fd, drain, sizeof(drain)) > 0)
+					;
+		} else {
+			usleep((useconds_t)wait_ms * 1000);
+		}
+		while (watch_follow_pump(&w->wf, &w->m, 4096))
+			;
+		watch_tick(&w->m, realtime_ns());
+	}
+	if (fd >= 0)
+		close(fd);
+	if (why)	/* stderr: stdout stays one JSON object a line */
+		fprintf(w->err, "mstlab: %s\n", why);
+	return 0;
+}
+
+static void run_free(struct watch_run *w)
+{
+	watch_follow_close(&w->wf);
+	watch_model_free(&w->m);
+	plan_free(w->p);
+	topo_free(w->t);
+}
+
+int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct watch_run *w = calloc(1, sizeof(*w));
+	struct sigaction sa = { .sa_handler = on_winch };
+	const char *bad;
+	int rc;
+
+	if (!w)
+		return 1;
+	w->out = out;
+	w->err = err;
+	if (parse_opts(&w->o, argc, argv)) {
+		fprintf(err, "usage: mstlab %s\n", watch_usage);
+		free(w);
+		return 2;
+	}
+	rc = find_run(w);
+	if (rc)
+		goto done;
+	w->tty = !w->o.json && isatty(fileno(out));
+	w->m.emit_ctx = w;
+	/* The run so far makes the first picture; its events are history,
+	 * printed only with --replay. */
+	if (w->o.replay)
+		w->m.emit = on_event;
+	while (watch_follow_pump(&w->wf, &w->m, 4096))
+		;
+	watch_tick(&w->m, realtime_ns());	/* history's TC that lapsed */
+	w->m.emit = on_event;
+	bad = watch_follow_error(&w->wf);
+	if (bad)
+		fprintf(err, "mstlab: %s\n", bad);
+	lab_interrupted = 0;
+	runtime_signals();
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGWINCH, &sa, NULL);
+	if (w->tty)	/* the alternate screen, no cursor: restored below */
+		fputs("\033[?1049h\033[?25l", out);
+	else if (!w->o.json)
+		draw(w, false);
+	rc = follow(w);
+	if (w->tty) {
+		fputs("\033[?25h\033[?1049l", out);
+		draw(w, false);		/* the last picture stays on screen */
+	} else if (!w->o.json) {
+		draw(w, false);
+	}
+	fflush(out);
+done:
+	run_free(w);
+	free(w);
+	return rc;
+}

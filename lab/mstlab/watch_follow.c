@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+#include "watch_follow.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PCAP_FILE_HDR_LEN 24
+
+int watch_follow_init(struct watch_follow *wf, const struct topo *t,
+		      const struct plan *p, const char *run_dir)
+{
+	wf->n = 1 + t->n_links;
+	wf->src = calloc(wf->n, sizeof(*wf->src));
+	if (!wf->src)
+		return -1;
+	for (size_t i = 0; i < wf->n; i++) {
+		struct watch_source *s = &wf->src[i];
+
+		s->fd = -1;
+		s->link = (int)i - 1;
+		if (i == 0)
+			snprintf(s->path, sizeof(s->path), "%s/events",
+				 run_dir);
+		else
+			snprintf(s->path, sizeof(s->path), "%s/%s", run_dir,
+				 p->links[i - 1].pcap);
+	}
+	return 0;
+}
+
+void watch_follow_close(struct watch_follow *wf)
+{
+	for (size_t i = 0; wf->src && i < wf->n; i++) {
+		if (wf->src[i].pc)
+			pcap_close(wf->src[i].pc);	/* closes f too */
+		else if (wf->src[i].f)
+			fclose(wf->src[i].f);
+		if (wf->src[i].fd >= 0)
+			close(wf->src[i].fd);
+	}
+	free(wf->src);
+	wf->src = NULL;
+	wf->n = 0;
+}
+
+/* tcpdump creates the file, then writes its header: wait for both. */
+static bool capture_open(struct watch_source *s)
+{
+	char perr[PCAP_ERRBUF_SIZE] = "";
+	struct stat st;
+
+	if (s->err[0])
+		return false;
+	if (!s->f) {
+		s->f = fopen(s->path, "re");
+		if (!s->f)
+			return false;
+	}
+	if (fstat(fileno(s->f), &st) || st.st_size < PCAP_FILE_HDR_LEN)
+		return false;
+	s->pc = pcap_fopen_offline_with_tstamp_precision(
+		s->f, PCAP_TSTAMP_PRECISION_NANO, perr);
+	if (!s->pc) {
+		snprintf(s->err, sizeof(s->err), "%s: %s", s->path, perr);
+		fclose(s->f);
+		s->f = NULL;
+		return false;
+	}
+	if (pcap_datalink(s->pc) != DLT_EN10MB) {
+		snprintf(s->err, sizeof(s->err), "%s: not an Ethernet capture",
+			 s->path);
+		return false;
+	}
+	return true;
+}
+
+static bool capture_peek(struct watch_source *s)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+
+	if (!s->pc && !capture_open(s))
+		return false;
+	if (s->err[0])
+		return false;
+	for (;;) {
+		long pos = ftell(s->f);
+		int rc = pcap_next_ex(s->pc, &h, &data);
+
+		if (rc != 1) {
+			/* End of what tcpdump wrote so far, or a record it
+			 * is still writing: back to its start, try later. */
+			clearerr(s->f);
+			if (pos >= 0)
+				fseek(s->f, pos, SEEK_SET);
+			return false;
+		}
+		if (h->caplen < 6 || memcmp(data, bpdu_group_addr, 6))
+			continue;
+		s->ns = (int64_t)h->ts.tv_sec * 1000000000LL + h->ts.tv_usec;
+		s->len = h->caplen < sizeof(s->frame) ? h->caplen :
+							sizeof(s->frame);
+		memcpy(s->frame, data, s->len);
+		return s->pending = true;
+	}
+}
+
+static bool line_peek(struct watch_source *s)
+{
+	char *nl;
+
+	if (s->fd < 0) {
+		s->fd = open(s->path, O_RDONLY | O_CLOEXEC);
+		if (s->fd < 0)
+			return false;
+	}
+	while (!(nl = memchr(s->buf, '\n', s->have))) {
+		ssize_t n;
+
+		if (s->have == sizeof(s->buf))
+			s->have = 0;	/* no line is this long: drop it */
+		n = read(s->fd, s->buf + s->have, sizeof(s->buf) - s->have);
+		if (n <= 0)
+			return false;
+		s->have += (size_t)n;
+	}
+	memcpy(s->line, s->buf, (size_t)(nl - s->buf));
+	s->line[nl - s->buf] = 0;
+	s->have -= (size_t)(nl + 1 - s->buf);
+	memmove(s->buf, nl + 1, s->have);
+	s->ns = strtoll(s->line, NULL, 10);
+	return s->pending = true;
+}
+
+size_t watch_follow_pump(struct watch_follow *wf, struct watch_model *m,
+			 size_t max)
+{
+	size_t given = 0;
+
+	while (given < max) {
+		struct watch_source *next = NULL;
+
+		for (size_t i = 0; i < wf->n; i++) {
+			struct watch_source *s = &wf->src[i];
+
+			if (!s->pending &&
+			    !(s->link < 0 ? line_peek(s) : capture_peek(s)))
+				continue;
+			if (!next || s->ns < next->ns)
+				next = s;
+		}
+		if (!next)
+			break;
+		if (next->link < 0)
+			watch_event_line(m, next->line);
+		else
+			watch_frame(m, next->ns, next->link, next->frame,
+				    next->len);
+		next->pending = false;
+		given++;
+	}
+	return given;
+}
+
+const char *watch_follow_error(const struct watch_follow *wf)
+{
+	for (size_t i = 0; i < wf->n; i++)
+		if (wf->src[i].err[0])
+			return wf->src[i].err;
+	return NULL;
+}

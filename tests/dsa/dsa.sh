@@ -130,7 +130,7 @@ ip netns exec n1 ethsend -i "$P1" -d 01:80:c2:00:00:00 -n 3 \
 	'0026 424203 0000 02 3c 8000000000000001 00000000 8000000000000001 8001 0000 1400 0200 0f00' >/tmp/dsa.out 2>&1
 wait_for 3 sh -c "[ \$(cat /sys/class/net/lan1/statistics/rx_packets) -ge $((before + 3)) ]"
 say $? "BPDUs reach the bridge through a blocking port"
-before=$(rx "$P3")
+before=$(ip netns exec n3 cat /sys/class/net/"$P3"/statistics/rx_packets)
 ip netns exec n1 ethsend -i "$P1" -d 02:00:00:00:99:99 -v 20 -n 5 0800 >/tmp/dsa.out 2>&1
 sleep 0.5
 after=$(ip netns exec n3 cat /sys/class/net/"$P3"/statistics/rx_packets)
@@ -142,6 +142,37 @@ say $? "unknown unicast in VLAN 20 floods to lan3 ($before -> $after)"
 ip link set br0 type bridge ageing_time 1500
 grep -q "^ *$fid20 $mac1 7 01$" $SIM/atu && wait_for 40 sh -c "! grep -q '^ *$fid20 $mac1 ' $SIM/atu"
 say $? "the learned entry ages out after the bridge's 15 s ageing time"
+
+# --- static FDB entries and VLAN membership (6.1 behaviour) ----------------------
+# The bridge refuses a static entry in a VLAN the port is not in; one on a
+# member port reaches the VLAN's FID. A port leaving the VLAN keeps it on
+# both sides (the driver moves only non-static entries). But when the VLAN
+# leaves the VTU altogether its FID's entries go, the bridge still lists
+# the entry as offloaded, and re-creating the VLAN does not reload it:
+# switchdev has no FDB replay for that. This is the unmodified driver and
+# bridge, not the emulator; dsa_stress.sh counts such entries.
+bridge vlan add dev lan1 vid 30
+bridge vlan add dev lan2 vid 30
+fid30=$(awk '$1 == 30 {print $3}' $SIM/vtu)
+run bridge fdb add 02:00:00:00:30:0a dev lan2 vlan 30 master static &&
+	wait_for 5 grep -q "^ *$fid30 02:00:00:00:30:0a e 02$" $SIM/atu
+say $? "a static entry on lan2 in VLAN 30 lands in its FID ($fid30) with lan2's port vector"
+run bridge fdb add 02:00:00:00:30:0b dev lan3 vlan 30 master static
+[ $? != 0 ] && ! grep -q 02:00:00:00:30:0b $SIM/atu
+say $? "the bridge refuses one on lan3, not in VLAN 30"
+bridge vlan del dev lan2 vid 30
+sleep 0.5
+bridge fdb show | grep -q '02:00:00:00:30:0a dev lan2 vlan 30 offload master br0 static' &&
+	grep -q "^ *$fid30 02:00:00:00:30:0a e 02$" $SIM/atu
+say $? "lan2 leaving VLAN 30 keeps the entry in the bridge and the ATU"
+bridge vlan del dev lan1 vid 30
+bridge vlan add dev lan1 vid 30
+sleep 0.5
+bridge fdb show | grep -q '02:00:00:00:30:0a dev lan2 vlan 30 offload master br0 static' &&
+	! grep -q 02:00:00:00:30:0a $SIM/atu
+say $? "6.1: VLAN 30 gone from the VTU and back: the bridge still says offload, the ATU lost it"
+bridge vlan del dev lan1 vid 30
+bridge fdb del 02:00:00:00:30:0a dev lan2 vlan 30 master
 
 # --- CIST state and teardown ----------------------------------------------------
 bridge link set dev lan3 state 0

@@ -293,6 +293,30 @@ const struct an_sample *analysis_port_sample(const struct analysis *a,
 	return last_before(slot((struct analysis *)a, node, port, tree), ns);
 }
 
+bool analysis_port_view(const struct analysis *a, size_t node, size_t port,
+			size_t tree, int64_t ns, struct an_sample *out)
+{
+	const struct an_sample *s = analysis_port_sample(a, node, port, tree, ns);
+
+	if (!s)
+		return false;
+	*out = *s;
+	if (s->role != BPDU_ROLE_ROOT)
+		return true;
+	for (size_t j = 0; j < a->t->nodes[node].n_ports; j++) {
+		const struct an_sample *o =
+			j == port ? NULL :
+				    analysis_port_sample(a, node, j, tree, ns);
+
+		if (o && o->role == BPDU_ROLE_ROOT && o->ns > s->ns) {
+			out->role = BPDU_ROLE_ALT_BACKUP;
+			out->forwarding = false;
+			break;
+		}
+	}
+	return true;
+}
+
 static const struct an_sample *last_before(const struct an_port_tree *pt,
 					   int64_t ns)
 {
@@ -390,15 +414,11 @@ int analysis_root_at(const struct analysis *a, size_t tree, int64_t ns)
 }
 
 /* The port's BPDU that shows it not forwarding in that tree at ns. */
-static const struct an_sample *blocked_at(const struct analysis *a,
-					  size_t node, size_t port,
-					  size_t tree, int64_t ns)
+static bool blocked_at(const struct analysis *a, size_t node, size_t port,
+		       size_t tree, int64_t ns, struct an_sample *s)
 {
-	const struct an_sample *s =
-		last_before(slot((struct analysis *)a, node, port, tree), ns);
-
-	return s && (s->role == 1 /* alternate/backup */ || !s->forwarding) ?
-		       s : NULL;
+	return analysis_port_view(a, node, port, tree, ns, s) &&
+	       (s->role == BPDU_ROLE_ALT_BACKUP || !s->forwarding);
 }
 
 /* Last change of any port's advertisement in a tree within (from, to]. */
@@ -504,7 +524,7 @@ static void check_blocked(struct verdict_ctx *v, int64_t at)
 	struct analysis *a = v->a;
 
 	for (size_t s = 0; s < a->ntrees; s++) {
-		const struct an_sample *ev[8];
+		struct an_sample ev[8];
 		char tn[16], want[512] = "", got[512] = "", what[640];
 		struct result_check *c;
 		size_t n_ev = 0;
@@ -527,10 +547,9 @@ static void check_blocked(struct verdict_ctx *v, int64_t at)
 			continue;
 		for (size_t i = 0; i < a->t->n_nodes; i++)
 			for (size_t j = 0; j < a->t->nodes[i].n_ports; j++) {
-				const struct an_sample *b =
-					blocked_at(a, i, j, s, at);
+				struct an_sample b;
 
-				if (!b)
+				if (!blocked_at(a, i, j, s, at, &b))
 					continue;
 				n++;
 				if (n_ev < 8)
@@ -551,7 +570,7 @@ static void check_blocked(struct verdict_ctx *v, int64_t at)
 			c->at_ns = at;
 		result_add_figure(v->r, c, "blocked_ports", n, RESULT_NO_TREE);
 		for (size_t k = 0; k < n_ev; k++)
-			evidence(v, c, ev[k]);
+			evidence(v, c, &ev[k]);
 	}
 }
 

@@ -90,6 +90,13 @@ const struct an_sample *analysis_port_samples(const struct analysis *a,
 const struct an_sample *analysis_port_sample(const struct analysis *a,
 					     size_t node, size_t port,
 					     size_t tree, int64_t ns);
+/*
+ * The same corrected for what the wire hides: a root port that becomes
+ * an alternate goes silent, so once the bridge names a later root port
+ * the older one is taken as alternate and discarding. False: no sample.
+ */
+bool analysis_port_view(const struct analysis *a, size_t node, size_t port,
+			size_t tree, int64_t ns, struct an_sample *out);
 /* The tree a VLAN belongs to: the MSTI that lists it, else the CIST. */
 uint16_t analysis_tree_of_vid(const struct topo_mst *mst, unsigned vid);
 /* "cist" or "msti N" for a tree slot. */

@@ -53,16 +53,14 @@ static bool link_up(const struct analysis *a, size_t link, int64_t ns)
 static bool port_forwards(const struct analysis *a, size_t node, size_t port,
 			  size_t tree, int64_t ns)
 {
-	const struct an_sample *s;
+	struct an_sample s;
 
-	if (!topo_role_is_bridge(a->t->nodes[node].role))
+	if (!topo_role_is_bridge(a->t->nodes[node].role) ||
+	    !analysis_port_view(a, node, port, tree, ns, &s))
 		return true;
-	s = analysis_port_sample(a, node, port, tree, ns);
-	if (!s)
+	if (s.role == BPDU_ROLE_ROOT)
 		return true;
-	if (s->role == BPDU_ROLE_ROOT)
-		return true;
-	return s->role != BPDU_ROLE_ALT_BACKUP && s->forwarding;
+	return s.role != BPDU_ROLE_ALT_BACKUP && s.forwarding;
 }
 
 static bool link_forwards(const struct analysis *a, size_t link, size_t tree,

@@ -116,18 +116,17 @@ static void take(const struct analysis *a, struct result_run *r,
 			for (int e = 0; e < 2; e++) {
 				const struct topo_end *end =
 					&t->links[l].end[e];
-				const struct an_sample *x =
-					analysis_port_sample(a, (size_t)end->node,
-							     (size_t)end->port,
-							     tree, ns);
 				struct result_port *p = &s->ports[l * 2 + e];
+				struct an_sample x;
 
 				p->down = link_down_at(r, sc, l, ns);
-				if (!x)
+				if (!analysis_port_view(a, (size_t)end->node,
+							(size_t)end->port, tree,
+							ns, &x))
 					continue;
-				p->role = role_of(x->role);
-				p->forwarding = x->forwarding;
-				p->frame = x->frame;
+				p->role = role_of(x.role);
+				p->forwarding = x.forwarding;
+				p->frame = x.frame;
 			}
 		for (size_t i = 0; i < t->n_nodes; i++)
 			infer(a, s, i);

@@ -16,7 +16,7 @@ $(BUILD)/obj/lab/mstlab/cmd_lab.o $(BUILD)/obj-san/lab/mstlab/cmd_lab.o: \
 	CFLAGS_BASE += -Ichecks -Ilab/mstlab
 
 UNIT_TESTS += test_checks test_report
-test_checks_SRCS = tests/unit/test_checks.c $(MSTLAB_LIB_SRCS)
+test_checks_SRCS = tests/unit/test_checks.c tests/unit/checks_fixture.c $(MSTLAB_LIB_SRCS)
 test_checks_LIBS = $(MSTLAB_LIB_LIBS) -lpng
 $(BUILD)/obj-san/tests/unit/test_checks.o: CFLAGS_BASE += -Ichecks -Ilab/mstlab
 test_report_SRCS = tests/unit/test_report.c $(MSTLAB_LIB_SRCS)
@@ -24,7 +24,7 @@ test_report_LIBS = $(MSTLAB_LIB_LIBS)
 $(BUILD)/obj-san/tests/unit/test_report.o: CFLAGS_BASE += -Ichecks -Ilab/mstlab
 
 UNIT_TESTS += test_flush
-test_flush_SRCS = tests/unit/test_flush.c $(MSTLAB_LIB_SRCS)
+test_flush_SRCS = tests/unit/test_flush.c tests/unit/checks_fixture.c $(MSTLAB_LIB_SRCS)
 test_flush_LIBS = $(MSTLAB_LIB_LIBS)
 $(BUILD)/obj-san/tests/unit/test_flush.o: CFLAGS_BASE += -Ichecks -Ilab/mstlab
 
@@ -33,3 +33,4 @@ UNIT_TESTS += test_bpdu_print
 test_bpdu_print_SRCS = tests/unit/test_bpdu_print.c checks/bpdu_print.c
 test_bpdu_print_LIBS = -ljansson
 $(BUILD)/obj-san/tests/unit/test_bpdu_print.o: CFLAGS_BASE += -Ichecks
+$(BUILD)/obj-san/tests/unit/checks_fixture.o: CFLAGS_BASE += -Ilab/mstlab

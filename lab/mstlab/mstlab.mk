@@ -52,6 +52,6 @@ test_lab_LIBS := $(MSTLAB_LIB_LIBS)
 $(BUILD)/obj-san/tests/unit/test_lab.o: CFLAGS_BASE += -Ilab/mstlab
 
 UNIT_TESTS += test_watch
-test_watch_SRCS := tests/unit/test_watch.c $(MSTLAB_LIB_SRCS)
+test_watch_SRCS := tests/unit/test_watch.c tests/unit/checks_fixture.c $(MSTLAB_LIB_SRCS)
 test_watch_LIBS := $(MSTLAB_LIB_LIBS)
 $(BUILD)/obj-san/tests/unit/test_watch.o: CFLAGS_BASE += -Ilab/mstlab

@@ -18,6 +18,7 @@
 #include "plan.h"
 #include "child.h"
 #include "result.h"
+#include "checks_fixture.h"
 #include "unit.h"
 
 static const char lab_yaml[] =
@@ -169,19 +170,6 @@ static int write_captures(struct fixture *fx)
 	return n ? 0 : -1;
 }
 
-static char *capture_output(int (*fn)(int, char **, FILE *, FILE *),
-			    int argc, char **argv, int *rc, char **err)
-{
-	char *out = NULL;
-	size_t olen = 0, elen = 0;
-	FILE *o = open_memstream(&out, &olen), *e = open_memstream(err, &elen);
-
-	*rc = fn(argc, argv, o, e);
-	fclose(o);
-	fclose(e);
-	return out;
-}
-
 TEST(decode_prints_one_line_per_bpdu_text_and_json)
 {
 	struct fixture fx;
@@ -193,7 +181,7 @@ TEST(decode_prints_one_line_per_bpdu_text_and_json)
 	CHECK(write_captures(&fx) == 0);
 	snprintf(path, sizeof(path), "%s/%s", fx.dir, fx.p->links[0].pcap);
 	argv[0] = path;
-	out = capture_output(cmd_decode, 1, argv, &rc, &err);
+	out = fx_capture(cmd_decode, 1, argv, &rc, &err);
 	CHECK_INT(rc, 0);
 	CHECK(strncmp(out, "1 2.000000000 02:", 17) == 0);
 	CHECK(strstr(out, " MST designated,L,F root 4096/") != NULL);
@@ -203,7 +191,7 @@ TEST(decode_prints_one_line_per_bpdu_text_and_json)
 	free(out);
 	free(err);
 	argv[1] = "--json";
-	out = capture_output(cmd_decode, 2, argv, &rc, &err);
+	out = fx_capture(cmd_decode, 2, argv, &rc, &err);
 	CHECK_INT(rc, 0);
 	CHECK(strncmp(out, "{\"frame.number\":1,\"frame.time_epoch\":"
 		      "\"2.000000000\",", 51) == 0);
@@ -223,7 +211,7 @@ TEST(decode_names_a_missing_file)
 	char *argv[] = { "/nonexistent/x.pcap" }, *err, *out;
 	int rc;
 
-	out = capture_output(cmd_decode, 1, argv, &rc, &err);
+	out = fx_capture(cmd_decode, 1, argv, &rc, &err);
 	CHECK_INT(rc, 1);
 	CHECK(strncmp(err, "mstlab: /nonexistent/x.pcap: ", 29) == 0);
 	free(out);
@@ -354,19 +342,6 @@ TEST(a_lab_without_bridges_expects_no_bpdus)
 	fixture_free(&fx);
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 TEST(probe_outages_are_judged_per_tree_from_the_sinks)
 {
 	static const char yaml[] =
@@ -384,7 +359,7 @@ TEST(probe_outages_are_judged_per_tree_from_the_sinks)
 	CHECK(make_run_of(&fx, yaml) == 0);
 	pcap_dump_close(fx.d);
 	fx.d = NULL;
-	write_file(fx.dir, "events",
+	fx_write_file(fx.dir, "events",
 		   "1000000000 scenario s\n"
 		   "2000000000 probe-start 1 sw1 h2 10 200\n"
 		   "2000000000 probe-start 2 sw1 h2 20 200\n"
@@ -395,12 +370,12 @@ TEST(probe_outages_are_judged_per_tree_from_the_sinks)
 	snprintf(share, sizeof(share), "%s/share/h2", fx.dir);
 	mkdir(share, 0755);
 	/* 8 frames missing at 200/s: 40 ms, within MSTI 1's 50. */
-	write_file(share, "probe-1.json",
+	fx_write_file(share, "probe-1.json",
 		   "{\"flows\":[{\"flow\":1,\"vid\":10,\"received\":992,\"lost\":8,"
 		   "\"duplicated\":0,\"reordered\":0,\"gaps\":[{\"first\":10,\"last\":17,"
 		   "\"ms\":45.1},{\"first\":30,\"last\":31,\"ms\":15.0}]}]}\n");
 	/* 5 frames: 25 ms, over the CIST's 20. */
-	write_file(share, "probe-2.json",
+	fx_write_file(share, "probe-2.json",
 		   "{\"flows\":[{\"flow\":2,\"vid\":20,\"received\":995,\"lost\":5,"
 		   "\"duplicated\":1,\"reordered\":2,\"gaps\":[{\"first\":5,\"last\":9,"
 		   "\"ms\":30.0}]}]}\n");
@@ -435,7 +410,7 @@ TEST(a_failed_step_and_a_guest_suite_land_in_the_checks)
 	CHECK(make_run_of(&fx, hosts) == 0);
 	pcap_dump_close(fx.d);
 	fx.d = NULL;
-	write_file(fx.dir, "events",
+	fx_write_file(fx.dir, "events",
 		   "1000000000 scenario s\n"
 		   "2000000000 step 1 exec on a: suite\n"
 		   "3000000000 step 2 exec on a: false\n"
@@ -443,10 +418,10 @@ TEST(a_failed_step_and_a_guest_suite_land_in_the_checks)
 		   "9000000000 run-end fail\n");
 	snprintf(dir, sizeof(dir), "%s/exec", fx.dir);
 	mkdir(dir, 0755);
-	write_file(dir, "s-step1-a.txt", "TAP version 14\nok 1 - first\n"
+	fx_write_file(dir, "s-step1-a.txt", "TAP version 14\nok 1 - first\n"
 		   "not ok 2 - second\n# it broke\nok 3 third\n1..3\n");
 	/* Another scenario's output is not this one's. */
-	write_file(dir, "t-step1-a.txt", "not ok 1 - elsewhere\n");
+	fx_write_file(dir, "t-step1-a.txt", "not ok 1 - elsewhere\n");
 	o = open_memstream(&out, &len);
 	failed = run_verdicts(fx.t, fx.dir, o, &tap);
 	fclose(o);
@@ -492,7 +467,7 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	CHECK(make_run(&fx) == 0);
 	CHECK(write_captures(&fx) == 0);
 	argv[0] = fx.dir;
-	out = capture_output(cmd_verdict, 1, argv, &rc, &err);
+	out = fx_capture(cmd_verdict, 1, argv, &rc, &err);
 	CHECK_INT(rc, 1);
 	snprintf(want, sizeof(want), "\n1..14\nRESULT: FAIL 14 checks, 1 failed"
 		 " \xe2\x80\x94 %s/report.html\n", fx.dir);
@@ -720,7 +695,7 @@ TEST(report_html_renders_in_headless_chromium)
 	CHECK(make_run(&fx_browser) == 0);
 	CHECK(write_captures(&fx_browser) == 0);
 	argv[0] = fx_browser.dir;
-	out = capture_output(cmd_verdict, 1, argv, &rc, &err);
+	out = fx_capture(cmd_verdict, 1, argv, &rc, &err);
 	free(out);
 	free(err);
 	CHECK_INT(rc, 1);

@@ -16,6 +16,7 @@
 #include "cmd_checks.h"
 #include "plan.h"
 #include "probe_wire.h"
+#include "checks_fixture.h"
 #include "unit.h"
 
 static const char yaml[] =
@@ -56,44 +57,15 @@ static void put(struct run *r, int link, int64_t ns, const uint8_t *f,
 	pcap_dump((u_char *)r->d[link], &h, f);
 }
 
-struct tree_adv {
-	enum bpdu_role role;
-	bool fwd, tc;
-};
-
 /* An MST BPDU from node:port with the CIST, MSTI 1 and MSTI 2 flags. */
 static void bpdu(struct run *r, int link, int64_t ns, int node, int port,
-		 const struct tree_adv adv[3])
+		 const struct fx_adv adv[3])
 {
 	uint8_t f[BPDU_FRAME_MAX_LEN];
-	struct bpdu b;
-	size_t len = 0;
+	size_t len = fx_mst_bpdu(r->p, node, port, SW1,
+				 (const int[2]){ SW1, SW1 }, adv, f, sizeof(f));
 
-	bpdu_init(&b, BPDU_TYPE_MST);
-	b.flags.role = adv[0].role;
-	b.flags.forwarding = b.flags.learning = adv[0].fwd;
-	b.flags.tc = adv[0].tc;
-	memcpy(b.root_id.mac, r->p->nodes[SW1].bridge_mac, 6);
-	b.regional_root_id = b.root_id;
-	memcpy(b.bridge_id.mac, r->p->nodes[node].bridge_mac, 6);
-	memcpy(b.mcid.name, "tri", 3);
-	b.max_age = 20 * 256;
-	b.hello_time = 2 * 256;
-	b.forward_delay = 15 * 256;
-	b.remaining_hops = 20;
-	b.msti_count = 2;
-	for (int k = 0; k < 2; k++) {
-		b.msti[k].flags.role = adv[k + 1].role;
-		b.msti[k].flags.forwarding = adv[k + 1].fwd;
-		b.msti[k].flags.learning = adv[k + 1].fwd;
-		b.msti[k].flags.tc = adv[k + 1].tc;
-		b.msti[k].regional_root.prio = (uint16_t)(0x8000 | (k + 1));
-		memcpy(b.msti[k].regional_root.mac,
-		       r->p->nodes[SW1].bridge_mac, 6);
-		b.msti[k].remaining_hops = 20;
-	}
-	if (bpdu_frame_encode(r->p->nodes[node].nic[port].mac, &b, f,
-			      sizeof(f), &len) == BPDU_OK)
+	if (len)
 		put(r, link, ns, f, len);
 }
 
@@ -117,19 +89,6 @@ static void probe(struct run *r, int link, int64_t ns, unsigned flow,
 		r->on_link5[flow]++;
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static int open_run(struct run *r)
 {
 	char path[256];
@@ -139,11 +98,11 @@ static int open_run(struct run *r)
 	snprintf(r->dir, sizeof(r->dir), "/tmp/mstlab-flush-XXXXXX");
 	if (!mkdtemp(r->dir))
 		return -1;
-	write_file(r->dir, "topology.yaml", yaml);
+	fx_write_file(r->dir, "topology.yaml", yaml);
 	snprintf(path, sizeof(path), "%s/topology.yaml", r->dir);
 	if (topo_parse_file(path, &r->t, &te) || plan_build(r->t, &r->p))
 		return -1;
-	write_file(r->dir, "events",
+	fx_write_file(r->dir, "events",
 		   "1000000000 scenario s\n"
 		   "1500000000 probe-start 1 h1 h2 10 100\n"
 		   "1500000000 probe-start 2 h1 h2 20 100\n"
@@ -183,7 +142,7 @@ struct leak {
  */
 static void write_run(struct run *r, const struct leak *lk)
 {
-	const struct tree_adv alt = { BPDU_ROLE_ALT_BACKUP, false, false },
+	const struct fx_adv alt = { BPDU_ROLE_ALT_BACKUP, false, false },
 			      desig = { BPDU_ROLE_DESIGNATED, true, false },
 			      desig_tc = { BPDU_ROLE_DESIGNATED, true, true },
 			      root = { BPDU_ROLE_ROOT, true, false };
@@ -192,19 +151,19 @@ static void write_run(struct run *r, const struct leak *lk)
 
 	for (int64_t ms = 1000; ms < 9000; ms += 1000) {
 		bool after = ms > 5000, tc = ms == 6000;
-		struct tree_adv sw3p2[3] = { after ? (tc ? desig_tc : desig) : alt,
+		struct fx_adv sw3p2[3] = { after ? (tc ? desig_tc : desig) : alt,
 					     after ? (tc ? desig_tc : desig) : alt,
 					     desig };
-		struct tree_adv sw2p1[3] = { root, root, alt };
+		struct fx_adv sw2p1[3] = { root, root, alt };
 
 		if (!lk->silent_root || after)
 			bpdu(r, L3, MS(ms), SW3, 1, sw3p2);
 		else if (ms == 1000)
 			bpdu(r, L3, MS(ms), SW3, 1,
-			     (struct tree_adv[3]){ root, root, desig });
+			     (struct fx_adv[3]){ root, root, desig });
 		else if (ms == 2000)
 			bpdu(r, L2, MS(ms), SW3, 0,
-			     (struct tree_adv[3]){ root, root, desig });
+			     (struct fx_adv[3]){ root, root, desig });
 		if (!after)
 			bpdu(r, L1, MS(ms), SW2, 0, sw2p1);
 	}
@@ -240,7 +199,7 @@ static void write_run(struct run *r, const struct leak *lk)
 			 "\"lost\":0,\"duplicated\":0,\"reordered\":0,\"gaps\":[]}]}\n",
 			 f, f * 10, got);
 		snprintf(name, sizeof(name), "share/h2/probe-%u.json", f);
-		write_file(r->dir, name, json);
+		fx_write_file(r->dir, name, json);
 	}
 }
 

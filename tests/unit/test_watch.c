@@ -17,6 +17,7 @@
 #include "child.h"
 #include "cli.h"
 #include "plan.h"
+#include "checks_fixture.h"
 #include "unit.h"
 #include "watch_follow.h"
 #include "watch_model.h"
@@ -74,69 +75,22 @@ static void fx_free(struct fx *f)
 	topo_free(f->t);
 }
 
-struct adv {
-	enum bpdu_role role;
-	bool fwd, tc;
-};
-
-/* An MST BPDU from node:port saying adv[0] for the CIST, adv[1] and
- * adv[2] for MSTIs 1 and 2; roots sw1, sw1, sw2. */
-static size_t mst_frame(const struct plan *p, int node, int port,
-			const struct adv adv[3], uint8_t *buf, size_t size)
-{
-	struct bpdu b;
-	size_t len = 0;
-
-	bpdu_init(&b, BPDU_TYPE_MST);
-	b.flags.role = adv[0].role;
-	b.flags.forwarding = b.flags.learning = adv[0].fwd;
-	b.flags.tc = adv[0].tc;
-	b.root_id.prio = 4096;
-	memcpy(b.root_id.mac, p->nodes[0].bridge_mac, 6);
-	b.regional_root_id = b.root_id;
-	b.bridge_id.prio = 32768;
-	memcpy(b.bridge_id.mac, p->nodes[node].bridge_mac, 6);
-	memcpy(b.mcid.name, "tri", 3);
-	b.port_id = 0x8001;
-	b.max_age = 20 * 256;
-	b.hello_time = 2 * 256;
-	b.forward_delay = 15 * 256;
-	b.remaining_hops = 20;
-	b.msti_count = 2;
-	for (int i = 0; i < 2; i++) {
-		struct bpdu_msti *mi = &b.msti[i];
-
-		mi->flags.role = adv[i + 1].role;
-		mi->flags.forwarding = mi->flags.learning = adv[i + 1].fwd;
-		mi->flags.tc = adv[i + 1].tc;
-		mi->regional_root.prio = (uint16_t)(4096 | (i + 1));
-		memcpy(mi->regional_root.mac, p->nodes[i].bridge_mac, 6);
-		mi->bridge_prio_octet = 0x80;
-		mi->port_prio_octet = 0x80;
-		mi->remaining_hops = 20;
-	}
-	if (bpdu_frame_encode(p->nodes[node].nic[port].mac, &b, buf, size,
-			      &len) != BPDU_OK)
-		return 0;
-	return len;
-}
-
 static void send_adv(struct fx *f, int64_t ns, int node, int port,
-		     struct adv a0, struct adv a1, struct adv a2)
+		     struct fx_adv a0, struct fx_adv a1, struct fx_adv a2)
 {
-	const struct adv adv[3] = { a0, a1, a2 };
+	const struct fx_adv adv[3] = { a0, a1, a2 };
 	uint8_t buf[BPDU_FRAME_MAX_LEN];
-	size_t len = mst_frame(f->p, node, port, adv, buf, sizeof(buf));
+	size_t len = fx_mst_bpdu(f->p, node, port, 0, (const int[2]){ 0, 1 }, adv, buf, sizeof(buf));
 	int link = f->t->nodes[node].ports[port].link;
 
 	watch_frame(&f->m, ns, link, buf, len);
 }
 
-static const struct adv DF = { BPDU_ROLE_DESIGNATED, true, false };
-static const struct adv DF_TC = { BPDU_ROLE_DESIGNATED, true, true };
-static const struct adv AD = { BPDU_ROLE_ALT_BACKUP, false, false };
-static const struct adv RF = { BPDU_ROLE_ROOT, true, false };
-static const struct adv RF_TC = { BPDU_ROLE_ROOT, true, true };
+static const struct fx_adv DF = { BPDU_ROLE_DESIGNATED, true, false };
+static const struct fx_adv DF_TC = { BPDU_ROLE_DESIGNATED, true, true };
+static const struct fx_adv AD = { BPDU_ROLE_ALT_BACKUP, false, false };
+static const struct fx_adv RF = { BPDU_ROLE_ROOT, true, false };
+static const struct fx_adv RF_TC = { BPDU_ROLE_ROOT, true, true };
 
 static size_t count(const struct fx *f, enum watch_kind kind, int tree)
 {
@@ -282,11 +236,11 @@ TEST(an_unknown_sender_is_reported_once)
 {
 	struct fx f;
 	uint8_t buf[BPDU_FRAME_MAX_LEN];
-	const struct adv adv[3] = { DF, DF, DF };
+	const struct fx_adv adv[3] = { DF, DF, DF };
 	size_t len;
 
 	CHECK(fx_init(&f, tri_yaml) == 0);
-	len = mst_frame(f.p, 0, 0, adv, buf, sizeof(buf));
+	len = fx_mst_bpdu(f.p, 0, 0, 0, (const int[2]){ 0, 1 }, adv, buf, sizeof(buf));
 	memcpy(buf + 6, "\x02\x00\x00\x00\x00\x99", 6);
 	watch_frame(&f.m, S(1), 0, buf, len);
 	watch_frame(&f.m, S(3), 0, buf, len);
@@ -557,12 +511,12 @@ static char *pcap_bytes(struct fx *f, size_t *len)
 	FILE *mem = open_memstream(&buf, len);
 	pcap_dumper_t *d = pcap_dump_fopen(dead, mem);
 	uint8_t fr[BPDU_FRAME_MAX_LEN];
-	const struct adv a[2][3] = { { AD, AD, DF }, { AD, DF, DF } };
+	const struct fx_adv a[2][3] = { { AD, AD, DF }, { AD, DF, DF } };
 
 	for (int i = 0; i < 2; i++) {
 		struct pcap_pkthdr h = { 0 };
 
-		h.caplen = h.len = (bpf_u_int32)mst_frame(f->p, 2, 1, a[i], fr,
+		h.caplen = h.len = (bpf_u_int32)fx_mst_bpdu(f->p, 2, 1, 0, (const int[2]){ 0, 1 }, a[i], fr,
 							  sizeof(fr));
 		h.ts.tv_sec = 1 + i;
 		h.ts.tv_usec = 0;
@@ -617,18 +571,6 @@ TEST(the_follower_reads_a_capture_as_tcpdump_writes_it)
 	fx_free(&f);
 }
 
-static char *cli(char **argv, int argc, int *rc, char **err)
-{
-	char *out = NULL;
-	size_t olen = 0, elen = 0;
-	FILE *o = open_memstream(&out, &olen), *e = open_memstream(err, &elen);
-
-	*rc = mstlab_cli(argc, argv, o, e);
-	fclose(o);
-	fclose(e);
-	return out;
-}
-
 TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 {
 	char *out, *err, path[400];
@@ -649,7 +591,7 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 				 r.results, "--json", "--replay", "--for",
 				 "0.2", NULL };
 
-		out = cli(argv, 9, &rc, &err);
+		out = fx_capture(mstlab_cli, 9, argv, &rc, &err);
 	}
 	CHECK_INT(rc, 0);
 	CHECK(strstr(out, "\"type\":\"link\",\"link\":\"link3\",\"state\":"
@@ -664,7 +606,7 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 		char *argv[] = { "mstlab", "watch", r.dir, "--replay",
 				 "--count", "2", NULL };
 
-		out = cli(argv, 6, &rc, &err);
+		out = fx_capture(mstlab_cli, 6, argv, &rc, &err);
 	}
 	CHECK_INT(rc, 0);
 	CHECK(strstr(out, "tree   root"));
@@ -675,7 +617,7 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 		char *argv[] = { "mstlab", "watch", "nolab", "--results",
 				 r.results, NULL };
 
-		out = cli(argv, 5, &rc, &err);
+		out = fx_capture(mstlab_cli, 5, argv, &rc, &err);
 	}
 	CHECK_INT(rc, 1);
 	CHECK(strstr(err, "lab nolab is not up"));
@@ -685,7 +627,7 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 		char *argv[] = { "mstlab", "watch", "tri", "--for", "-1",
 				 NULL };
 
-		out = cli(argv, 5, &rc, &err);
+		out = fx_capture(mstlab_cli, 5, argv, &rc, &err);
 	}
 	CHECK_INT(rc, 2);
 	CHECK(strstr(err, "usage: mstlab watch"));

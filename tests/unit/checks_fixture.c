@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "checks_fixture.h"
+
+#include <string.h>
+
+size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
+		   const int msti_root[2], const struct fx_adv adv[3],
+		   uint8_t *buf, size_t size)
+{
+	struct bpdu b;
+	size_t len = 0;
+
+	bpdu_init(&b, BPDU_TYPE_MST);
+	b.flags.role = adv[0].role;
+	b.flags.forwarding = b.flags.learning = adv[0].fwd;
+	b.flags.tc = adv[0].tc;
+	b.root_id.prio = 4096;
+	memcpy(b.root_id.mac, p->nodes[cist_root].bridge_mac, 6);
+	b.regional_root_id = b.root_id;
+	b.bridge_id.prio = 32768;
+	memcpy(b.bridge_id.mac, p->nodes[node].bridge_mac, 6);
+	memcpy(b.mcid.name, "tri", 3);
+	b.port_id = 0x8001;
+	b.max_age = 20 * 256;
+	b.hello_time = 2 * 256;
+	b.forward_delay = 15 * 256;
+	b.remaining_hops = 20;
+	b.msti_count = 2;
+	for (int i = 0; i < 2; i++) {
+		struct bpdu_msti *mi = &b.msti[i];
+
+		mi->flags.role = adv[i + 1].role;
+		mi->flags.forwarding = mi->flags.learning = adv[i + 1].fwd;
+		mi->flags.tc = adv[i + 1].tc;
+		mi->regional_root.prio = (uint16_t)(4096 | (i + 1));
+		memcpy(mi->regional_root.mac, p->nodes[msti_root[i]].bridge_mac, 6);
+		mi->bridge_prio_octet = 0x80;
+		mi->port_prio_octet = 0x80;
+		mi->remaining_hops = 20;
+	}
+	if (bpdu_frame_encode(p->nodes[node].nic[port].mac, &b, buf, size,
+			      &len) != BPDU_OK)
+		return 0;
+	return len;
+}
+
+void fx_write_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+char *fx_capture(int (*fn)(int, char **, FILE *, FILE *), int argc,
+		 char **argv, int *rc, char **err)
+{
+	char *out = NULL;
+	size_t olen = 0, elen = 0;
+	FILE *o = open_memstream(&out, &olen), *e = open_memstream(err, &elen);
+
+	*rc = fn(argc, argv, o, e);
+	fclose(o);
+	fclose(e);
+	return out;
+}

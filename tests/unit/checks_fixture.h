@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Pieces the tests of the checks and of mstlab watch share: MST BPDUs
+ * from a planned lab's ports, files in a run folder, and a command's
+ * output captured in memory.
+ */
+#ifndef MSTLAB_CHECKS_FIXTURE_H
+#define MSTLAB_CHECKS_FIXTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bpdu.h"
+#include "plan.h"
+
+/* What a port says about one tree. */
+struct fx_adv {
+	enum bpdu_role role;
+	bool fwd, tc;
+};
+
+/*
+ * An MST BPDU (region "tri") from node:port saying adv[0] for the CIST
+ * (root: node cist_root) and adv[1], adv[2] for MSTIs 1 and 2 (regional
+ * roots: nodes msti_root[0], msti_root[1]). Its length, 0 on error.
+ */
+size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
+		   const int msti_root[2], const struct fx_adv adv[3],
+		   uint8_t *buf, size_t size);
+
+/* Writes text to dir/name (a test's run folder). */
+void fx_write_file(const char *dir, const char *name, const char *text);
+
+/* Runs fn(argc, argv, out, err) with both streams in memory: returns
+ * what it printed (free it), its error output in *err, its status in *rc. */
+char *fx_capture(int (*fn)(int, char **, FILE *, FILE *), int argc,
+		 char **argv, int *rc, char **err);
+
+#endif

@@ -183,7 +183,11 @@ enum plan_virt services_virt(const char *kernel, const char *initrd,
 	/* Beside the kernel: results folders come and go. */
 	snprintf(cache, sizeof(cache), "%s.kvm-probe", kernel);
 	snprintf(console, sizeof(console), "%s.kvm-probe.console", kernel);
-	snprintf(key, sizeof(key), "%s %lld", kernel, (long long)ks.st_mtime);
+	/* The file itself, not its name: the same kernel reached through
+	 * another path (a symlinked build folder) needs no new probe. */
+	snprintf(key, sizeof(key), "kernel %llu:%llu %lld %lld",
+		 (unsigned long long)ks.st_dev, (unsigned long long)ks.st_ino,
+		 (long long)ks.st_size, (long long)ks.st_mtime);
 	f = fopen(cache, "re");
 	if (f) {
 		if (fgets(line, sizeof(line), f))

@@ -237,6 +237,11 @@ int analysis_load(struct analysis *a, const struct topo *t,
 		snprintf(err, err_len, "out of memory");
 		return -1;
 	}
+	a->drops = calloc(t->n_links + 1, sizeof(*a->drops));
+	if (!a->drops) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
 	snprintf(a->run_dir, sizeof(a->run_dir), "%s", run_dir);
 	if (load_events(a, run_dir, err, err_len))
 		return -1;
@@ -251,6 +256,11 @@ int analysis_load(struct analysis *a, const struct topo *t,
 		a->loop_second = -1;
 		if (pcap_read_file(path, frame_cb, a, e, sizeof(e)))
 			snprintf(a->warn, sizeof(a->warn), "%s", e);
+		a->drops[l] = pcap_capture_drops(path);
+		if (a->drops[l] > 0 && !a->warn[0])
+			snprintf(a->warn, sizeof(a->warn), "the capture of link%u "
+				 "lost %ld frames (tcpdump: dropped by kernel)",
+				 t->links[l].index, a->drops[l]);
 	}
 	/* Links are read one after the other: put each port in order. */
 	for (size_t i = 0; i < t->n_nodes * TOPO_MAX_PORTS * a->ntrees; i++)
@@ -267,6 +277,8 @@ void analysis_free(struct analysis *a)
 				   a->ntrees; i++)
 			free(a->pt[i].s);
 	free(a->pt);
+	free(a->drops);
+	a->drops = NULL;
 	flows_free(&a->flows);
 	a->pt = NULL;
 }

@@ -62,6 +62,7 @@ struct analysis {
 	unsigned long link_frames;	/* frames read from it so far */
 	struct an_sample first_bpdu;	/* earliest BPDU (ns 0: none) */
 	struct flows flows;		/* probe flows and their frames */
+	long *drops;			/* per link: frames its capture lost */
 	/* Loop detection: copies of one frame per link per second. */
 	int64_t loop_second;
 	uint32_t loop_hash[AN_LOOP_SLOTS];

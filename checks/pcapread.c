@@ -44,3 +44,20 @@ int pcap_read_file(const char *path, pcap_frame_cb cb, void *ctx, char *err,
 	pcap_close(p);
 	return 0;
 }
+
+long pcap_capture_drops(const char *path)
+{
+	char log[4200], line[256];
+	long drops = -1, n;
+	FILE *f;
+
+	snprintf(log, sizeof(log), "%s.log", path);
+	f = fopen(log, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%ld packets dropped by kernel", &n) == 1)
+			drops = n;
+	fclose(f);
+	return drops;
+}

@@ -17,4 +17,10 @@ typedef int (*pcap_frame_cb)(void *ctx, int64_t ts_ns, const uint8_t *frame,
 int pcap_read_file(const char *path, pcap_frame_cb cb, void *ctx, char *err,
 		   size_t err_len);
 
+/*
+ * What the capturing tcpdump said it lost ("N packets dropped by
+ * kernel" in path.log, written when it exits), or -1 if it did not say.
+ */
+long pcap_capture_drops(const char *path);
+
 #endif

@@ -40,6 +40,12 @@ static void check_sink_vs_capture(const struct analysis *a,
 	snprintf(name, sizeof(name), "link%u", a->t->links[link].index);
 	c = result_add_check(r, sc, "sink-vs-capture", tree, name,
 			     counted == seen, text, why);
+	/* A capture that lost frames cannot vouch for the sink. */
+	if (counted > seen && a->drops && a->drops[link] > 0) {
+		snprintf(why, sizeof(why), "the capture of %s lost %ld frames",
+			 name, a->drops[link]);
+		result_skip(r, c, why);
+	}
 	result_add_figure(r, c, "captured", (double)seen, tree);
 	result_add_figure(r, c, "counted", (double)counted, tree);
 	if (first && c)

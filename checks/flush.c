@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bpdu.h"
+#include "fdb_dumps.h"
 #include "flows.h"
 
 /* Steady windows: the path a flow had just before an event, and frames
@@ -255,20 +256,62 @@ static void add_evidence(const struct analysis *a, struct result_run *r,
 		result_add_evidence(r, c, a->p->links[link].pcap, frame, ns);
 }
 
+/*
+ * What the FDB dumps add to why, and the scope they show by themselves:
+ * learnt entries lost in a tree without a topology change mean a
+ * whole-port flush; lost only in changed trees, per-MSTI; none lost,
+ * nothing (UNSET): the flows may have taught them back already.
+ */
+static enum topo_flush dumps_scope(const struct analysis *a,
+				   const struct tree_flush *tf,
+				   const struct fdb_delta *d, char *why,
+				   size_t len)
+{
+	bool flushed = false, leaked = false;
+	size_t used = strlen(why);
+
+	if (!d->found)
+		return TOPO_FLUSH_UNSET;
+	snprintf(why + used, len - used, "%sFDB dumps:", used ? "; " : "");
+	for (size_t s = 0; s < a->ntrees; s++) {
+		char tn[16];
+
+		if (!d->forgotten[s])
+			continue;
+		analysis_tree_name(a, s, tn, sizeof(tn));
+		used = strlen(why);
+		snprintf(why + used, len - used, "%s %s%s lost %lu learnt (%s)",
+			 flushed || leaked ? "," : "", tn,
+			 tf[s].tc ? "" : " (no topology change)",
+			 d->forgotten[s], d->example[s]);
+		flushed |= tf[s].tc;
+		leaked |= !tf[s].tc;
+	}
+	if (!flushed && !leaked) {
+		used = strlen(why);
+		snprintf(why + used, len - used, " no learnt entry lost");
+	}
+	return leaked ? TOPO_FLUSH_ALL :
+	       flushed ? TOPO_FLUSH_PER_MSTI : TOPO_FLUSH_UNSET;
+}
+
 /* The verdict for one event from what each tree did. */
 static void judge_event(struct analysis *a, struct result_run *r,
 			struct result_scenario *sc, enum topo_flush want,
-			const struct an_event *e, const struct tree_flush *tf)
+			const struct an_event *e, const struct tree_flush *tf,
+			const struct fdb_delta *d)
 {
 	unsigned changed_flows = 0, other_flows = 0;
 	bool changed_flooded = false, other_flooded = false, any_tc = false;
-	enum topo_flush seen;
+	bool all_tc = true, by_dumps = false;
+	enum topo_flush seen, dseen;
 	enum result_status st;
-	char text[200], why[900] = "", name[40], link[24];
+	char text[240], why[1400] = "", name[40], link[24];
 	struct result_check *c;
 
 	for (size_t s = 0; s < a->ntrees; s++) {
 		any_tc |= tf[s].tc;
+		all_tc &= tf[s].tc;
 		if (tf[s].tc) {
 			changed_flows += tf[s].flows;
 			changed_flooded |= tf[s].flooded > 0;
@@ -300,9 +343,22 @@ static void judge_event(struct analysis *a, struct result_run *r,
 	} else {
 		st = seen == want ? RESULT_PASS : RESULT_FAIL;
 	}
-	snprintf(text, sizeof(text), "%s %s: FDB flush %s (expected %s)",
+	dseen = dumps_scope(a, tf, d, why, sizeof(why));
+	if (st == RESULT_SKIP && dseen != TOPO_FLUSH_UNSET) {
+		/* No flow could tell; the dumps can. */
+		by_dumps = true;
+		seen = dseen == TOPO_FLUSH_PER_MSTI && all_tc ? want : dseen;
+		st = seen == want ? RESULT_PASS : RESULT_FAIL;
+	} else if (st == RESULT_PASS && want != TOPO_FLUSH_ALL &&
+		   dseen == TOPO_FLUSH_ALL) {
+		st = RESULT_FAIL;
+		seen = TOPO_FLUSH_ALL;
+		by_dumps = true;
+	}
+	snprintf(text, sizeof(text), "%s %s: FDB flush %s%s (expected %s)",
 		 e->kind, e->arg, st == RESULT_SKIP ? "not observable" :
-		 scope_name[seen], scope_name[want]);
+		 scope_name[seen], by_dumps ? " in the FDB dumps" : "",
+		 scope_name[want]);
 	snprintf(name, sizeof(name), "flush-%s", e->kind);
 	snprintf(link, sizeof(link), "%.*s", (int)strcspn(e->arg, " "), e->arg);
 	c = result_add_check(r, sc, name, RESULT_NO_TREE, link[0] ? link : NULL,
@@ -316,6 +372,9 @@ static void judge_event(struct analysis *a, struct result_run *r,
 		int id = a->tree_id[s];
 
 		result_add_figure(r, c, "flooded_frames", (double)tf[s].flooded, id);
+		if (d->found)
+			result_add_figure(r, c, "fdb_lost", (double)d->forgotten[s],
+					  id);
 		if (!tf[s].tc)
 			continue;
 		result_add_figure(r, c, "tc_first_s",
@@ -339,6 +398,7 @@ void flush_checks(struct analysis *a, struct result_run *r,
 	enum topo_flush want = tsc->expect.flush == TOPO_FLUSH_UNSET ?
 				       TOPO_FLUSH_PER_MSTI : tsc->expect.flush;
 	bool *keep = calloc(2 * a->t->n_links + 1, sizeof(*keep));
+	struct fdb_delta d;
 	struct tree_flush *tf = calloc(a->ntrees, sizeof(*tf));
 
 	if (!keep || !tf)
@@ -361,7 +421,8 @@ void flush_checks(struct analysis *a, struct result_run *r,
 			judge_flow(a, &a->flows.f[k], e->ns, next,
 				   event_link_index(a, e), keep,
 				   keep + a->t->n_links, tf);
-		judge_event(a, r, sc, want, e, tf);
+		fdb_delta(a, tsc->name, i, event_link_index(a, e), &d);
+		judge_event(a, r, sc, want, e, tf, &d);
 	}
 out:
 	free(keep);

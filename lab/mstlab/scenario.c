@@ -213,15 +213,16 @@ static int flap(struct lab *l, const struct topo_step *st, char *err)
 }
 
 /*
- * Every bridge's FDB as JSON in <run>/fdb/<step>-<when>-<node>.json, so
- * the checks can confirm a flush they infer from the captures. Best
- * effort: a node that cannot answer is noted, not fatal.
+ * Every bridge's FDB as JSON in
+ * <run>/fdb/<scenario>-step<N>-<when>-<node>.json, so the checks can
+ * confirm a flush they infer from the captures. Best effort: a node that
+ * cannot answer is noted, not fatal.
  */
-static void fdb_snapshot(struct lab *l, size_t step_no, const char *when)
+static void fdb_snapshot(struct lab *l, const char *tag, const char *when)
 {
 	static char *const dump[] = { "bridge", "-j", "fdb", "show", "br",
 				      "br0", NULL };
-	char name[128], err[OPS_ERR_LEN];
+	char name[512], err[OPS_ERR_LEN];
 
 	for (size_t i = 0; i < l->t->n_nodes; i++) {
 		struct exec_result res;
@@ -233,8 +234,8 @@ static void fdb_snapshot(struct lab *l, size_t step_no, const char *when)
 				l->t->nodes[i].name, err);
 			continue;
 		}
-		snprintf(name, sizeof(name), "step%zu-%s-%s.json", step_no,
-			 when, l->t->nodes[i].name);
+		snprintf(name, sizeof(name), "%s-%s-%s.json", tag, when,
+			 l->t->nodes[i].name);
 		save_output(l, "fdb", name, &res);
 		exec_result_free(&res);
 	}
@@ -450,13 +451,13 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 		fprintf(l->log, "mstlab: %s: step %zu/%zu: %s\n", sc->name,
 			i + 1, sc->n_steps, what);
 		events_log(&l->ev, "step", "%zu %s", i + 1, what);
-		if (injects(st))
-			fdb_snapshot(l, i + 1, "before");
 		snprintf(tag, sizeof(tag), "%s-step%zu", sc->name, i + 1);
+		if (injects(st))
+			fdb_snapshot(l, tag, "before");
 		rc = step(l, st, tag, out, err);
 		if (!rc && st->kind == TOPO_STEP_WAIT &&
 		    st->wait_for == TOPO_WAIT_CONVERGED)
-			fdb_snapshot(l, i + 1, "converged");
+			fdb_snapshot(l, tag, "converged");
 		if (!rc && lab_health(l))
 			rc = -1, ops_fail(err, "the lab broke "
 					  "(see above)");

@@ -89,7 +89,19 @@ static void probe(struct run *r, int link, int64_t ns, unsigned flow,
 		r->on_link5[flow]++;
 }
 
-static int open_run(struct run *r)
+/* What leaks onto h3's link after the failure. */
+struct leak {
+	bool flow1, flow2, before;
+	bool silent_root;	/* sw3:p2 was root, went quiet; p1 is now */
+	long sink_missing;	/* frames the sink of flow 2 did not count */
+	bool capture_lost;	/* link 5's tcpdump says it dropped 3 */
+	bool no_flows;		/* the event log starts no probe flow */
+	/* sw3's FDB dumps around the failure: 0 none, 1 it lost h1 in
+	 * VLAN 10 (MSTI 1) only, 2 in VLAN 20 (MSTI 2) too. */
+	int dumps;
+};
+
+static int open_run(struct run *r, const struct leak *lk)
 {
 	char path[256];
 	struct topo_error te;
@@ -102,14 +114,23 @@ static int open_run(struct run *r)
 	snprintf(path, sizeof(path), "%s/topology.yaml", r->dir);
 	if (topo_parse_file(path, &r->t, &te) || plan_build(r->t, &r->p))
 		return -1;
-	fx_write_file(r->dir, "events",
+	fx_write_file(r->dir, "events", lk->no_flows ?
+		   "1000000000 scenario s\n"
+		   "4999000000 step 1 fail sw1:p1\n"
+		   "5000000000 link-down link1 carrier\n"
+		   "5600000000 step 2 wait for convergence\n"
+		   "9000000000 run-end ok\n" :
 		   "1000000000 scenario s\n"
 		   "1500000000 probe-start 1 h1 h2 10 100\n"
 		   "1500000000 probe-start 2 h1 h2 20 100\n"
+		   "4999000000 step 1 fail sw1:p1\n"
 		   "5000000000 link-down link1 carrier\n"
+		   "5600000000 step 2 wait for convergence\n"
 		   "8000000000 probe-stop 1\n"
 		   "8000000000 probe-stop 2\n"
 		   "9000000000 run-end ok\n");
+	snprintf(path, sizeof(path), "%s/fdb", r->dir);
+	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/pcap", r->dir);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/share", r->dir);
@@ -127,14 +148,6 @@ static int open_run(struct run *r)
 	}
 	return 0;
 }
-
-/* What leaks onto h3's link after the failure. */
-struct leak {
-	bool flow1, flow2, before;
-	bool silent_root;	/* sw3:p2 was root, went quiet; p1 is now */
-	long sink_missing;	/* frames the sink of flow 2 did not count */
-	bool capture_lost;	/* link 5's tcpdump says it dropped 3 */
-};
 
 /*
  * BPDUs every second on the ports whose state matters; probe frames of
@@ -191,6 +204,20 @@ static void write_run(struct run *r, const struct leak *lk)
 	}
 	for (int l = 0; l < N_LINKS; l++)
 		pcap_dump_close(r->d[l]);
+	if (lk->dumps) {
+		char e[3][160], json[600];
+		const char *mac = r->p->nodes[H1].nic[0].mac_str;
+
+		for (int k = 0; k < 2; k++)
+			snprintf(e[k], sizeof(e[k]),
+				 "{\"mac\":\"%s\",\"ifname\":\"p1\",\"vlan\":%d,"
+				 "\"flags\":[],\"master\":\"br0\",\"state\":\"\"}",
+				 mac, (k + 1) * 10);
+		snprintf(json, sizeof(json), "[%s,%s]\n", e[0], e[1]);
+		fx_write_file(r->dir, "fdb/s-step1-before-sw3.json", json);
+		snprintf(json, sizeof(json), "[%s]\n", lk->dumps == 1 ? e[1] : "");
+		fx_write_file(r->dir, "fdb/s-step2-converged-sw3.json", json);
+	}
 	if (lk->capture_lost) {
 		char log[256];
 
@@ -230,7 +257,7 @@ static char *verdicts(const struct leak *lk)
 	int tap = 0;
 	FILE *o;
 
-	if (open_run(&r))
+	if (open_run(&r, lk))
 		return strdup("cannot build the run");
 	write_run(&r, lk);
 	o = open_memstream(&out, &len);
@@ -323,5 +350,26 @@ TEST(a_capture_that_lost_frames_cannot_vouch_for_the_sink)
 			  "link5 lost 3 frames\n") != NULL);
 	CHECK(strstr(out, "# checks: the capture of link5 lost 3 frames "
 			  "(tcpdump: dropped by kernel)\n") != NULL);
+	free(out);
+}
+
+/* No flow crossed the failure, but sw3's FDB dumps around it show h1
+ * lost in MSTI 1's VLAN only; and, with flows that saw a per-MSTI
+ * flush, dumps that show MSTI 2's entry lost too overrule them. */
+TEST(the_fdb_dumps_judge_the_flush_where_flows_cannot)
+{
+	char *out = verdicts(&(struct leak){ .no_flows = true, .dumps = 1 });
+
+	CHECK(strstr(out, "ok 5 - check s: link-down link1 carrier: FDB flush "
+			  "per-msti in the FDB dumps (expected per-msti)\n") != NULL);
+	free(out);
+	out = verdicts(&(struct leak){ .flow1 = true, .dumps = 2 });
+	CHECK(strstr(out, "\nnot ok 9 - check s: link-down link1 carrier: FDB "
+			  "flush whole port in the FDB dumps (expected per-msti)\n"
+			  "# msti 1 flooded 49 frames (first: flow 1 vlan 10 on "
+			  "link6); msti 2 kept 1 flow on its path; FDB dumps: msti 1 "
+			  "lost 1 learnt (sw3 p1 ") != NULL);
+	CHECK(strstr(out, "vlan 10), msti 2 (no topology change) lost 1 learnt (sw3 p1 ")
+	      != NULL);
 	free(out);
 }

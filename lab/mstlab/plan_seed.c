@@ -100,20 +100,45 @@ static void bridge_setup(struct sbuf *o, const struct plan *p,
 	char log[TOPO_NODE_NAME_MAX + 32];
 	unsigned vid, lo, hi;
 
-	sbuf_printf(o, "\n# MST must be on before any VLAN exists: ports "
-		    "join after it.\n"
-		    "ip link add name br0 address %s type bridge "
-		    "vlan_filtering 1 vlan_default_pvid 0\n"
-		    "mstctl enable dev br0\n"
-		    "# User-space STP (/sbin/bridge-stp) before any port "
-		    "joins: ports\n# then join blocking and wait for mstd, "
-		    "never forwarding into a loop.\n"
-		    "ip link set dev br0 type bridge stp_state 1\n",
-		    p->nodes[n->index].bridge_mac_str);
+	if (n->kernel_stp)
+		/* /sbin/bridge-stp declines bridges listed there: the kernel
+		 * then runs its own 802.1D STP, a legacy peer for mstd. */
+		sbuf_printf(o, "\n# The kernel's own STP (802.1D): a legacy "
+			    "peer.\n"
+			    "ip link add name br0 address %s type bridge "
+			    "vlan_filtering 1 vlan_default_pvid 0 "
+			    "priority %u hello_time %u max_age %u "
+			    "forward_delay %u\n"
+			    "echo br0 >> /run/bridge-stp.kernel\n"
+			    "ip link set dev br0 type bridge stp_state 1\n",
+			    p->nodes[n->index].bridge_mac_str,
+			    topo_treevals_get(&n->priority, 0,
+					      TOPO_DEFAULT_BRIDGE_PRIO),
+			    m->hello_s * 100, m->max_age_s * 100,
+			    m->forward_delay_s * 100);
+	else
+		sbuf_printf(o, "\n# MST must be on before any VLAN exists: "
+			    "ports join after it.\n"
+			    "ip link add name br0 address %s type bridge "
+			    "vlan_filtering 1 vlan_default_pvid 0\n"
+			    "mstctl enable dev br0\n"
+			    "# User-space STP (/sbin/bridge-stp) before any "
+			    "port joins: ports\n# then join blocking and wait "
+			    "for mstd, never forwarding into a loop.\n"
+			    "ip link set dev br0 type bridge stp_state 1\n",
+			    p->nodes[n->index].bridge_mac_str);
 	for (size_t j = 0; j < n->n_ports; j++) {
 		const struct topo_port *port = &n->ports[j];
 
 		cmd(o, "ip link set dev ", port->name, " master br0\n");
+		/* 802.1D's own costs follow the link speed: use the lab's,
+		 * as mstd does, so both count the same hops. */
+		if (n->kernel_stp) {
+			cmd(o, "bridge link set dev ", port->name, "");
+			sbuf_printf(o, " cost %u\n",
+				    topo_treevals_get(&port->cost, 0,
+						      TOPO_DEFAULT_COST));
+		}
 		vid = 0;
 		while (topo_vlan_next_range(&port->vlans.tagged, &vid, &lo,
 					    &hi)) {
@@ -137,6 +162,10 @@ static void bridge_setup(struct sbuf *o, const struct plan *p,
 		sbuf_puts(o, "bridge vlan add dev br0 vid ");
 		vid_range(o, lo, hi);
 		sbuf_puts(o, " self\n");
+	}
+	if (n->kernel_stp) {
+		sbuf_puts(o, "ip link set dev br0 up\n");
+		return;
 	}
 	/* Only VLANs present on the bridge can be mapped to an MSTI. */
 	for (size_t i = 0; i < m->n_msti; i++) {

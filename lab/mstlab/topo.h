@@ -138,6 +138,7 @@ struct topo_node {
 	enum topo_kernel kernel;
 	char overlay[TOPO_TEXT_MAX];	/* "" = none */
 	struct topo_treevals priority;	/* bridge priority per tree */
+	bool kernel_stp;		/* the kernel's 802.1D STP, no mstd */
 	const struct topo_mst *mst;	/* region this node joins */
 	struct topo_mst *own_mst;	/* node-level override, or NULL */
 	size_t n_ports;

@@ -416,7 +416,8 @@ static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,
 {
 	static const char *const keys[] = { "role", "memory", "vcpus", "cpu",
 		"kernel", "overlay", "sockets", "priority", "ports", "mst",
-		NULL };
+		"stp", NULL };
+	static const char *const stps[] = { "mstp", "kernel", NULL };
 	static const char *const roles[] = { "bridge", "dsa-switch",
 					     "hsmp-host", "host", NULL };
 	char name[TOPO_TEXT_MAX];
@@ -483,6 +484,17 @@ static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,
 	if (bridge_only(c, node, ty_get(c, n, "mst"), "mst") ||
 	    bridge_only(c, node, ty_get(c, n, "priority"), "priority"))
 		return -1;
+	v = ty_get(c, n, "stp");
+	if (v) {
+		int k;
+
+		if (node->role != TOPO_ROLE_BRIDGE)
+			return ty_fail(c, v, "'stp' is only valid on bridge "
+				       "nodes");
+		if (ty_enum(c, v, "stp", stps, &k))
+			return -1;
+		node->kernel_stp = k == 1;
+	}
 	v = ty_get(c, n, "mst");
 	if (v) {
 		node->own_mst = malloc(sizeof(*node->own_mst));

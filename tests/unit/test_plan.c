@@ -472,6 +472,35 @@ TEST(user_data_dsa_keeps_driver_names)
 	topo_free(t);
 }
 
+/* stp: kernel leaves the bridge to the kernel's 802.1D STP: no MST
+ * mode, no mstd, the lab's port costs. */
+TEST(user_data_kernel_stp_bridge)
+{
+	struct topo *t = load("tests/vm/labs/legacy.yaml");
+	struct plan *p;
+	struct sbuf u;
+	const char *s;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&u);
+	CHECK_INT(plan_user_data(p, topo_node_find(t, "sw3"), &u), PLAN_OK);
+	s = sbuf_str(&u);
+	CHECK(strstr(s, "echo br0 >> /run/bridge-stp.kernel\n"
+		       "ip link set dev br0 type bridge stp_state 1\n"));
+	CHECK(strstr(s, "forward_delay 400\n"));
+	CHECK(strstr(s, "bridge link set dev 'p1' cost 20000\n"));
+	CHECK(!strstr(s, "mstctl") && !strstr(s, "mstd -c"));
+	sbuf_free(&u);
+	sbuf_init(&u);
+	CHECK_INT(plan_user_data(p, topo_node_find(t, "sw1"), &u), PLAN_OK);
+	CHECK(strstr(sbuf_str(&u), "mstd -c") &&
+	      !strstr(sbuf_str(&u), "bridge-stp.kernel"));
+	sbuf_free(&u);
+	plan_free(p);
+	topo_free(t);
+}
+
 TEST(meta_data_and_mstd_conf)
 {
 	struct topo *t = load("topologies/ring4.yaml");

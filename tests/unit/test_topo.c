@@ -269,6 +269,11 @@ ERROR_CASE(err_expect_tree, SCEN "      - sleep: 1s\n    expect: { blocked: { 7:
 ERROR_CASE(err_expect_flush, SCEN "      - sleep: 1s\n    expect: { flush: some }\n",
 	   11, 22, "flush must be one of: per-msti, all, none")
 
+ERROR_CASE(err_stp_on_host, "name: t\nnodes:\n  h: { role: host, stp: kernel }\n",
+	   3, 25, "'stp' is only valid on bridge nodes")
+ERROR_CASE(err_stp_value, "name: t\nnodes:\n  b: { role: bridge, stp: rstp }\n",
+	   3, 27, "stp must be one of: mstp, kernel")
+
 TEST(shipped_topologies_parse)
 {
 	static const char *const files[] = { "smoke", "ring4", "triangle",

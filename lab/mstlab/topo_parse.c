@@ -806,6 +806,14 @@ static int resolve_ports(struct ty_ctx *c, struct topo *t)
 			if (!p->vlans.set)
 				default_vlans(topo_role_is_bridge(node->role) ?
 					      node->mst : &t->mst, &p->vlans);
+			/* 802.1D keeps 16-bit port costs. */
+			if (node->kernel_stp &&
+			    topo_treevals_get(&p->cost, 0, TOPO_DEFAULT_COST) >
+				    65535)
+				return ty_fail_at(c, p->mark, "'%s:%s' runs "
+						  "the kernel's STP: its cost "
+						  "must be at most 65535",
+						  node->name, p->name);
 			if (node->role == TOPO_ROLE_DSA_SWITCH)
 				p->index = (unsigned)(p->name[3] - '0');
 			else

@@ -274,6 +274,10 @@ ERROR_CASE(err_stp_on_host, "name: t\nnodes:\n  h: { role: host, stp: kernel }\n
 ERROR_CASE(err_stp_value, "name: t\nnodes:\n  b: { role: bridge, stp: rstp }\n",
 	   3, 27, "stp must be one of: mstp, kernel")
 
+ERROR_CASE(err_stp_kernel_cost, "name: t\nnodes:\n  a: { role: bridge, stp: kernel }\n"
+	   "  b: { role: bridge }\nlinks:\n  - { ends: [a:p1, b:p1], cost: 70000 }\n",
+	   6, 14, "'a:p1' runs the kernel's STP: its cost must be at most 65535")
+
 TEST(shipped_topologies_parse)
 {
 	static const char *const files[] = { "smoke", "ring4", "triangle",

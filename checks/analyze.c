@@ -25,14 +25,13 @@ static struct an_port_tree *slot(struct analysis *a, size_t node, size_t port,
 static bool port_of(const struct analysis *a, const uint8_t mac[6],
 		    size_t *node, size_t *port)
 {
-	for (size_t i = 0; i < a->t->n_nodes; i++)
-		for (size_t j = 0; j < a->t->nodes[i].n_ports; j++)
-			if (!memcmp(a->p->nodes[i].nic[j].mac, mac, 6)) {
-				*node = i;
-				*port = j;
-				return true;
-			}
-	return false;
+	int n, p;
+
+	if (!plan_port_of_mac(a->p, mac, &n, &p))
+		return false;
+	*node = (size_t)n;
+	*port = (size_t)p;
+	return true;
 }
 
 /*
@@ -346,19 +345,6 @@ static bool same(const struct an_sample *x, const struct an_sample *y)
 }
 
 /* The node whose bridge MAC is in this bridge id, or -1. */
-static int node_of_root(const struct analysis *a, uint64_t root)
-{
-	for (size_t i = 0; i < a->t->n_nodes; i++) {
-		uint64_t mac = 0;
-
-		for (int k = 0; k < 6; k++)
-			mac = mac << 8 | a->p->nodes[i].bridge_mac[k];
-		if ((root & 0xffffffffffffULL) == mac)
-			return (int)i;
-	}
-	return -1;
-}
-
 /* The latest BPDU any port sent naming root for the tree, by ns. */
 static const struct an_sample *latest_naming(const struct analysis *a,
 					     size_t tree, int64_t ns,
@@ -409,7 +395,7 @@ static int root_at(const struct analysis *a, size_t tree, int64_t ns,
 		if (count[k] > best) {
 			best = count[k];
 			best_k = k;
-			root = node_of_root(a, seen[k]);
+			root = plan_node_of_bridge_id(a->p, seen[k]);
 			if (root < 0)
 				root = -2;
 		}

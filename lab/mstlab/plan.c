@@ -18,6 +18,8 @@ const char *plan_strerror(enum plan_err err)
 		return "a host path is empty, relative or too long";
 	case PLAN_ENODE:
 		return "no such node";
+	case PLAN_ENOMSTD:
+		return "that node runs no mstd (a host, or stp: kernel)";
 	}
 	return "unknown error";
 }

@@ -28,6 +28,7 @@ enum plan_err {
 	PLAN_ENOMEM,
 	PLAN_EPATH,		/* a host path is empty, relative or too long */
 	PLAN_ENODE,		/* no such node */
+	PLAN_ENOMSTD,		/* the node runs no mstd */
 };
 const char *plan_strerror(enum plan_err err);
 

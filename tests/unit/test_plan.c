@@ -493,6 +493,10 @@ TEST(user_data_kernel_stp_bridge)
 	CHECK(!strstr(s, "mstctl") && !strstr(s, "mstd -c"));
 	sbuf_free(&u);
 	sbuf_init(&u);
+	CHECK_INT(plan_mstd_conf(p, topo_node_find(t, "sw3"), &u), PLAN_ENOMSTD);
+	CHECK_INT(plan_mstd_conf(p, topo_node_find(t, "h1"), &u), PLAN_ENOMSTD);
+	sbuf_free(&u);
+	sbuf_init(&u);
 	CHECK_INT(plan_user_data(p, topo_node_find(t, "sw1"), &u), PLAN_OK);
 	CHECK(strstr(sbuf_str(&u), "mstd -c") &&
 	      !strstr(sbuf_str(&u), "bridge-stp.kernel"));

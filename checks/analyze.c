@@ -198,6 +198,7 @@ static void load_flows(struct analysis *a)
 	for (size_t i = 0; i < a->n_events; i++) {
 		const struct an_event *e = &a->ev[i];
 		char from[64], to[64];
+		const struct topo_node *n;
 		unsigned id, vid, pps;
 
 		if (!strcmp(e->kind, "probe-stop") &&
@@ -208,8 +209,10 @@ static void load_flows(struct analysis *a)
 			   &pps) != 5 ||
 		    topo_node_find(a->t, from) < 0 || topo_node_find(a->t, to) < 0)
 			continue;
+		n = &a->t->nodes[topo_node_find(a->t, from)];
 		flows_start(&a->flows, id, topo_node_find(a->t, from),
-			    topo_node_find(a->t, to), vid, pps, e->ns);
+			    topo_node_find(a->t, to),
+			    n->n_ports ? n->ports[0].link : -1, vid, pps, e->ns);
 	}
 }
 

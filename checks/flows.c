@@ -10,6 +10,8 @@
  * frame or two keeps the run, a path that stopped carrying the flow and
  * started again does not. */
 #define RUN_GAP_INTERVALS 3
+/* Sequence numbers the sender bitmap follows (2 MiB per flow at most). */
+#define SENT_MAX_SEQ (1UL << 24)
 
 void flows_init(struct flows *fl, size_t n_links)
 {
@@ -23,6 +25,7 @@ void flows_free(struct flows *fl)
 		for (size_t l = 0; fl->f[i].link && l < fl->n_links; l++)
 			free(fl->f[i].link[l].r);
 		free(fl->f[i].link);
+		free(fl->f[i].sent);
 	}
 	fl->n = 0;
 }
@@ -36,7 +39,7 @@ static struct flow *find(struct flows *fl, unsigned id)
 }
 
 int flows_start(struct flows *fl, unsigned id, int from, int to,
-		unsigned vid, unsigned pps, int64_t ns)
+		int sender_link, unsigned vid, unsigned pps, int64_t ns)
 {
 	struct flow *f;
 
@@ -44,7 +47,8 @@ int flows_start(struct flows *fl, unsigned id, int from, int to,
 		return -1;
 	f = &fl->f[fl->n];
 	*f = (struct flow){ .id = id, .vid = vid, .pps = pps, .from = from,
-			    .to = to, .start_ns = ns, .stop_ns = INT64_MAX };
+			    .to = to, .sender_link = sender_link,
+			    .start_ns = ns, .stop_ns = INT64_MAX };
 	f->link = calloc(fl->n_links + 1, sizeof(*f->link));
 	if (!f->link)
 		return -1;
@@ -77,6 +81,33 @@ static bool parse(const uint8_t *frame, size_t len, struct probe_hdr *h,
 	return !probe_hdr_decode(frame + off + 2, len - off - 2, h);
 }
 
+static void mark_sent(struct flow *f, unsigned long seq)
+{
+	size_t byte = seq / 8;
+
+	if (seq >= SENT_MAX_SEQ)
+		return;
+	if (byte >= f->sent_bytes) {
+		size_t n = byte * 2 + 64;
+		uint8_t *m = realloc(f->sent, n);
+
+		if (!m)
+			return;
+		memset(m + f->sent_bytes, 0, n - f->sent_bytes);
+		f->sent = m;
+		f->sent_bytes = n;
+	}
+	f->sent[byte] |= (uint8_t)(1u << (seq % 8));
+}
+
+bool flows_sent(const struct flow *f, unsigned long seq)
+{
+	if (!f->sent || seq >= SENT_MAX_SEQ)
+		return true;
+	return seq / 8 < f->sent_bytes &&
+	       (f->sent[seq / 8] & (1u << (seq % 8)));
+}
+
 void flows_frame(struct flows *fl, size_t link, int64_t ns, uint32_t frame_no,
 		 const uint8_t *frame, size_t len)
 {
@@ -93,6 +124,8 @@ void flows_frame(struct flows *fl, size_t link, int64_t ns, uint32_t frame_no,
 	 * another VLAN is not this flow's any more. */
 	if (!f || h.vid != f->vid || vid != f->vid)
 		return;
+	if ((int)link == f->sender_link)
+		mark_sent(f, h.seq);
 	fk = &f->link[link];
 	gap = RUN_GAP_INTERVALS * (1000000000LL / f->pps);
 	if (fk->n && ns >= fk->r[fk->n - 1].last_ns &&

@@ -28,6 +28,9 @@ struct flow_link {
 struct flow {
 	unsigned id, vid, pps;
 	int from, to;		/* node indexes */
+	int sender_link;	/* the link of from's NIC, -1 if none */
+	uint8_t *sent;		/* bitmap: seqs seen on sender_link */
+	size_t sent_bytes;
 	int64_t start_ns, stop_ns;	/* stop: INT64_MAX if never stopped */
 	struct flow_link *link;	/* [n_links] */
 };
@@ -44,7 +47,7 @@ void flows_free(struct flows *fl);
 /* Takes a flow from a "probe-start" event's argument ("ID FROM TO VID
  * PPS", node indexes already resolved) or ends one on "probe-stop". */
 int flows_start(struct flows *fl, unsigned id, int from, int to,
-		unsigned vid, unsigned pps, int64_t ns);
+		int sender_link, unsigned vid, unsigned pps, int64_t ns);
 void flows_stop(struct flows *fl, unsigned id, int64_t ns);
 
 /* Counts a captured frame if it is a probe frame of a known flow. Frames
@@ -56,5 +59,9 @@ void flows_frame(struct flows *fl, size_t link, int64_t ns, uint32_t frame_no,
  * frame (0 if none) in *first / its time in *first_ns. */
 unsigned long flows_count(const struct flow *f, size_t link, int64_t from,
 			  int64_t to, uint32_t *first, int64_t *first_ns);
+
+/* Whether frame seq of the flow crossed its sender's link; true when
+ * that link's capture holds none of the flow (no evidence either way). */
+bool flows_sent(const struct flow *f, unsigned long seq);
 
 #endif

@@ -24,8 +24,32 @@ static json_t *find_flow(json_t *root, unsigned flow)
 	return NULL;
 }
 
+/* The longest run of frames in [first, last] that left the sender;
+ * those that did not are counted in o. */
+static unsigned long sent_run(unsigned long first, unsigned long last,
+			      outage_sent_fn sent, const void *ctx,
+			      struct flow_outage *o)
+{
+	unsigned long run = 0, best = 0;
+
+	for (unsigned long s = first; s <= last; s++) {
+		if (!sent || sent(ctx, s)) {
+			if (++run > best)
+				best = run;
+			continue;
+		}
+		run = 0;
+		if (!o->unsent++)
+			o->unsent_first = s;
+		if (o->unsent_first + o->unsent - 1 == s)
+			o->unsent_last = s;
+	}
+	return best;
+}
+
 int outage_load(const char *path, unsigned flow, unsigned pps,
-		struct flow_outage *o, char *err, size_t len)
+		outage_sent_fn sent, const void *ctx, struct flow_outage *o,
+		char *err, size_t len)
 {
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je), *rep, *gaps, *g;
@@ -55,8 +79,14 @@ int outage_load(const char *path, unsigned flow, unsigned pps,
 		json_int_t first = json_integer_value(json_object_get(g, "first"));
 		json_int_t last = json_integer_value(json_object_get(g, "last"));
 
-		if (last >= first && (unsigned long)(last - first + 1) > o->longest_missing)
-			o->longest_missing = (unsigned long)(last - first + 1);
+		unsigned long run;
+
+		if (first < 0 || last < first)
+			continue;
+		run = sent_run((unsigned long)first, (unsigned long)last, sent,
+			       ctx, o);
+		if (run > o->longest_missing)
+			o->longest_missing = run;
 	}
 	/* At the probe interval's resolution: a gap of n frames lasted n intervals. */
 	o->outage_ms = (double)o->longest_missing * 1000.0 / pps;

@@ -8,17 +8,28 @@
 #define MSTLAB_OUTAGE_H
 
 #include <stdbool.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct flow_outage {
 	unsigned long received, lost, duplicated, reordered;
 	unsigned long longest_missing;	/* frames in the longest gap */
 	double outage_ms;		/* longest_missing x interval */
+	/* Missing frames the sender never put on the wire, and the first
+	 * range of them: a stalled guest, not the network. */
+	unsigned long unsent, unsent_first, unsent_last;
 };
 
-/* Reads flow @flow from the sink's report; -1 with a sentence in @err if
- * it cannot. */
+/* Whether frame seq went out on the sender's wire (the captures say). */
+typedef bool (*outage_sent_fn)(const void *ctx, unsigned long seq);
+
+/*
+ * Reads flow @flow from the sink's report; -1 with a sentence in @err if
+ * it cannot. With @sent, a gap counts only the frames that left the
+ * sender: the outage is the network's.
+ */
 int outage_load(const char *path, unsigned flow, unsigned pps,
-		struct flow_outage *o, char *err, size_t len);
+		outage_sent_fn sent, const void *ctx, struct flow_outage *o,
+		char *err, size_t len);
 
 #endif

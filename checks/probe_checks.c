@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "outage.h"
 
@@ -52,6 +53,11 @@ static void check_sink_vs_capture(const struct analysis *a,
 		result_add_evidence(r, c, a->p->links[link].pcap, first, first_ns);
 }
 
+static bool left_sender(const void *flow, unsigned long seq)
+{
+	return flows_sent(flow, seq);
+}
+
 void probe_checks(struct analysis *a, struct result_run *r,
 		  struct result_scenario *sc, const struct topo_scenario *tsc,
 		  size_t first, int64_t end)
@@ -72,7 +78,8 @@ void probe_checks(struct analysis *a, struct result_run *r,
 			continue;
 		snprintf(path, sizeof(path), "%s/share/%s/probe-%u.json",
 			 a->run_dir, to, f->id);
-		if (outage_load(path, f->id, f->pps, &o, why, sizeof(why))) {
+		if (outage_load(path, f->id, f->pps, left_sender, f, &o, why,
+				sizeof(why))) {
 			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u has a sink report",
 				 f->id, from, to, f->vid);
 			result_add_check(r, sc, "outage", tree, NULL, false, text, why);
@@ -88,13 +95,21 @@ void probe_checks(struct analysis *a, struct result_run *r,
 		if (!ok)
 			snprintf(why, sizeof(why), "%lu frames missing in a row at %u frames/s",
 				 o.longest_missing, f->pps);
+		/* Frames the sender's own link never carried: a guest that
+		 * stalled, not an outage of the network. */
+		if (o.unsent)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "%sthe sender never sent %lu of the missing frames "
+				 "(first seq %lu-%lu)", why[0] ? "; " : "",
+				 o.unsent, o.unsent_first, o.unsent_last);
 		c = result_add_check(r, sc, "outage", tree, NULL, ok, text,
-				     ok ? NULL : why);
+				     why[0] ? why : NULL);
 		result_add_figure(r, c, "outage_ms", o.outage_ms, tree);
 		result_add_figure(r, c, "received", (double)o.received, tree);
 		result_add_figure(r, c, "lost", (double)o.lost, tree);
 		result_add_figure(r, c, "duplicated", (double)o.duplicated, tree);
 		result_add_figure(r, c, "reordered", (double)o.reordered, tree);
+		result_add_figure(r, c, "unsent", (double)o.unsent, tree);
 		check_sink_vs_capture(a, r, sc, f, tree, &o);
 	}
 }

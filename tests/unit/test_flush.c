@@ -96,6 +96,8 @@ struct leak {
 	long sink_missing;	/* frames the sink of flow 2 did not count */
 	bool capture_lost;	/* link 5's tcpdump says it dropped 3 */
 	bool no_flows;		/* the event log starts no probe flow */
+	/* flow 1: seq 100-119 never sent; 200-209 sent, lost after h1's link */
+	bool sender_skips;
 	/* sw3's FDB dumps around the failure: 0 none, 1 it lost h1 in
 	 * VLAN 10 (MSTI 1) only, 2 in VLAN 20 (MSTI 2) too. */
 	int dumps;
@@ -160,7 +162,7 @@ static void write_run(struct run *r, const struct leak *lk)
 			      desig = { BPDU_ROLE_DESIGNATED, true, false },
 			      desig_tc = { BPDU_ROLE_DESIGNATED, true, true },
 			      root = { BPDU_ROLE_ROOT, true, false };
-	char json[256];
+	char json[400];
 	uint32_t seq = 0;
 
 	for (int64_t ms = 1000; ms < 9000; ms += 1000) {
@@ -184,6 +186,12 @@ static void write_run(struct run *r, const struct leak *lk)
 	for (int64_t ms = 1500; ms < 8000; ms += 10, seq++) {
 		bool after = ms > 5000;
 
+		if (lk->sender_skips && seq >= 100 && seq <= 119)
+			continue;
+		if (lk->sender_skips && seq >= 200 && seq <= 209) {
+			probe(r, L4, MS(ms) + 1, 1, seq);
+			continue;
+		}
 		probe(r, L4, MS(ms) + 1, 1, seq);
 		probe(r, L4, MS(ms) + 1, 2, seq);
 		probe(r, after ? L3 : L1, MS(ms) + 2, 1, seq);
@@ -229,10 +237,13 @@ static void write_run(struct run *r, const struct leak *lk)
 		char name[32];
 		long got = (long)r->on_link5[f] - (f == 2 ? lk->sink_missing : 0);
 
+		bool gaps = lk->sender_skips;
+
 		snprintf(json, sizeof(json),
 			 "{\"flows\":[{\"flow\":%u,\"vid\":%u,\"received\":%ld,"
-			 "\"lost\":0,\"duplicated\":0,\"reordered\":0,\"gaps\":[]}]}\n",
-			 f, f * 10, got);
+			 "\"lost\":%d,\"duplicated\":0,\"reordered\":0,\"gaps\":[%s]}]}\n",
+			 f, f * 10, got, gaps ? 30 : 0, gaps ?
+			 "{\"first\":100,\"last\":119},{\"first\":200,\"last\":209}" : "");
 		snprintf(name, sizeof(name), "share/h2/probe-%u.json", f);
 		fx_write_file(r->dir, name, json);
 	}
@@ -371,5 +382,16 @@ TEST(the_fdb_dumps_judge_the_flush_where_flows_cannot)
 			  "lost 1 learnt (sw3 p1 ") != NULL);
 	CHECK(strstr(out, "vlan 10), msti 2 (no topology change) lost 1 learnt (sw3 p1 ")
 	      != NULL);
+	free(out);
+}
+
+/* A gap the sender's own link never carried is the sender's, not the
+ * network's: 20 frames never sent, then 10 lost on the way (100 ms). */
+TEST(frames_never_sent_are_no_outage_of_the_network)
+{
+	char *out = verdicts(&(struct leak){ .sender_skips = true });
+
+	CHECK(strstr(out, "\nok 5 - check s: flow 1 h1->h2 vlan 10: outage "
+			  "100 ms, no budget\n") != NULL);
 	free(out);
 }

@@ -729,6 +729,37 @@ static void check_steps(struct verdict_ctx *v, size_t first, int64_t end)
 			 "every step of the scenario succeeded", why[0] ? why : NULL);
 }
 
+bool analysis_is_link_event(const struct an_event *e)
+{
+	return !strcmp(e->kind, "link-down") || !strcmp(e->kind, "link-up");
+}
+
+/* The link an event names ("link4 carrier"), or -1. */
+int analysis_event_link(const struct analysis *a, const struct an_event *e)
+{
+	unsigned n;
+
+	if (sscanf(e->arg, "link%u", &n) != 1)
+		return -1;
+	for (size_t l = 0; l < a->t->n_links; l++)
+		if (a->t->links[l].index == n)
+			return (int)l;
+	return -1;
+}
+
+/* Whether the link has carrier (or is not silently dropping) at ns. */
+bool analysis_link_up(const struct analysis *a, size_t link, int64_t ns)
+{
+	bool up = true;
+
+	for (size_t i = 0; i < a->n_events && a->ev[i].ns <= ns; i++)
+		if (analysis_is_link_event(&a->ev[i]) &&
+		    analysis_event_link(a, &a->ev[i]) == (int)link)
+			up = !strcmp(a->ev[i].kind, "link-up");
+	return up;
+}
+
+
 uint16_t analysis_tree_of_vid(const struct topo_mst *mst, unsigned vid)
 {
 	for (size_t k = 0; k < mst->n_msti; k++)

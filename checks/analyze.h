@@ -98,6 +98,12 @@ const struct an_sample *analysis_port_sample(const struct analysis *a,
  */
 bool analysis_port_view(const struct analysis *a, size_t node, size_t port,
 			size_t tree, int64_t ns, struct an_sample *out);
+/* Link events: a link-down or link-up; the link it names ("link4
+ * carrier"), or -1; whether a link had carrier (or was not silently
+ * dropping) at ns, by the event log. */
+bool analysis_is_link_event(const struct an_event *e);
+int analysis_event_link(const struct analysis *a, const struct an_event *e);
+bool analysis_link_up(const struct analysis *a, size_t link, int64_t ns);
 /* The tree a VLAN belongs to: the MSTI that lists it, else the CIST. */
 uint16_t analysis_tree_of_vid(const struct topo_mst *mst, unsigned vid);
 /* "cist" or "msti N" for a tree slot. */

@@ -110,8 +110,7 @@ static unsigned next_event_step(const struct analysis *a, size_t event,
 	for (size_t k = event + 1; k < a->n_events; k++) {
 		if (!strcmp(a->ev[k].kind, "scenario"))
 			break;
-		if (!strcmp(a->ev[k].kind, "link-down") ||
-		    !strcmp(a->ev[k].kind, "link-up"))
+		if (analysis_is_link_event(&a->ev[k]))
 			return event_step(a, k);
 	}
 	return step + 64;

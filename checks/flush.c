@@ -15,36 +15,6 @@
 /* A flow's first frames are flooded until its destination is learned. */
 #define FLOW_WARMUP_NS 300000000LL
 
-static bool is_link_event(const struct an_event *e)
-{
-	return !strcmp(e->kind, "link-down") || !strcmp(e->kind, "link-up");
-}
-
-/* The link an event names ("link4 carrier"), or -1. */
-static int event_link_index(const struct analysis *a, const struct an_event *e)
-{
-	unsigned n;
-
-	if (sscanf(e->arg, "link%u", &n) != 1)
-		return -1;
-	for (size_t l = 0; l < a->t->n_links; l++)
-		if (a->t->links[l].index == n)
-			return (int)l;
-	return -1;
-}
-
-/* Whether the link has carrier (or is not silently dropping) at ns. */
-static bool link_up(const struct analysis *a, size_t link, int64_t ns)
-{
-	bool up = true;
-
-	for (size_t i = 0; i < a->n_events && a->ev[i].ns <= ns; i++)
-		if (is_link_event(&a->ev[i]) &&
-		    event_link_index(a, &a->ev[i]) == (int)link)
-			up = !strcmp(a->ev[i].kind, "link-up");
-	return up;
-}
-
 /*
  * Whether a port forwards a tree at ns, as its BPDUs say. Designated
  * ports repeat their flags every hello; a root port speaks rarely (an
@@ -69,7 +39,7 @@ static bool link_forwards(const struct analysis *a, size_t link, size_t tree,
 {
 	const struct topo_link *l = &a->t->links[link];
 
-	return link_up(a, link, ns) &&
+	return analysis_link_up(a, link, ns) &&
 	       port_forwards(a, (size_t)l->end[0].node, (size_t)l->end[0].port,
 			     tree, ns) &&
 	       port_forwards(a, (size_t)l->end[1].node, (size_t)l->end[1].port,
@@ -213,8 +183,8 @@ static void judge_flow(const struct analysis *a, const struct flow *f,
 	/* The failed or restored link carries what was in flight when
 	 * it went: not flooding. So does any link down meanwhile. */
 	for (size_t l = 0; l < a->t->n_links; l++)
-		if ((int)l == event_link || !link_up(a, l, t) ||
-		    !link_up(a, l, end - 1))
+		if ((int)l == event_link || !analysis_link_up(a, l, t) ||
+		    !analysis_link_up(a, l, end - 1))
 			keep[l] = true;
 	mine->flows++;
 	mine->flooded += off_path(a, f, keep, t, end, mine);
@@ -407,10 +377,10 @@ void flush_checks(struct analysis *a, struct result_run *r,
 		const struct an_event *e = &a->ev[i];
 		int64_t next = end;
 
-		if (!is_link_event(e))
+		if (!analysis_is_link_event(e))
 			continue;
 		for (size_t k = i + 1; k < a->n_events && a->ev[k].ns < end; k++)
-			if (is_link_event(&a->ev[k])) {
+			if (analysis_is_link_event(&a->ev[k])) {
 				next = a->ev[k].ns;
 				break;
 			}
@@ -419,9 +389,9 @@ void flush_checks(struct analysis *a, struct result_run *r,
 			tree_tc(a, s, e->ns, next, &tf[s]);
 		for (size_t k = 0; k < a->flows.n; k++)
 			judge_flow(a, &a->flows.f[k], e->ns, next,
-				   event_link_index(a, e), keep,
+				   analysis_event_link(a, e), keep,
 				   keep + a->t->n_links, tf);
-		fdb_delta(a, tsc->name, i, event_link_index(a, e), &d);
+		fdb_delta(a, tsc->name, i, analysis_event_link(a, e), &d);
 		judge_event(a, r, sc, want, e, tf, &d);
 	}
 out:

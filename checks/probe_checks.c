@@ -53,9 +53,25 @@ static void check_sink_vs_capture(const struct analysis *a,
 		result_add_evidence(r, c, a->p->links[link].pcap, first, first_ns);
 }
 
-static bool left_sender(const void *flow, unsigned long seq)
+struct sender {
+	const struct analysis *a;
+	const struct flow *f;
+};
+
+/*
+ * Whether frame seq is the network's to lose: it crossed the sender's
+ * link, or was due while that link was down (a failed access link is an
+ * outage too, though nothing reaches its capture).
+ */
+static bool left_sender(const void *ctx, unsigned long seq)
 {
-	return flows_sent(flow, seq);
+	const struct sender *s = ctx;
+	int64_t due = s->f->start_ns +
+		      (int64_t)((double)seq * 1e9 / s->f->pps);
+
+	return flows_sent(s->f, seq) ||
+	       (s->f->sender_link >= 0 &&
+		!analysis_link_up(s->a, (size_t)s->f->sender_link, due));
 }
 
 void probe_checks(struct analysis *a, struct result_run *r,
@@ -70,6 +86,7 @@ void probe_checks(struct analysis *a, struct result_run *r,
 		uint16_t tree = analysis_tree_of_vid(&a->t->mst, f->vid);
 		int slot = topo_tree_slot(&a->t->mst, tree);
 		long bound = slot >= 0 ? tsc->expect.outage_max_ms[slot] : -1;
+		struct sender snd = { a, f };
 		struct flow_outage o;
 		struct result_check *c;
 		bool ok;
@@ -78,7 +95,7 @@ void probe_checks(struct analysis *a, struct result_run *r,
 			continue;
 		snprintf(path, sizeof(path), "%s/share/%s/probe-%u.json",
 			 a->run_dir, to, f->id);
-		if (outage_load(path, f->id, f->pps, left_sender, f, &o, why,
+		if (outage_load(path, f->id, f->pps, left_sender, &snd, &o, why,
 				sizeof(why))) {
 			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u has a sink report",
 				 f->id, from, to, f->vid);

@@ -98,6 +98,7 @@ struct leak {
 	bool no_flows;		/* the event log starts no probe flow */
 	/* flow 1: seq 100-119 never sent; 200-209 sent, lost after h1's link */
 	bool sender_skips;
+	bool access_down;	/* h1's link down while 100-119 were due */
 	/* sw3's FDB dumps around the failure: 0 none, 1 it lost h1 in
 	 * VLAN 10 (MSTI 1) only, 2 in VLAN 20 (MSTI 2) too. */
 	int dumps;
@@ -116,7 +117,15 @@ static int open_run(struct run *r, const struct leak *lk)
 	snprintf(path, sizeof(path), "%s/topology.yaml", r->dir);
 	if (topo_parse_file(path, &r->t, &te) || plan_build(r->t, &r->p))
 		return -1;
-	fx_write_file(r->dir, "events", lk->no_flows ?
+	fx_write_file(r->dir, "events", lk->access_down ?
+		   "1000000000 scenario s\n"
+		   "1500000000 probe-start 1 h1 h2 10 100\n"
+		   "1500000000 probe-start 2 h1 h2 20 100\n"
+		   "2495000000 link-down link4 carrier\n"
+		   "2695000000 link-up link4\n"
+		   "8000000000 probe-stop 1\n"
+		   "8000000000 probe-stop 2\n"
+		   "9000000000 run-end ok\n" : lk->no_flows ?
 		   "1000000000 scenario s\n"
 		   "4999000000 step 1 fail sw1:p1\n"
 		   "5000000000 link-down link1 carrier\n"
@@ -393,5 +402,17 @@ TEST(frames_never_sent_are_no_outage_of_the_network)
 
 	CHECK(strstr(out, "\nok 5 - check s: flow 1 h1->h2 vlan 10: outage "
 			  "100 ms, no budget\n") != NULL);
+	free(out);
+}
+
+/* But frames due while the sender's own link was down are the network's
+ * outage: 20 frames, 200 ms. */
+TEST(frames_due_on_a_failed_access_link_are_an_outage)
+{
+	char *out = verdicts(&(struct leak){ .sender_skips = true,
+					     .access_down = true });
+
+	CHECK(strstr(out, " - check s: flow 1 h1->h2 vlan 10: outage 200 ms, "
+			  "no budget\n") != NULL);
 	free(out);
 }

@@ -21,7 +21,7 @@ LIBMST_LIBS :=
 PROGRAMS :=
 GUEST_PROGRAMS :=
 UNIT_TESTS :=
-include $(sort $(wildcard lab/*/*.mk checks/*.mk tests/*/*.mk))
+include $(sort $(wildcard lab/*/*.mk checks/*.mk tests/*/*.mk bench/*.mk))
 
 LIBMST     := $(BUILD)/lib/libmst.a
 LIBMST_SAN := $(BUILD)/lib/libmst-san.a
@@ -110,7 +110,8 @@ test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs unit fuzz
 
 bench: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
 	bench/build && BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) bench/boot && \
-		bench/up && bench/hsmp && bench/dsa && bench/decode
+		bench/up && bench/hsmp && bench/dsa && bench/decode && \
+		KERNEL=$(BZIMAGE) INITRD=$(INITRAMFS) bench/mstp
 
 .PHONY: clean distclean help
 clean:

@@ -1,0 +1,8 @@
+# mstp-core-bench: CPU per BPDU received and per tick of the MSTP core,
+# in the unit tests' simulated ring (bench/mstp runs it). Optimised like
+# the programs, not sanitised like the tests.
+PROGRAMS += mstp-core-bench
+mstp-core-bench_SRCS := bench/mstp_core.c tests/unit/mstp_sim.c
+mstp-core-bench_LIBS :=
+$(BUILD)/obj/bench/mstp_core.o: CFLAGS_BASE += -Ilab/mstd
+$(BUILD)/obj/tests/unit/mstp_sim.o: CFLAGS_BASE += -Ilab/mstd

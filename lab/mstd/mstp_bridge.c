@@ -89,7 +89,12 @@ void mstp_update_bridge_prio(struct mstp_bridge *br, struct mstp_tree *t)
 	};
 }
 
-/* Runs every state machine until none makes a transition. */
+/*
+ * Runs every state machine until none makes a transition. Transmit runs
+ * only once the others are still, so one BPDU carries what every tree
+ * has to say (a TC in the CIST and an MSTI goes out once, not twice);
+ * the FDB flushes asked for go last, after the BPDUs.
+ */
 static void run(struct mstp_bridge *br)
 {
 	for (unsigned int iter = 0; iter < 10000; iter++) {
@@ -115,17 +120,24 @@ static void run(struct mstp_bridge *br)
 				changed |= mstp_tcm(br, pt);
 			}
 		}
-		for (unsigned int i = 0; i < br->nports; i++)
-			changed |= mstp_ptx(br, &br->ports[i]);
 		if (br->begin) {
+			for (unsigned int i = 0; i < br->nports; i++)
+				mstp_ptx(br, &br->ports[i]);
 			br->begin = false;
 			continue;
 		}
-		if (!changed)
+		if (changed)
+			continue;
+		for (unsigned int i = 0; i < br->nports; i++)
+			changed |= mstp_ptx(br, &br->ports[i]);
+		if (!changed) {
+			mstp_flush_pending(br);
 			return;
+		}
 	}
 	br->run_overflows++;
 	mstp_logf(br, MSTP_LOG_ERR, "state machines did not settle");
+	mstp_flush_pending(br);
 }
 
 static void begin(struct mstp_bridge *br)

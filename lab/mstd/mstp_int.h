@@ -76,6 +76,7 @@ struct mstp_pt {
 	enum tcm_state tcm;
 
 	bool agree, agreed, disputed, fdb_flush, forward, forwarding;
+	bool flush_pending;	/* ops->flush due once run() settles */
 	bool learn, learning, master, mastered, proposed, proposing;
 	bool rcvd_msg, rcvd_tc, re_root, reselect, selected, sync, synced;
 	bool tc_prop, updt_info;
@@ -197,6 +198,8 @@ bool mstp_tcm(struct mstp_bridge *br, struct mstp_pt *pt);
 /* Procedures shared between files. */
 void mstp_set_tc_prop_tree(struct mstp_bridge *br, struct mstp_pt *pt);
 void mstp_new_info_xst(struct mstp_bridge *br, struct mstp_pt *pt);
+/* The FDB flushes the TC machines asked for, through the ops. */
+void mstp_flush_pending(struct mstp_bridge *br);
 void mstp_update_bridge_prio(struct mstp_bridge *br, struct mstp_tree *t);
 
 #endif

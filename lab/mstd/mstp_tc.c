@@ -50,16 +50,39 @@ static void count_tc(struct mstp_bridge *br, struct mstp_pt *pt)
 }
 
 /*
- * fdbFlush is acted on at once: the ops flush the port's entries of this
- * tree's VLANs (or of every VLAN, with MSTP_FLUSH_PORT).
+ * fdbFlush is done as far as the state machines go; the ops flush the
+ * port's entries once they settle (mstp_flush_pending), after the BPDUs
+ * that spread the change have left: a flush is a netlink round trip per
+ * VLAN, and the next bridge should not wait for it.
  */
 static void flush(struct mstp_bridge *br, struct mstp_pt *pt)
 {
-	int scope = br->cfg.flush_scope == MSTP_FLUSH_PORT ?
-		    MSTP_ALL_TREES : br->trees[pt->tree].mstid;
-
-	br->ops->flush(br->ctx, pt->port, scope);
+	(void)br;
+	pt->flush_pending = true;
 	pt->fdb_flush = false;
+}
+
+void mstp_flush_pending(struct mstp_bridge *br)
+{
+	for (unsigned int i = 0; i < br->nports; i++) {
+		bool all = false;
+
+		for (unsigned int t = 0; t < br->ntrees; t++) {
+			struct mstp_pt *pt = PT(br, i, t);
+
+			if (!pt->flush_pending)
+				continue;
+			pt->flush_pending = false;
+			/* MSTP_FLUSH_PORT: every VLAN of the port, once. */
+			if (br->cfg.flush_scope == MSTP_FLUSH_PORT) {
+				if (!all)
+					br->ops->flush(br->ctx, i, MSTP_ALL_TREES);
+				all = true;
+				continue;
+			}
+			br->ops->flush(br->ctx, i, br->trees[t].mstid);
+		}
+	}
 }
 
 static void tcm_enter(struct mstp_bridge *br, struct mstp_pt *pt,

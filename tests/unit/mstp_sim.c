@@ -26,10 +26,18 @@ static void sim_tx(void *ctx, unsigned int port, const uint8_t *bpdu,
 {
 	struct sim_node *n = node_of(ctx);
 	struct sim *sim = n->sim;
+	struct bpdu b;
 
 	if (port < SIM_MAX_PORTS && len <= BPDU_MST_MAX_LEN) {
 		memcpy(sim->last_tx[n->index][port], bpdu, len);
 		sim->last_tx_len[n->index][port] = len;
+	}
+	if (sim->ntx < SIM_MAX_TXLOG && bpdu_decode(bpdu, len, &b) == BPDU_OK) {
+		struct sim_tx *t = &sim->txlog[sim->ntx++];
+
+		*t = (struct sim_tx){ n->index, port, b.flags.tc, ++sim->seq };
+		for (unsigned int i = 0; i < b.msti_count; i++)
+			t->tc_trees |= (unsigned int)b.msti[i].flags.tc << (i + 1);
 	}
 	for (unsigned int l = 0; l < sim->nlinks; l++) {
 		struct sim_link *k = &sim->links[l];
@@ -79,7 +87,7 @@ static void sim_flush(void *ctx, unsigned int port, int mstid)
 
 	if (sim->nflushes < SIM_MAX_FLUSH)
 		sim->flushes[sim->nflushes++] =
-			(struct sim_flush){ n->index, port, mstid };
+			(struct sim_flush){ n->index, port, mstid, ++sim->seq };
 }
 
 static void sim_log(void *ctx, enum mstp_log_level level, const char *msg)

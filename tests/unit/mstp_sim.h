@@ -13,10 +13,20 @@
 #define SIM_MAX_PORTS	8
 #define SIM_MAX_LINKS	16
 #define SIM_MAX_FLUSH	4096
+#define SIM_MAX_TXLOG	4096
 
 struct sim_flush {
 	unsigned int bridge, port;
 	int mstid;
+	unsigned long seq;	/* in the sequence of BPDUs and flushes */
+};
+
+/* A BPDU sent: which trees it says TC for (bit 0 the CIST, bit k the
+ * k-th MSTI record). */
+struct sim_tx {
+	unsigned int bridge, port;
+	unsigned int tc_trees;
+	unsigned long seq;
 };
 
 struct sim_link {
@@ -41,6 +51,9 @@ struct sim {
 				  [MSTP_MAX_MSTIS + 1];
 	struct sim_flush flushes[SIM_MAX_FLUSH];
 	unsigned int nflushes;
+	struct sim_tx txlog[SIM_MAX_TXLOG];
+	unsigned int ntx;
+	unsigned long seq;		/* numbers BPDUs sent and flushes */
 	unsigned long delivered;	/* BPDUs delivered so far */
 	/* The last BPDU each port sent. */
 	uint8_t last_tx[SIM_MAX_BRIDGES][SIM_MAX_PORTS][BPDU_MST_MAX_LEN];

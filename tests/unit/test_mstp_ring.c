@@ -323,3 +323,64 @@ TEST(ring_root_bridge_failure)
 	CHECK(secs <= 3);
 	sim_free(&sim);
 }
+
+/*
+ * The bench ring (bench/mstp-ring.yaml): the CIST and MSTI 1 rooted at
+ * B0, MSTI 2 at B3. When B1-B2 fails, B2's alternate takes over and its
+ * TC spreads through B3 to B0. Each bridge on the way says it for both
+ * trees in one BPDU, and sends it before it flushes: the next bridge
+ * waits for neither a second BPDU nor a flush (a netlink round trip per
+ * VLAN in mstd).
+ */
+TEST(tc_spreads_in_one_bpdu_per_hop_ahead_of_the_flush)
+{
+	static const uint16_t mstids[] = { 1, 2 };
+	static const uint16_t prio[4][3] = { { 4096, 4096, 8192 },
+					     { 8192, 8192, 32768 },
+					     { 32768, 32768, 32768 },
+					     { 32768, 32768, 4096 } };
+	static struct mst_vid_table table;
+	struct mstp_bridge_config cfg;
+	unsigned long tc_seq = 0, flush_seq = 0;
+	unsigned int tc_bpdus = 0;
+
+	sim_free(&sim);
+	memset(&sim, 0, sizeof(sim));
+	table.mstid[10] = 1;
+	table.mstid[30] = 2;
+	for (unsigned int i = 0; i < 4; i++) {
+		sim_config(&cfg, i, 2, mstids, 2, &table);
+		CHECK(sim_add_bridge(&sim, &cfg));
+		for (unsigned int t = 0; t < 3; t++)
+			CHECK_INT(mstp_set_bridge_priority(sim.br[i], t,
+							   prio[i][t]), 0);
+	}
+	for (unsigned int i = 0; i < 4; i++)
+		sim_connect(&sim, i, 0, (i + 1) % 4, 1);
+	sim_all_up(&sim);
+	sim_deliver(&sim, 100000);
+	sim_advance(&sim, 40);
+	CHECK_INT(sim_role(&sim, 2, 0, MSTI1), A);
+	sim.ntx = 0;
+	sim.nflushes = 0;
+	sim_link_set(&sim, 1, false);
+	sim_deliver(&sim, 1000);
+	/* B3 relays the TC to B0 on p0. */
+	for (unsigned int i = 0; i < sim.ntx; i++)
+		if (sim.txlog[i].bridge == 3 && sim.txlog[i].port == 0 &&
+		    sim.txlog[i].tc_trees) {
+			if (!tc_bpdus++) {
+				tc_seq = sim.txlog[i].seq;
+				CHECK_INT(sim.txlog[i].tc_trees & 3, 3);
+			}
+		}
+	for (unsigned int i = 0; i < sim.nflushes && !flush_seq; i++)
+		if (sim.flushes[i].bridge == 3)
+			flush_seq = sim.flushes[i].seq;
+	CHECK_INT(tc_bpdus, 1);
+	CHECK(tc_seq && flush_seq > tc_seq);
+	/* B0 flushes each tree on p0 once. */
+	CHECK_INT(sim_flush_count(&sim, 0, 0, 0), 1);
+	CHECK_INT(sim_flush_count(&sim, 0, 0, 1), 1);
+	sim_free(&sim);
+}

@@ -97,6 +97,7 @@ struct tree_flush {
 	bool tc;			/* a BPDU of the tree carried TC */
 	const struct an_sample *tc_first, *tc_last;
 	unsigned flows;			/* flows that could show a flush */
+	unsigned blind;			/* flows no flooding could leave */
 	unsigned long flooded;		/* their frames seen off path */
 	unsigned flooded_flow, flooded_vid;
 	size_t flooded_link;
@@ -155,6 +156,31 @@ static unsigned long off_path(const struct analysis *a, const struct flow *f,
 }
 
 /*
+ * Whether a flooded frame could show: a bridge on the flow's new path
+ * (links marked in path) has a forwarding, captured link outside keep.
+ * If not, a flush on the way floods only onto the path itself.
+ */
+static bool can_flood_off_path(const struct analysis *a, size_t tree,
+			       const bool *path, const bool *keep, int64_t ns)
+{
+	bool on[TOPO_MAX_NODES] = { false };
+
+	for (size_t l = 0; l < a->t->n_links; l++)
+		if (path[l]) {
+			on[a->t->links[l].end[0].node] = true;
+			on[a->t->links[l].end[1].node] = true;
+		}
+	for (size_t l = 0; l < a->t->n_links; l++) {
+		const struct topo_link *lk = &a->t->links[l];
+
+		if (!keep[l] && (on[lk->end[0].node] || on[lk->end[1].node]) &&
+		    link_forwards(a, l, tree, ns))
+			return true;
+	}
+	return false;
+}
+
+/*
  * One flow across the event at t (until next): where it went before, off
  * both its old and its new path, counted into its tree. A flow that was
  * already off its path before (its destination unknown) shows nothing.
@@ -167,6 +193,7 @@ static void judge_flow(const struct analysis *a, const struct flow *f,
 	int slot = topo_tree_slot(&a->t->mst,
 				  analysis_tree_of_vid(&a->t->mst, f->vid));
 	struct tree_flush *mine;
+	unsigned long flooded;
 
 	if (slot < 0 || f->start_ns + FLOW_WARMUP_NS > t - STEADY_NS / 2 ||
 	    end <= t)
@@ -186,8 +213,14 @@ static void judge_flow(const struct analysis *a, const struct flow *f,
 		if ((int)l == event_link || !analysis_link_up(a, l, t) ||
 		    !analysis_link_up(a, l, end - 1))
 			keep[l] = true;
+	flooded = off_path(a, f, keep, t, end, mine);
+	if (!flooded &&
+	    !can_flood_off_path(a, (size_t)slot, scratch, keep, end - 1)) {
+		mine->blind++;
+		return;
+	}
 	mine->flows++;
-	mine->flooded += off_path(a, f, keep, t, end, mine);
+	mine->flooded += flooded;
 }
 
 static const char *const scope_name[] = {
@@ -271,7 +304,7 @@ static void judge_event(struct analysis *a, struct result_run *r,
 			const struct an_event *e, const struct tree_flush *tf,
 			const struct fdb_delta *d)
 {
-	unsigned changed_flows = 0, other_flows = 0;
+	unsigned changed_flows = 0, other_flows = 0, blind = 0;
 	bool changed_flooded = false, other_flooded = false, any_tc = false;
 	bool all_tc = true, by_dumps = false;
 	enum topo_flush seen, dseen;
@@ -282,6 +315,7 @@ static void judge_event(struct analysis *a, struct result_run *r,
 	for (size_t s = 0; s < a->ntrees; s++) {
 		any_tc |= tf[s].tc;
 		all_tc &= tf[s].tc;
+		blind += tf[s].blind;
 		if (tf[s].tc) {
 			changed_flows += tf[s].flows;
 			changed_flooded |= tf[s].flooded > 0;
@@ -296,15 +330,18 @@ static void judge_event(struct analysis *a, struct result_run *r,
 	       changed_flooded ? TOPO_FLUSH_PER_MSTI : TOPO_FLUSH_NONE;
 	if (!changed_flows && !other_flows) {
 		st = RESULT_SKIP;
-		snprintf(why, sizeof(why), "no probe flow ran steadily across it");
+		snprintf(why, sizeof(why), blind ? "no probe flow could show "
+			 "a flush: the bridges on its path forward onto no "
+			 "other captured link" :
+			 "no probe flow ran steadily across it");
 	} else if (want == TOPO_FLUSH_NONE) {
 		st = seen == TOPO_FLUSH_NONE ? RESULT_PASS : RESULT_FAIL;
 	} else if (seen == TOPO_FLUSH_NONE && !changed_flows) {
 		/* Nothing moved where a flow could have shown it. */
 		st = any_tc ? RESULT_SKIP : RESULT_PASS;
 		if (any_tc)
-			snprintf(why, sizeof(why), "no probe flow in a tree "
-				 "with a topology change");
+			snprintf(why, sizeof(why), "no probe flow that could "
+				 "show a flush in a tree with a topology change");
 	} else if (seen == TOPO_FLUSH_PER_MSTI && !other_flows) {
 		/* Every tree with a flow changed: per-MSTI and whole-port
 		 * flushes look the same here. */

@@ -99,6 +99,7 @@ struct leak {
 	/* flow 1: seq 100-119 never sent; 200-209 sent, lost after h1's link */
 	bool sender_skips;
 	bool access_down;	/* h1's link down while 100-119 were due */
+	bool h3_blocked;	/* sw3:p3 discards: no link left to flood to */
 	/* sw3's FDB dumps around the failure: 0 none, 1 it lost h1 in
 	 * VLAN 10 (MSTI 1) only, 2 in VLAN 20 (MSTI 2) too. */
 	int dumps;
@@ -191,6 +192,9 @@ static void write_run(struct run *r, const struct leak *lk)
 			     (struct fx_adv[3]){ root, root, desig });
 		if (!after)
 			bpdu(r, L1, MS(ms), SW2, 0, sw2p1);
+		if (lk->h3_blocked)
+			bpdu(r, L6, MS(ms), SW3, 2,
+			     (struct fx_adv[3]){ alt, alt, alt });
 	}
 	for (int64_t ms = 1500; ms < 8000; ms += 10, seq++) {
 		bool after = ms > 5000;
@@ -327,7 +331,8 @@ TEST(a_flow_flooded_before_the_event_proves_nothing)
 	/* Flow 1 is out; flow 2 alone sits in a tree without TC. */
 	CHECK(strstr(out, "check s: link-down link1 carrier: FDB flush not "
 			  "observable (expected per-msti) # SKIP no probe flow "
-			  "in a tree with a topology change\n") != NULL);
+			  "that could show a flush in a tree with a topology "
+			  "change\n") != NULL);
 	free(out);
 }
 
@@ -414,5 +419,18 @@ TEST(frames_due_on_a_failed_access_link_are_an_outage)
 
 	CHECK(strstr(out, " - check s: flow 1 h1->h2 vlan 10: outage 200 ms, "
 			  "no budget\n") != NULL);
+	free(out);
+}
+
+/* With sw3's last other port discarding, a flush on the new path could
+ * flood nowhere off it: no flooding proves nothing (SKIP, not "none"). */
+TEST(a_flush_no_flow_could_show_is_not_judged)
+{
+	char *out = verdicts(&(struct leak){ .h3_blocked = true });
+
+	CHECK(strstr(out, "check s: link-down link1 carrier: FDB flush not "
+			  "observable (expected per-msti) # SKIP no probe flow "
+			  "could show a flush: the bridges on its path forward "
+			  "onto no other captured link\n") != NULL);
 	free(out);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boundary.h"
 #include "bpdu.h"
 #include "flush.h"
 #include "probe_checks.h"
@@ -109,6 +110,17 @@ static void loop_watch(struct analysis *a, int64_t ns, const uint8_t *frame,
 	}
 }
 
+/* Two bridges are in one MST region when their configuration ids match. */
+static uint32_t mcid_hash(const struct mst_config_id *id)
+{
+	uint8_t rev[2] = { (uint8_t)(id->revision >> 8), (uint8_t)id->revision };
+	uint32_t h = frame_hash(&id->format_selector, 1);
+
+	h ^= frame_hash(id->name, sizeof(id->name)) * 31;
+	h ^= frame_hash(rev, 2) * 131;
+	return h ^ frame_hash(id->digest, sizeof(id->digest)) * 1031;
+}
+
 void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 		    size_t len)
 {
@@ -141,6 +153,9 @@ void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 	where.forwarding = b.flags.forwarding;
 	where.tc = b.flags.tc;
 	where.root = bridge_id_u64(&b.root_id);
+	where.mst = b.type == BPDU_TYPE_MST;
+	if (where.mst)
+		where.mcid = mcid_hash(&b.mcid);
 	add(a, node, port, 0, &where);
 	for (unsigned i = 0; i < b.msti_count; i++) {
 		const struct bpdu_msti *m = &b.msti[i];
@@ -820,6 +835,7 @@ void analysis_results(struct analysis *a, struct result_run *r)
 		probe_checks(a, r, v.sc, v.tsc, first, end);
 		flush_checks(a, r, v.sc, v.tsc, first, end);
 		check_steps(&v, first, end);
+		boundary_check(a, r, v.sc, fail_at == end ? end - 1 : fail_at);
 		steps_exec_tap(r, v.sc, a->run_dir, v.tsc->name);
 	}
 }

@@ -38,6 +38,8 @@ struct an_sample {		/* one port's advertisement for one tree */
 	uint8_t role;		/* enum bpdu_role */
 	bool forwarding, tc;
 	uint64_t root;		/* bridge_id_u64 of the (regional) root */
+	bool mst;		/* an MST BPDU (else STP or RSTP) */
+	uint32_t mcid;		/* hash of its MST configuration id */
 	uint32_t frame;		/* evidence: frame number in its link's pcap */
 	uint16_t link;		/* link index (0-based) */
 };

@@ -7,7 +7,7 @@ CHECKS_SRCS := checks/pcapread.c checks/bpdu_print.c checks/analyze.c \
 	checks/report_json.c checks/report_junit.c checks/report_md.c \
 	checks/report_svg.c checks/report_html.c checks/report_files.c \
 	checks/outage.c checks/steps.c checks/flows.c checks/flush.c \
-	checks/probe_checks.c checks/fdb_dumps.c checks/snapshot.c checks/report_topo.c \
+	checks/probe_checks.c checks/fdb_dumps.c checks/boundary.c checks/snapshot.c checks/report_topo.c \
 	checks/dot_run.c
 CHECKS_LIBS := -lpcap -ljansson -lm
 $(BUILD)/obj/checks/%.o $(BUILD)/obj-san/checks/%.o: CFLAGS_BASE += -Ilab/mstlab

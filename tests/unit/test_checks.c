@@ -239,7 +239,9 @@ TEST(verdicts_find_roots_blocked_ports_and_settle_times)
 	CHECK(strstr(out, "ok 8 - check s: link-down link1 carrier settles in "
 			  "0.500 s (msti 1)\n") != NULL);
 	/* The second scenario expects the wrong MSTI 1 root. */
-	CHECK(strstr(out, "not ok 13 - check wrong: msti 1 root is sw1 before "
+	CHECK(strstr(out, "\nok 11 - check s: region boundaries are where the "
+			  "topology puts them: none\n") != NULL);
+	CHECK(strstr(out, "not ok 14 - check wrong: msti 1 root is sw1 before "
 			  "the first failure\n# the BPDUs name sw2\n") != NULL);
 	CHECK(strstr(out, "ok 2 - check s: no frame goes round a loop\n"));
 	CHECK(strstr(out, "ok 10 - check s: every step of the scenario succeeded\n"));
@@ -275,6 +277,34 @@ TEST(bpdus_from_an_unplanned_address_are_placed_by_bridge_id)
 	fclose(o);
 	CHECK(strstr(out, "\nok 5 - check s: msti 1 blocks exactly sw1:p1 ")
 	      != NULL);
+	free(out);
+	fixture_free(&fx);
+}
+
+/* sw2 declares its own region, but both ends' BPDUs carry one
+ * configuration id: the boundary the topology puts on link1 is missing. */
+TEST(a_boundary_the_bpdus_do_not_show_fails)
+{
+	static const char yaml[] =
+		"name: duo\nmst: { region: duo, instances: { 1: [10] } }\n"
+		"nodes:\n  sw1: { role: bridge }\n"
+		"  sw2: { role: bridge, mst: { region: other } }\n"
+		"links:\n  - [sw1:p1, sw2:p1]\n"
+		"scenarios:\n  s:\n    steps:\n      - fail: sw1:p1\n";
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o;
+	int tap = 0;
+
+	CHECK(make_run_of(&fx, yaml) == 0);
+	CHECK(write_captures(&fx) == 0);
+	o = open_memstream(&out, &len);
+	run_verdicts(fx.t, fx.dir, o, &tap);
+	fclose(o);
+	CHECK(strstr(out, "check s: region boundaries are where the topology "
+			  "puts them: link1\n# the BPDUs show none\n") != NULL);
+	CHECK(strstr(out, "\nnot ok ") != NULL);
 	free(out);
 	fixture_free(&fx);
 }
@@ -469,7 +499,7 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	argv[0] = fx.dir;
 	out = fx_capture(cmd_verdict, 1, argv, &rc, &err);
 	CHECK_INT(rc, 1);
-	snprintf(want, sizeof(want), "\n1..14\nRESULT: FAIL 14 checks, 1 failed"
+	snprintf(want, sizeof(want), "\n1..16\nRESULT: FAIL 16 checks, 1 failed"
 		 " \xe2\x80\x94 %s/report.html\n", fx.dir);
 	CHECK(strlen(out) > strlen(want));
 	CHECK_STR(out + strlen(out) - strlen(want), want);
@@ -501,7 +531,7 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	      != NULL);
 	CHECK(strstr(html, "<tr class=\"fail\" id=\"wrong-root-before-failure"
 			   "_msti_1_\">") != NULL);
-	CHECK(strstr(md, "\n## wrong: FAIL (4 checks, 1 failed)\n") != NULL);
+	CHECK(strstr(md, "\n## wrong: FAIL (5 checks, 1 failed)\n") != NULL);
 	free(json);
 	free(junit);
 	free(html);

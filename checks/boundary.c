@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "boundary.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool same_region(const struct topo_mst *x, const struct topo_mst *y)
+{
+	if (strcmp(x->region, y->region) || x->revision != y->revision ||
+	    x->n_msti != y->n_msti)
+		return false;
+	for (size_t i = 0; i < x->n_msti; i++)
+		if (x->msti[i].id != y->msti[i].id ||
+		    memcmp(&x->msti[i].vlans, &y->msti[i].vlans,
+			   sizeof(x->msti[i].vlans)))
+			return false;
+	return true;
+}
+
+/* Both ends bridges whose protocols or regions differ. */
+static bool expected(const struct topo *t, const struct topo_link *l)
+{
+	const struct topo_node *x = &t->nodes[l->end[0].node],
+			       *y = &t->nodes[l->end[1].node];
+
+	return topo_role_is_bridge(x->role) && topo_role_is_bridge(y->role) &&
+	       (x->kernel_stp || y->kernel_stp || !same_region(x->mst, y->mst));
+}
+
+/* What the last BPDUs on the link say: -1 nothing heard, 0 one region,
+ * 1 a boundary (*why: the BPDU that shows it). */
+static int observed(const struct analysis *a, const struct topo_link *l,
+		    int64_t ns, struct an_sample *why)
+{
+	struct an_sample s[2];
+	bool have[2];
+
+	for (int e = 0; e < 2; e++)
+		have[e] = analysis_port_view(a, (size_t)l->end[e].node,
+					     (size_t)l->end[e].port, 0, ns,
+					     &s[e]);
+	for (int e = 0; e < 2; e++)
+		if (have[e] && !s[e].mst) {
+			*why = s[e];
+			return 1;
+		}
+	if (have[0] && have[1] && s[0].mcid != s[1].mcid) {
+		*why = s[0].ns > s[1].ns ? s[0] : s[1];
+		return 1;
+	}
+	return have[0] || have[1] ? 0 : -1;
+}
+
+static void add_name(char *buf, size_t len, const struct topo_link *l)
+{
+	size_t used = strlen(buf);
+
+	snprintf(buf + used, len - used, "%slink%u", used ? " " : "",
+		 l->index);
+}
+
+void boundary_check(struct analysis *a, struct result_run *r,
+		    struct result_scenario *sc, int64_t ns)
+{
+	char want[400] = "", got[400] = "", what[900];
+	struct an_sample ev[8];
+	size_t n_ev = 0, bridge_links = 0;
+	struct result_check *c;
+
+	for (size_t i = 0; i < a->t->n_links; i++) {
+		const struct topo_link *l = &a->t->links[i];
+		struct an_sample why;
+		int seen;
+
+		if (!topo_role_is_bridge(a->t->nodes[l->end[0].node].role) ||
+		    !topo_role_is_bridge(a->t->nodes[l->end[1].node].role))
+			continue;
+		bridge_links++;
+		if (expected(a->t, l))
+			add_name(want, sizeof(want), l);
+		seen = observed(a, l, ns, &why);
+		if (seen == 1) {
+			add_name(got, sizeof(got), l);
+			if (n_ev < 8)
+				ev[n_ev++] = why;
+		}
+	}
+	if (!bridge_links)
+		return;
+	snprintf(what, sizeof(what), "region boundaries are where the topology "
+		 "puts them: %s", want[0] ? want : "none");
+	c = result_add_check(r, sc, "boundaries", RESULT_NO_TREE, NULL,
+			     !strcmp(want, got), what,
+			     strcmp(want, got) ? (got[0] ? got : "the BPDUs show none")
+					       : NULL);
+	if (!c)
+		return;
+	c->at_ns = ns;
+	for (size_t k = 0; k < n_ev; k++)
+		if (ev[k].frame && ev[k].link < a->t->n_links)
+			result_add_evidence(r, c, a->p->links[ev[k].link].pcap,
+					    ev[k].frame, ev[k].ns);
+}

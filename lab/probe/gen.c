@@ -12,7 +12,8 @@
  *            frame, which stamps it and returns XDP_TX, so a frame costs
  *            no system call of its own. Needs a driver with ndo_xdp_xmit
  *            (virtio_net: with an XDP program loaded, which probe-gen does;
- *            veth: with an XDP program or GRO on the peer).
+ *            veth: with an XDP program or GRO on the peer). The program
+ *            stays attached to the interface and serves its other flows.
  *  af_packet one send() per frame on an AF_PACKET socket, stamped here.
  *  auto      (the default) xdp when the kernel and interface can, else
  *            af_packet, saying why on stderr.

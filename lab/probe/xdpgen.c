@@ -26,13 +26,16 @@
 
 struct xdpgen {
 	struct bpf_object *obj;
-	int stamp_fd, state_fd;
+	int stamp_fd, state_fd;		/* ours, or the attached program's */
+	int shared_prog_fd, shared_map_fd;	/* -1 unless shared */
 	unsigned ifindex;
+	uint16_t flow;
 	char ifname[IF_NAMESIZE];
-	uint8_t frame[PROBE_MAX_FRAME];
-	size_t len;
+	/* probe_xdp_meta, then the frame template */
+	uint8_t data[sizeof(struct probe_xdp_meta) + PROBE_MAX_FRAME];
+	size_t len;			/* of data */
 	uint64_t sent;
-	bool veth;
+	bool veth, virtio;
 	uint64_t tx_base;		/* veth: tx_packets before sending */
 };
 
@@ -87,11 +90,13 @@ static int tx_packets(const char *ifname, uint64_t *out)
 
 static int run(struct xdpgen *g, uint32_t n)
 {
-	/* The kernel wants the context to describe data_in exactly. */
-	struct xdp_md md = { .data_end = (uint32_t)g->len,
+	/* The kernel wants the context to describe data_in exactly: the
+	 * metadata, then the frame. */
+	struct xdp_md md = { .data = sizeof(struct probe_xdp_meta),
+			     .data_end = (uint32_t)g->len,
 			     .ingress_ifindex = g->ifindex };
 	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		    .data_in = g->frame,
+		    .data_in = g->data,
 		    .data_size_in = (uint32_t)g->len,
 		    .ctx_in = &md,
 		    .ctx_size_in = sizeof(md),
@@ -104,62 +109,94 @@ static int run(struct xdpgen *g, uint32_t n)
 
 static int set_state(struct xdpgen *g, const struct probe_xdp_state *st)
 {
-	uint32_t key = 0;
+	uint32_t key = g->flow;
 
 	return bpf_map_update_elem(g->state_fd, &key, st, BPF_ANY) ? -errno : 0;
 }
 
 static int read_state(struct xdpgen *g, struct probe_xdp_state *st)
 {
-	uint32_t key = 0;
+	uint32_t key = g->flow;
 
 	return bpf_map_lookup_elem(g->state_fd, &key, st) ? -errno : 0;
 }
 
 /* The driver's side: can it transmit what XDP_TX hands it? */
-static int ready_driver(struct xdpgen *g, char *why, size_t whylen)
+static int check_driver(struct xdpgen *g, char *why, size_t whylen)
 {
-	struct bpf_program *pass;
 	char drv[32];
-	uint32_t id = 0;
-	int err;
 
 	if (driver_name(g->ifname, drv, sizeof(drv))) {
 		snprintf(why, whylen, "cannot tell the driver of %s: %s",
 			 g->ifname, strerror(errno));
 		return -1;
 	}
-	if (!strcmp(drv, "veth")) {
-		g->veth = true;
-		if (tx_packets(g->ifname, &g->tx_base)) {
-			snprintf(why, whylen, "no statistics for %s",
-				 g->ifname);
-			return -1;
+	g->veth = !strcmp(drv, "veth");
+	g->virtio = !strcmp(drv, "virtio_net");
+	if (g->veth || g->virtio || !strcmp(drv, "tun"))
+		return 0;
+	snprintf(why, whylen, "driver %s of %s has no XDP transmit "
+		 "(ndo_xdp_xmit)", drv, g->ifname);
+	return -1;
+}
+
+/* Whether @fd is a probe_stamp of the same code as ours: then it is
+ * used, with its state map. */
+static bool share(struct xdpgen *g, int fd)
+{
+	struct bpf_prog_info ours = { 0 }, info = { 0 };
+	uint32_t len = sizeof(ours), map_id = 0;
+	int map_fd;
+
+	if (bpf_obj_get_info_by_fd(g->stamp_fd, &ours, &len))
+		return false;
+	len = sizeof(info);
+	info.nr_map_ids = 1;
+	info.map_ids = (uint64_t)(uintptr_t)&map_id;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    strcmp(info.name, ours.name) || info.nr_map_ids != 1 ||
+	    memcmp(info.tag, ours.tag, sizeof(ours.tag)))
+		return false;
+	map_fd = bpf_map_get_fd_by_id(map_id);
+	if (map_fd < 0)
+		return false;
+	g->shared_prog_fd = g->stamp_fd = fd;
+	g->shared_map_fd = g->state_fd = map_fd;
+	return true;
+}
+
+/*
+ * The interface's XDP program (see probe_xdp.bpf.c): none yet -> ours,
+ * attached and left there; another probe-gen's -> shared; any other
+ * program -> ours runs unattached (it works, but each run patches the
+ * kernel's XDP dispatcher). virtio_net must have one. 0, or -1 after
+ * saying why.
+ */
+static int settle_program(struct xdpgen *g, char *why, size_t whylen)
+{
+	int err = 0;
+
+	for (int tries = 0; tries < 3; tries++) {
+		uint32_t id = 0;
+		int fd;
+
+		if (bpf_xdp_query_id((int)g->ifindex, XDP_FLAGS_DRV_MODE, &id))
+			id = 0;
+		if (!id) {
+			err = bpf_xdp_attach((int)g->ifindex, g->stamp_fd,
+					     XDP_FLAGS_DRV_MODE |
+					     XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
+			if (err == -EBUSY)
+				continue;	/* another probe-gen won */
+			break;
 		}
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd >= 0 && !share(g, fd))
+			close(fd);
 		return 0;
 	}
-	if (!strcmp(drv, "tun"))
-		return 0;
-	if (strcmp(drv, "virtio_net")) {
-		snprintf(why, whylen, "driver %s of %s has no XDP transmit "
-			 "(ndo_xdp_xmit)", drv, g->ifname);
-		return -1;
-	}
-	/* virtio_net transmits XDP frames only while a program is loaded
-	 * on it: any will do, else ours. It stays after we exit: several
-	 * flows share a NIC, and one ending must not cut the others off
-	 * (each attach also resets the NIC's queues). "ip link set dev X
-	 * xdp off" removes it. */
-	if (bpf_xdp_query_id((int)g->ifindex, XDP_FLAGS_DRV_MODE, &id) == 0 &&
-	    id)
-		return 0;
-	pass = bpf_object__find_program_by_name(g->obj, "probe_pass");
-	err = pass ? bpf_xdp_attach((int)g->ifindex, bpf_program__fd(pass),
-				    XDP_FLAGS_DRV_MODE |
-				    XDP_FLAGS_UPDATE_IF_NOEXIST, NULL)
-		   : -ENOENT;
-	/* EBUSY: another probe-gen got there first, which is as good. */
-	if (err && err != -EBUSY) {
+	/* veth and tun transmit without one; virtio_net does not. */
+	if (err && g->virtio) {
 		snprintf(why, whylen, "virtio_net %s sends XDP frames only "
 			 "with an XDP program loaded, and loading one failed: "
 			 "%s", g->ifname, strerror(-err));
@@ -180,15 +217,20 @@ struct xdpgen *xdpgen_open(const char *ifname, uint16_t flow, uint16_t vid,
 
 	libbpf_set_print(quiet);
 	g = calloc(1, sizeof(*g));
-	if (!g || len > sizeof(g->frame)) {
+	if (!g || len > PROBE_MAX_FRAME) {
 		snprintf(why, whylen, "out of memory");
 		free(g);
 		return NULL;
 	}
+	g->stamp_fd = g->state_fd = -1;
+	g->shared_prog_fd = g->shared_map_fd = -1;
 	snprintf(g->ifname, sizeof(g->ifname), "%s", ifname);
 	g->ifindex = if_nametoindex(ifname);
-	memcpy(g->frame, frame, len);
-	g->len = len;
+	g->flow = flow;
+	memcpy(g->data, &(struct probe_xdp_meta){ PROBE_XDP_META_MAGIC, flow },
+	       sizeof(struct probe_xdp_meta));
+	memcpy(g->data + sizeof(struct probe_xdp_meta), frame, len);
+	g->len = sizeof(struct probe_xdp_meta) + len;
 	if (!g->ifindex) {
 		snprintf(why, whylen, "no interface '%s'", ifname);
 		goto fail;
@@ -230,14 +272,20 @@ struct xdpgen *xdpgen_open(const char *ifname, uint16_t flow, uint16_t vid,
 			 strerror(-err));
 		goto fail;
 	}
+	if (check_driver(g, why, whylen) ||
+	    settle_program(g, why, whylen))
+		goto fail;
 	st.dry = 0;
-	if (set_state(g, &st)) {
+	err = set_state(g, &st);
+	if (err) {
 		snprintf(why, whylen, "cannot set the XDP program's state: %s",
-			 strerror(errno));
+			 strerror(-err));
 		goto fail;
 	}
-	if (ready_driver(g, why, whylen))
+	if (g->veth && tx_packets(g->ifname, &g->tx_base)) {
+		snprintf(why, whylen, "no statistics for %s", g->ifname);
 		goto fail;
+	}
 	return g;
 fail:
 	xdpgen_close(g);
@@ -286,8 +334,19 @@ uint64_t xdpgen_sent(struct xdpgen *g)
 
 void xdpgen_close(struct xdpgen *g)
 {
+	uint32_t key;
+
 	if (!g)
 		return;
+	/* Our entry goes; a shared map lives on with the attached
+	 * program. */
+	key = g->flow;
+	if (g->state_fd >= 0)
+		bpf_map_delete_elem(g->state_fd, &key);
+	if (g->shared_prog_fd >= 0)
+		close(g->shared_prog_fd);
+	if (g->shared_map_fd >= 0)
+		close(g->shared_map_fd);
 	bpf_object__close(g->obj);
 	free(g);
 }

@@ -122,35 +122,50 @@ gap_checks() {
 	WHY="$name: sink $SINK; outage $D_MIN..$D_MAX ms; gen '$GEN_OUT'"
 	check "$name: sent = received + lost, none doubled or reordered" \
 		test "$((rcv + lost))" = "${SENT:-x}" -a "$dup" = 0 -a "$reo" = 0
-	WHY="$name: want one gap, sink $SINK"
-	check "$name: one gap" test "$#" -eq 3
-	[ "$#" -eq 3 ] || return
-	# Length = missing x interval; judged against D +- 2 intervals.
-	verdict=$(awk -v first="$1" -v last="$2" -v ms="$3" -v pps="$pps" \
-		-v dmin="$D_MIN" -v dmax="$D_MAX" 'BEGIN {
-		iv = 1000 / pps; len = (last - first + 1) * iv
+	WHY="$name: no gap, sink $SINK"
+	check "$name: the outage shows as a gap" test "$#" -ge 3
+	[ "$#" -ge 3 ] || return
+	# The outage's gap is the longest; others are frames lost on the
+	# way (a veth ring overflowing when the host stalls the guest),
+	# tolerated up to 1% of the flow and shown.
+	verdict=$(echo "$@" | awk -v pps="$pps" -v dmin="$D_MIN" \
+		-v dmax="$D_MAX" -v sent="$SENT" '{
+		for (i = 1; i + 2 <= NF; i += 3) {
+			n = $(i + 1) - $i + 1
+			if (n > best) {
+				stray += best; best = n
+				first = $i; last = $(i + 1); ms = $(i + 2)
+			} else {
+				stray += n
+			}
+		}
+		iv = 1000 / pps; len = best * iv
 		ok = len >= dmin - 2 * iv && len <= dmax + 2 * iv
 		# The receive times around the hole span the missing frames
 		# and one interval, give or take the wake-up latency of the
-		# sender and the sink under TCG (2 intervals + 10 ms).
+		# sender under TCG (2 intervals + 10 ms).
 		slack = 2 * iv + 10
 		tok = ms >= len + iv - slack && ms <= len + iv + slack
-		printf "%d %d length %.1f ms (%d frames x %.1f ms), outage %.1f..%.1f ms, receive gap %.1f ms\n",
-			ok, tok, len, last - first + 1, iv, dmin, dmax, ms }')
-	echo "# $name: ${verdict#* * }"
+		inside = first > 0 && last < sent - 1
+		sok = stray <= sent / 100
+		printf "%d %d %d %d length %.1f ms (%d frames x %.1f ms, seq %d..%d), outage %.1f..%.1f ms, receive gap %.1f ms, %d more gaps with %d frames\n",
+			ok, tok, inside, sok, len, best, iv, first, last,
+			dmin, dmax, ms, NF / 3 - 1, stray }')
+	set -- $verdict
+	echo "# $name: ${verdict#* * * * }"
 	WHY="$name: $verdict"
-	check "$name: gap length = outage +- 2 intervals" \
-		test "${verdict%% *}" = 1
+	check "$name: gap length = outage +- 2 intervals" test "$1" = 1
 	WHY="$name: $verdict"
 	check "$name: its receive times span it (+- 2 intervals + 10 ms)" \
-		test "$(echo "$verdict" | cut -d' ' -f2)" = 1
-	WHY="$name: gap after frame $(( $1 - 1 )) of $SENT"
-	check "$name: the gap is inside the flow" \
-		test "$1" -gt 0 -a "$2" -lt "$((SENT - 1))"
+		test "$2" = 1
+	WHY="$name: $verdict"
+	check "$name: the gap is inside the flow" test "$3" = 1
+	WHY="$name: $verdict"
+	check "$name: other losses at most 1% of the flow" test "$4" = 1
 }
 
-# flow_through NAME FLOW PPS COUNT VID OUTAGE...: a flow of COUNT frames (long
-# enough to outlast the outage and the ~1 s before it)
+# flow_through NAME FLOW PPS COUNT VID OUTAGE...: a flow of COUNT frames
+# (long enough to outlast the outage and the seconds before it)
 # at PPS (VID 0: untagged); after 0.5 s the outage (outage_port or
 # outage_cmd and their arguments); then gap_checks.
 flow_through() {
@@ -188,16 +203,16 @@ trap cleanup EXIT
 
 # 1000 pps (1 ms interval), the port disabled for ~300 ms. (Without STP
 # "blocking" does not stay: the bridge makes the port forward again.)
-flow_through "port disabled, 1000 pps" 1 1000 3000 0 outage_port 0.3 0
+flow_through "port disabled, 1000 pps" 1 1000 5000 0 outage_port 0.3 0
 # 200 pps (5 ms interval), the port disabled for ~500 ms.
-flow_through "port disabled, 200 pps" 2 200 700 0 outage_port 0.5 0
+flow_through "port disabled, 200 pps" 2 200 1000 0 outage_port 0.5 0
 
 ip link del br0
 ip link del bg 2>/dev/null
 ip link del bs 2>/dev/null
 if bridge_up 1; then
 	# One MST instance blocked: the tagged flow in its VLAN stops.
-	flow_through "MSTI 1 blocked, VLAN 10, 500 pps" 3 500 1250 10 \
+	flow_through "MSTI 1 blocked, VLAN 10, 500 pps" 3 500 2500 10 \
 		outage_cmd 0.4 "mstctl set dev bs msti 1 state blocking" \
 		"mstctl set dev bs msti 1 state forwarding"
 else

@@ -130,6 +130,20 @@ check "forced af_packet still works" said \
 	"probe-gen: flow 6 sent 300 (af_packet)"
 check "... received whole" sink_has 6 0 300
 
+# Two flows at once out of pg: both run the probe_stamp attached there,
+# each with its own sequence (a shared counter would interleave them).
+sink_start ps
+gen -m xdp -i pg -d "$PS_MAC" -f 10 -n 600 -r 1000 >/tmp/probe_xdp.out 2>&1 &
+gen10=$!
+run gen -m xdp -i pg -d "$PS_MAC" -f 11 -n 400 -r 1000 -v 5
+wait "$gen10"
+sink_stop
+WHY="$(ip -n gen link show pg)"
+check "probe_stamp stays attached to pg for its flows" \
+	eval 'ip -n gen link show pg | grep -q "prog/xdp id [0-9]* name probe_stamp"'
+check "two flows at once through it, each counted whole" \
+	eval 'sink_has 10 0 600 && sink_has 11 5 400'
+
 sink_start ps
 gen -m xdp -i pg -d "$PS_MAC" -f 7 -r 1000 >/tmp/probe_xdp.out 2>&1 &
 gen=$!
@@ -156,12 +170,12 @@ else
 	sink_start "$B"
 	run probe-gen -m xdp -i "$A" -d 52:54:00:12:00:02 -f 8 -n 500 -r 1000
 	sink_stop
-	check "xdp sends on virtio_net (XDP_PASS loaded for ndo_xdp_xmit)" \
+	check "xdp sends on virtio_net (probe_stamp loaded for ndo_xdp_xmit)" \
 		said "probe-gen: flow 8 sent 500 (xdp)"
 	check "... received whole through the hub" sink_has 8 0 500
 	WHY="$(ip link show "$A")"
-	check "... and leaves XDP_PASS loaded for the NIC's other flows" \
-		eval 'ip link show "$A" | grep -q "prog/xdp id [0-9]* name probe_pass"'
+	check "... and leaves it loaded for the NIC's other flows" \
+		eval 'ip link show "$A" | grep -q "prog/xdp id [0-9]* name probe_stamp"'
 	# QEMU's virtio-net drops VLANs the guest has not registered (its
 	# VLAN filter): a VLAN device registers 20, and receives the flow.
 	ip link add link "$B" name "$B.20" type vlan id 20

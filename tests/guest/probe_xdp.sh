@@ -144,6 +144,18 @@ check "probe_stamp stays attached to pg for its flows" \
 check "two flows at once through it, each counted whole" \
 	eval 'sink_has 10 0 600 && sink_has 11 5 400'
 
+# Several flows from one probe-gen: one wake-up per tick sends them all.
+sink_start ps
+run gen -m xdp -i pg -d "$PS_MAC" -f 12,13,14 -v 7,8,9 -n 300 -r 1000
+sink_stop
+check "one probe-gen sends three flows (xdp)" said "probe-gen: flow 12 sent 300 (xdp)
+probe-gen: flow 13 sent 300 (xdp)
+probe-gen: flow 14 sent 300 (xdp)"
+check "... each received whole in its VLAN" \
+	eval 'sink_has 12 7 300 && sink_has 13 8 300 && sink_has 14 9 300'
+expect_err "flows and VLANs pair up" 2 "3 flows but 2 VLANs" \
+	gen -i pg -d "$PS_MAC" -f 1,2,3 -v 7,8 -n 1
+
 sink_start ps
 gen -m xdp -i pg -d "$PS_MAC" -f 7 -r 1000 >/tmp/probe_xdp.out 2>&1 &
 gen=$!

@@ -172,7 +172,6 @@ int main(int argc, char **argv)
 	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
-	start = now_ns();
 	for (i = 0; i < nf; i++)
 		if (choose_mode(&s[i])) {
 			while (i--)
@@ -180,6 +179,11 @@ int main(int argc, char **argv)
 			close(fd);
 			return 1;
 		}
+	/* The schedule starts now, frame 0 of each flow sent: getting
+	 * ready (loading programs, waiting for frame 0 on a veth) takes
+	 * up to hundreds of ms under TCG, and catching that up at once
+	 * would overflow a veth's 256-frame ring. */
+	start = now_ns();
 	tick = pace_tick_ns(o.pps, o.tick_ms * 1000000ull);
 	t = start;
 	/* One wake-up per tick for all flows: under TCG a switch between

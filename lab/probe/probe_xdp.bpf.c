@@ -16,7 +16,7 @@
  * it again, each a patch of kernel text (costly under TCG, which then
  * retranslates), unless the program is in the dispatcher already, as an
  * attached one is. Every probe-gen on the interface then runs that one
- * program, each flow with its own entry in probe_state.
+ * program, each flow with its own slot in probe_state.
  *
  * probe_drop is for bench/probe's receivers: it takes frames and drops
  * them at once, so that the figures are the sender's.
@@ -34,8 +34,8 @@
 #define PROBE_HDR_LEN	24
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PROBE_XDP_MAX_FLOWS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PROBE_XDP_SLOTS);
 	__type(key, __u32);
 	__type(value, struct probe_xdp_state);
 } probe_state SEC(".maps");
@@ -53,7 +53,7 @@ int probe_stamp(struct xdp_md *ctx)
 	/* A received frame (attached to the interface): not ours. */
 	if ((__u8 *)(meta + 1) > data || meta->magic != PROBE_XDP_META_MAGIC)
 		return XDP_PASS;
-	key = meta->flow;
+	key = meta->slot;
 	st = bpf_map_lookup_elem(&probe_state, &key);
 	if (!st || st->dry)
 		return XDP_DROP;

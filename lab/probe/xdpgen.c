@@ -48,6 +48,18 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* PROBE_GEN_DEBUG=1: how the program was settled, on stderr. */
+static void debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!getenv("PROBE_GEN_DEBUG"))
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 static int driver_name(const char *ifname, char *drv, size_t len)
 {
 	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
@@ -109,16 +121,21 @@ static int run(struct xdpgen *g, uint32_t n)
 
 static int set_state(struct xdpgen *g, const struct probe_xdp_state *st)
 {
-	uint32_t key = g->flow;
+	uint32_t key = probe_xdp_slot(g->flow);
 
 	return bpf_map_update_elem(g->state_fd, &key, st, BPF_ANY) ? -errno : 0;
 }
 
+static int read_state_fd(int fd, uint16_t flow, struct probe_xdp_state *st)
+{
+	uint32_t key = probe_xdp_slot(flow);
+
+	return bpf_map_lookup_elem(fd, &key, st) ? -errno : 0;
+}
+
 static int read_state(struct xdpgen *g, struct probe_xdp_state *st)
 {
-	uint32_t key = g->flow;
-
-	return bpf_map_lookup_elem(g->state_fd, &key, st) ? -errno : 0;
+	return read_state_fd(g->state_fd, g->flow, st);
 }
 
 /* The driver's side: can it transmit what XDP_TX hands it? */
@@ -146,6 +163,7 @@ static bool share(struct xdpgen *g, int fd)
 {
 	struct bpf_prog_info ours = { 0 }, info = { 0 };
 	uint32_t len = sizeof(ours), map_id = 0;
+	struct probe_xdp_state st;
 	int map_fd;
 
 	if (bpf_obj_get_info_by_fd(g->stamp_fd, &ours, &len))
@@ -160,6 +178,12 @@ static bool share(struct xdpgen *g, int fd)
 	map_fd = bpf_map_get_fd_by_id(map_id);
 	if (map_fd < 0)
 		return false;
+	/* Another flow in our slot (flow ids 1024 apart): keep ours. */
+	if (read_state_fd(map_fd, g->flow, &st) || (st.active &&
+						     st.flow != g->flow)) {
+		close(map_fd);
+		return false;
+	}
 	g->shared_prog_fd = g->stamp_fd = fd;
 	g->shared_map_fd = g->state_fd = map_fd;
 	return true;
@@ -188,11 +212,15 @@ static int settle_program(struct xdpgen *g, char *why, size_t whylen)
 					     XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
 			if (err == -EBUSY)
 				continue;	/* another probe-gen won */
+			debug("probe-gen: flow %u: attaching: %s\n", g->flow,
+			      strerror(-err));
 			break;
 		}
 		fd = bpf_prog_get_fd_by_id(id);
 		if (fd >= 0 && !share(g, fd))
 			close(fd);
+		debug("probe-gen: flow %u: %s program %u\n", g->flow,
+		      g->shared_prog_fd >= 0 ? "sharing" : "not sharing", id);
 		return 0;
 	}
 	/* veth and tun transmit without one; virtio_net does not. */
@@ -209,7 +237,8 @@ struct xdpgen *xdpgen_open(const char *ifname, uint16_t flow, uint16_t vid,
 			   const uint8_t *frame, size_t len, char *why,
 			   size_t whylen)
 {
-	struct probe_xdp_state st = { .flow = flow, .vid = vid, .dry = 1 };
+	struct probe_xdp_state st = { .flow = flow, .vid = vid, .dry = 1,
+				      .active = 1 };
 	struct bpf_program *stamp;
 	struct bpf_map *state;
 	struct xdpgen *g;
@@ -227,7 +256,8 @@ struct xdpgen *xdpgen_open(const char *ifname, uint16_t flow, uint16_t vid,
 	snprintf(g->ifname, sizeof(g->ifname), "%s", ifname);
 	g->ifindex = if_nametoindex(ifname);
 	g->flow = flow;
-	memcpy(g->data, &(struct probe_xdp_meta){ PROBE_XDP_META_MAGIC, flow },
+	memcpy(g->data, &(struct probe_xdp_meta){ PROBE_XDP_META_MAGIC,
+						   probe_xdp_slot(flow) },
 	       sizeof(struct probe_xdp_meta));
 	memcpy(g->data + sizeof(struct probe_xdp_meta), frame, len);
 	g->len = sizeof(struct probe_xdp_meta) + len;
@@ -334,15 +364,14 @@ uint64_t xdpgen_sent(struct xdpgen *g)
 
 void xdpgen_close(struct xdpgen *g)
 {
-	uint32_t key;
+	struct probe_xdp_state idle = { .flow = 0 };
 
 	if (!g)
 		return;
-	/* Our entry goes; a shared map lives on with the attached
+	/* Our slot is free again; a shared map lives on with the attached
 	 * program. */
-	key = g->flow;
 	if (g->state_fd >= 0)
-		bpf_map_delete_elem(g->state_fd, &key);
+		set_state(g, &idle);
 	if (g->shared_prog_fd >= 0)
 		close(g->shared_prog_fd);
 	if (g->shared_map_fd >= 0)

@@ -15,8 +15,8 @@
  * repeat > 1 adds the program to the kernel's XDP dispatcher and removes
  * it again, each a patch of kernel text (costly under TCG, which then
  * retranslates), unless the program is in the dispatcher already, as an
- * attached one is. Every probe-gen on the interface then runs that one
- * program, each flow with its own slot in probe_state.
+ * attached one is. The probe-gen that attached it runs it for all its
+ * flows, each with its own slot in probe_state.
  *
  * probe_drop is for bench/probe's receivers: it takes frames and drops
  * them at once, so that the figures are the sender's.

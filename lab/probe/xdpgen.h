@@ -17,9 +17,9 @@ struct xdpgen;
  * and probe header template): loads the programs, checks that the kernel
  * has live frames (a dry run that sends nothing) and that the driver can
  * transmit XDP frames. Attaches probe_stamp to the interface (it passes
- * received frames) unless a program is there, and leaves it there; uses
- * the attached one when it is another probe-gen's probe_stamp (see
- * probe_xdp.bpf.c for why). Returns NULL with the reason in @why.
+ * received frames) unless a program is there, and leaves it there; the
+ * process's other flows use that one too (see probe_xdp.bpf.c for why).
+ * Returns NULL with the reason in @why.
  */
 struct xdpgen *xdpgen_open(const char *ifname, uint16_t flow, uint16_t vid,
 			   const uint8_t *frame, size_t len, char *why,

@@ -130,8 +130,8 @@ check "forced af_packet still works" said \
 	"probe-gen: flow 6 sent 300 (af_packet)"
 check "... received whole" sink_has 6 0 300
 
-# Two flows at once out of pg: both run the probe_stamp attached there,
-# each with its own sequence (a shared counter would interleave them).
+# Two probe-gens at once out of pg: the first attaches probe_stamp there,
+# the other runs its own; each flow keeps its own sequence.
 sink_start ps
 gen -m xdp -i pg -d "$PS_MAC" -f 10 -n 600 -r 1000 >/tmp/probe_xdp.out 2>&1 &
 gen10=$!
@@ -141,7 +141,7 @@ sink_stop
 WHY="$(ip -n gen link show pg)"
 check "probe_stamp stays attached to pg for its flows" \
 	eval 'ip -n gen link show pg | grep -q "prog/xdp id [0-9]* name probe_stamp"'
-check "two flows at once through it, each counted whole" \
+check "two probe-gens at once, each flow counted whole" \
 	eval 'sink_has 10 0 600 && sink_has 11 5 400'
 
 # Several flows from one probe-gen: one wake-up per tick sends them all.

@@ -315,8 +315,7 @@ static void list_add(char *list, size_t size, unsigned n)
  * One flow per VLAN (or one untagged) from the first port of `from` to
  * the first port of `to`, each counted by its own sink on `to`, which
  * writes share/<to>/probe-<flow>.json. One probe-gen sends up to 16 of
- * them (one wake-up per tick for all: under TCG a probe-gen per flow
- * costs several times the CPU); its pid file is named after its first.
+ * them, started together; its pid file is named after its first.
  */
 static int probe_start(struct lab *l, const struct topo_step *st, char *err)
 {

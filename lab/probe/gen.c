@@ -150,6 +150,7 @@ int main(int argc, char **argv)
 	struct probe_opts o;
 	struct timespec next;
 	uint64_t start, tick, due, t;
+	uint32_t burst;
 	unsigned i, nf;
 	int fd, rc = 0;
 
@@ -185,13 +186,16 @@ int main(int argc, char **argv)
 	 * would overflow a veth's 256-frame ring. */
 	start = now_ns();
 	tick = pace_tick_ns(o.pps, o.tick_ms * 1000000ull);
+	burst = pace_burst(o.pps, tick);
 	t = start;
-	/* One wake-up per tick for all flows: under TCG a switch between
-	 * processes (one per flow) costs more than the sending. */
+	/* One wake-up per tick for all flows. */
 	while (!stop && !all_sent(s, nf, o.count)) {
 		due = pace_due(now_ns() - start, o.pps);
 		for (i = 0; i < nf && !rc; i++) {
 			uint32_t n = pace_chunk(due, s[i].sent, o.count);
+
+			if (n > burst)
+				n = burst;
 
 			if (n && send_frames(&s[i], n))
 				rc = 1;

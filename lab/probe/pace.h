@@ -31,6 +31,14 @@ uint64_t pace_tick_ns(unsigned pps, uint64_t min_ns);
  * @count (0: unlimited) and PACE_MAX_CHUNK. */
 uint32_t pace_chunk(uint64_t due, uint64_t sent, uint64_t count);
 
+/* The most frames one tick sends: twice a tick's worth, at least
+ * PACE_MIN_BURST. After the guest stalls (TCG on a busy host, hundreds
+ * of ms) the backlog goes out over a few ticks rather than at once,
+ * which would overflow a veth's 256-frame ring while its NAPI waits
+ * for ksoftirqd: frames late rather than lost. */
+#define PACE_MIN_BURST		128u
+uint32_t pace_burst(unsigned pps, uint64_t tick_ns);
+
 /* batch_size for a live-frames run of @n frames: the kernel transmits at
  * the end of each batch, so a batch is never larger than the run. */
 uint32_t pace_batch(uint32_t n);

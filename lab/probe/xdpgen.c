@@ -223,9 +223,9 @@ static int settle_program(struct xdpgen *g, char *why, size_t whylen)
 			      strerror(-err));
 			break;
 		}
-		/* Only this process's: measured under TCG, three probe-gens
-		 * running one program cost 2.5 times what each running its
-		 * own does (bench/probe), for reasons not found. */
+		/* Only this process's: in a TCG guest, three probe-gens
+		 * running one program took 2.5 times the CPU of each
+		 * running its own, for reasons not found. */
 		fd = id == attached_here ? bpf_prog_get_fd_by_id(id) : -1;
 		if (fd >= 0 && !share(g, fd))
 			close(fd);

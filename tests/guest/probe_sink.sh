@@ -12,21 +12,6 @@
 . /lab/lib/probe.sh
 
 PS_MAC=02:00:00:00:0d:02
-cleanup() {
-	[ -n "$SINK_PID" ] && kill "$SINK_PID" 2>/dev/null
-	ip link del ps 2>/dev/null
-	ip netns del gen 2>/dev/null
-	rm -f "$SINK_JSON" "$ERR_FILE"
-}
-
-setup() {
-	mkdir -p /var/run/netns /run/netns 2>/dev/null
-	cleanup
-	ip netns add gen &&
-		ip link add ps type veth peer name pg netns gen &&
-		ip link set ps address "$PS_MAC" &&
-		ip link set ps up && ip -n gen link set pg up
-}
 
 # probe_hex FLOW VID SEQ [MAGIC [VERSION]]: the frame after the source
 # address (lab/libmst/probe_wire.h), send time 0.
@@ -62,12 +47,12 @@ flow_is() {
 	[ "$got" = "$want" ]
 }
 
-if ! setup; then
+if ! veth_setup; then
 	echo "not ok 1 - probe_sink: setup failed"
 	echo "1..1"
 	exit 1
 fi
-trap cleanup EXIT
+trap veth_cleanup EXIT
 
 sink_start ps
 # Flow 1: 2 twice (a duplicate), 5 before 4 (4 is reordered; its hole

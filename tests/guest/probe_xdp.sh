@@ -24,29 +24,13 @@ nic_by_mac() {
 }
 
 PS_MAC=02:00:00:00:0b:02
-cleanup() {
-	[ -n "$SINK_PID" ] && kill "$SINK_PID" 2>/dev/null
-	pidof probe-gen >/dev/null && kill $(pidof probe-gen)
-	ip link del ps 2>/dev/null
-	ip netns del gen 2>/dev/null
-	rm -f "$SINK_JSON" "$ERR_FILE"
-}
 
-setup() {
-	mkdir -p /var/run/netns /run/netns 2>/dev/null
-	cleanup
-	ip netns add gen &&
-		ip link add ps type veth peer name pg netns gen &&
-		ip link set ps address "$PS_MAC" &&
-		ip link set ps up && ip -n gen link set pg up
-}
-
-if ! setup; then
+if ! veth_setup; then
 	echo "not ok 1 - probe_xdp: setup failed"
 	echo "1..1"
 	exit 1
 fi
-trap cleanup EXIT
+trap veth_cleanup EXIT
 
 # --- bad parameters: one clear line each, before anything is sent -------
 expect_err "an unknown mode is refused" 2 "mode 'fast' is not xdp" \

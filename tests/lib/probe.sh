@@ -133,6 +133,26 @@ uptime_cs() {
 # gen ARGS...: probe-gen in the generator's namespace.
 gen() { ip netns exec gen probe-gen "$@"; }
 
+# veth_setup: veth pg in namespace gen (where probe-gen runs), its peer
+# ps here with address PS_MAC, both up. veth_cleanup undoes it and ends
+# the programs.
+veth_setup() {
+	mkdir -p /var/run/netns /run/netns 2>/dev/null
+	veth_cleanup
+	ip netns add gen &&
+		ip link add ps type veth peer name pg netns gen &&
+		ip link set ps address "$PS_MAC" &&
+		ip link set ps up && ip -n gen link set pg up
+}
+
+veth_cleanup() {
+	[ -n "$SINK_PID" ] && kill "$SINK_PID" 2>/dev/null
+	pidof probe-gen >/dev/null && kill $(pidof probe-gen)
+	ip link del ps 2>/dev/null
+	ip netns del gen 2>/dev/null
+	rm -f "$SINK_JSON" "$ERR_FILE"
+}
+
 # tap_end: the plan line; the exit code says whether all passed.
 tap_end() {
 	echo "1..$N"

@@ -15,7 +15,9 @@
 # state changes, so D lies between D_MIN (after the first change ended to
 # before the second began) and D_MAX (before the first began to after the
 # second ended). A gap must be in [D_MIN - 2 intervals, D_MAX + 2
-# intervals]; each line "# NAME: length ..." shows the figures.
+# intervals], give or take 5 ms of frames in flight at the changes (under
+# TCG a softirq can wait that long); each line "# NAME: length ..." shows
+# the figures.
 
 . /lab/lib/probe.sh
 
@@ -64,8 +66,8 @@ setup() {
 # outage_port SECS STATE: bs in STATE (0: disabled) for SECS,
 # then forwarding again; sets D_MIN and D_MAX in ms, or returns 1. A
 # `bridge -batch` started beforehand makes each change (no exec in the
-# window), and bash reads it back from sysfs (no fork), so the window
-# around a change is the time bridge takes to wake up and make it.
+# window), and bash reads it back from sysfs every ms (no fork), so the
+# window around a change is the time bridge takes to wake up and make it.
 outage_port() {
 	# shellcheck disable=SC2016 # expanded by that bash
 	t=$(bash -c '
@@ -76,6 +78,10 @@ outage_port() {
 			while ((${EPOCHREALTIME%.*} < until)); do
 				read -r s </sys/class/net/bs/brport/state
 				[ "$s" = "$1" ] && return 0
+				# 1 ms off the CPU (bridge prints nothing): a
+				# busy loop would delay probe-gen, whose late
+				# frames then shift the gap.
+				read -r -t 0.001 -u "${BR[0]}"
 			done
 			echo "bs did not go to state $1" >&2
 			return 1
@@ -128,7 +134,7 @@ gap_checks() {
 	# The outage's gap is the longest; others are frames lost on the
 	# way (a veth ring overflowing when the host stalls the guest),
 	# tolerated up to 1% of the flow and shown.
-	verdict=$(echo "$@" | awk -v pps="$pps" -v dmin="$D_MIN" \
+	verdict=$(echo "$@" | awk -v pps="$pps" -v dmin="$D_MIN" -v transit=5 \
 		-v dmax="$D_MAX" -v sent="$SENT" '{
 		for (i = 1; i + 2 <= NF; i += 3) {
 			n = $(i + 1) - $i + 1
@@ -140,7 +146,10 @@ gap_checks() {
 			}
 		}
 		iv = 1000 / pps; len = best * iv
-		ok = len >= dmin - 2 * iv && len <= dmax + 2 * iv
+		# TRANSIT: frames in flight when a state changes (veth rings,
+		# softirqs that wait for the CPU under TCG) move the
+		# edges of the hole by a few ms whatever the rate.
+		ok = len >= dmin - 2 * iv - transit && len <= dmax + 2 * iv + transit
 		# The receive times around the hole span at least the missing
 		# frames and one interval, and at most the outage (a sender
 		# the host stalls sends late, not lost), give or take 2
@@ -155,7 +164,8 @@ gap_checks() {
 	set -- $verdict
 	echo "# $name: ${verdict#* * * * }"
 	WHY="$name: $verdict"
-	check "$name: gap length = outage +- 2 intervals" test "$1" = 1
+	check "$name: gap length = outage +- 2 intervals (+ 5 ms transit)" \
+		test "$1" = 1
 	WHY="$name: $verdict"
 	check "$name: its receive times span it, within the outage" \
 		test "$2" = 1

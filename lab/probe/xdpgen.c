@@ -193,17 +193,36 @@ static bool share(struct xdpgen *g, int fd)
 }
 
 /*
- * The interface's XDP program (see probe_xdp.bpf.c): none yet -> ours,
- * attached and left there, and shared by this process's other flows;
- * any other program -> ours runs unattached (it works, but a run of more
- * than one frame patches the kernel's XDP dispatcher). virtio_net must
- * have one. 0, or -1 after saying why.
+ * The interface's XDP program (see probe_xdp.bpf.c). virtio_net: any,
+ * else probe_pass, attached and left there; probe_stamp runs unattached.
+ * Others: none yet -> probe_stamp, attached, left there and shared by
+ * this process's other flows; any other program -> ours runs unattached
+ * (it works, but a run of more than one frame patches the kernel's XDP
+ * dispatcher). 0, or -1 after saying why.
  */
 static int settle_program(struct xdpgen *g, char *why, size_t whylen)
 {
+	struct bpf_program *pass;
 	int err = 0;
 
-	for (int tries = 0; tries < 3; tries++) {
+	if (g->virtio) {
+		uint32_t id = 0;
+
+		if (!bpf_xdp_query_id((int)g->ifindex, XDP_FLAGS_DRV_MODE,
+				      &id) && id)
+			return 0;
+		pass = bpf_object__find_program_by_name(g->obj, "probe_pass");
+		err = pass ? bpf_xdp_attach((int)g->ifindex,
+					    bpf_program__fd(pass),
+					    XDP_FLAGS_DRV_MODE |
+					    XDP_FLAGS_UPDATE_IF_NOEXIST, NULL)
+			   : -ENOENT;
+		/* EBUSY: another probe-gen got there first, as good. */
+		if (err == -EBUSY)
+			err = 0;
+	}
+
+	for (int tries = 0; !g->virtio && tries < 3; tries++) {
 		uint32_t id = 0;
 		int fd;
 

@@ -16,10 +16,11 @@ struct xdpgen;
  * Gets the interface ready to send copies of @frame (the Ethernet header
  * and probe header template): loads the programs, checks that the kernel
  * has live frames (a dry run that sends nothing) and that the driver can
- * transmit XDP frames. Attaches probe_stamp to the interface (it passes
- * received frames) unless a program is there, and leaves it there; the
- * process's other flows use that one too (see probe_xdp.bpf.c for why).
- * Returns NULL with the reason in @why.
+ * transmit XDP frames. Attaches an XDP program to the interface unless
+ * one is there, and leaves it there: probe_pass on virtio_net (its
+ * ndo_xdp_xmit needs one), else probe_stamp, which the process's flows
+ * then run (see probe_xdp.bpf.c for why). Returns NULL with the reason
+ * in @why.
  */
 struct xdpgen *xdpgen_open(const char *ifname, uint16_t flow, uint16_t vid,
 			   const uint8_t *frame, size_t len, char *why,

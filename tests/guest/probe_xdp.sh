@@ -166,12 +166,12 @@ else
 	sink_start "$B"
 	run probe-gen -m xdp -i "$A" -d 52:54:00:12:00:02 -f 8 -n 500 -r 1000
 	sink_stop
-	check "xdp sends on virtio_net (probe_stamp loaded for ndo_xdp_xmit)" \
+	check "xdp sends on virtio_net (probe_pass loaded for ndo_xdp_xmit)" \
 		said "probe-gen: flow 8 sent 500 (xdp)"
 	check "... received whole through the hub" sink_has 8 0 500
 	WHY="$(ip link show "$A")"
 	check "... and leaves it loaded for the NIC's other flows" \
-		eval 'ip link show "$A" | grep -q "prog/xdp id [0-9]* name probe_stamp"'
+		eval 'ip link show "$A" | grep -q "prog/xdp id [0-9]* name probe_pass"'
 	# QEMU's virtio-net drops VLANs the guest has not registered (its
 	# VLAN filter): a VLAN device registers 20, and receives the flow.
 	ip link add link "$B" name "$B.20" type vlan id 20

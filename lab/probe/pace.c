@@ -40,9 +40,8 @@ uint32_t pace_batch(uint32_t n)
 uint32_t pace_burst(unsigned pps, uint64_t tick_ns)
 {
 	uint64_t per_tick = (uint64_t)pps * tick_ns / NS + 1;
-	uint64_t n = 2 * per_tick;
 
-	if (n < PACE_MIN_BURST)
-		n = PACE_MIN_BURST;
-	return n > PACE_MAX_CHUNK ? PACE_MAX_CHUNK : (uint32_t)n;
+	if (per_tick >= PACE_MIN_BURST / 2)
+		return PACE_MAX_CHUNK;
+	return PACE_MIN_BURST;
 }

@@ -34,6 +34,7 @@ struct lab_link_rt {
 struct lab_probe {
 	int from, to;
 	uint16_t flow, vid;
+	bool gen;	/* first of its probe-gen's flows (names its pid file) */
 };
 
 struct lab {

@@ -301,50 +301,74 @@ static bool next_vid(const struct topo_vlanset *set, unsigned *vid)
 	return false;
 }
 
+/* Flows one probe-gen sends at most (its PROBE_MAX_FLOWS). */
+#define GEN_MAX_FLOWS 16
+
+/* Appends ",N" (or "N" first) to a list of at most GEN_MAX_FLOWS. */
+static void list_add(char *list, size_t size, unsigned n)
+{
+	size_t len = strlen(list);
+
+	snprintf(list + len, size - len, "%s%u", len ? "," : "", n);
+}
+
 /*
  * One flow per VLAN (or one untagged) from the first port of `from` to
  * the first port of `to`, each counted by its own sink on `to`, which
- * writes share/<to>/probe-<flow>.json.
+ * writes share/<to>/probe-<flow>.json. One probe-gen sends up to 16 of
+ * them, started together; its pid file is named after its first.
  */
 static int probe_start(struct lab *l, const struct topo_step *st, char *err)
 {
 	const struct topo_node *from = &l->t->nodes[st->from];
 	const struct topo_node *to = &l->t->nodes[st->to];
-	unsigned vid = 0;
-	bool tagged = next_vid(&st->vlans, &vid);
+	unsigned vid = 0, in_gen = 0, first = 0;
+	bool tagged = next_vid(&st->vlans, &vid), more;
+	char flows[GEN_MAX_FLOWS * 6 + 1] = "";
+	char vids[GEN_MAX_FLOWS * 5 + 1] = "";
+	char rate[16], pid[64];
+	char *gen[] = { "/usr/bin/probe-gen", "-i",
+			(char *)from->ports[0].name, "-d",
+			(char *)l->p->nodes[st->to].nic[0].mac_str,
+			"-f", flows, "-r", rate, tagged ? "-v" : NULL,
+			vids, NULL };
 
+	snprintf(rate, sizeof(rate), "%u", st->rate_pps);
 	do {
 		struct lab_probe *pr = &l->probes[l->n_probes];
-		char pid[64], json[96], flow[8], vids[8], rate[16];
+		char json[96], flow[8];
 		char *sink[] = { "/usr/bin/probe-sink", "-i",
 				 (char *)to->ports[0].name, "-o", json, "-f",
 				 flow, NULL };
-		char *gen[] = { "/usr/bin/probe-gen", "-i",
-				(char *)from->ports[0].name, "-d",
-				(char *)l->p->nodes[st->to].nic[0].mac_str,
-				"-f", flow, "-r", rate, tagged ? "-v" : NULL,
-				vids, NULL };
 
 		if (l->n_probes == LAB_MAX_PROBES)
 			return ops_fail(err, "more than %d probe flows",
 					LAB_MAX_PROBES);
 		*pr = (struct lab_probe){ st->from, st->to, ++l->next_flow,
-					  (uint16_t)vid };
+					  (uint16_t)vid, !in_gen };
 		snprintf(flow, sizeof(flow), "%u", pr->flow);
-		snprintf(vids, sizeof(vids), "%u", vid);
-		snprintf(rate, sizeof(rate), "%u", st->rate_pps);
 		snprintf(json, sizeof(json), "/lab/share/%s/probe-%u.json",
 			 to->name, pr->flow);
 		snprintf(pid, sizeof(pid), "/run/probe-sink-%u.pid", pr->flow);
 		if (daemon_start(l, st->to, pid, sink, err))
 			return -1;
-		snprintf(pid, sizeof(pid), "/run/probe-gen-%u.pid", pr->flow);
-		if (daemon_start(l, st->from, pid, gen, err))
-			return -1;
+		if (!in_gen)
+			first = pr->flow;
+		list_add(flows, sizeof(flows), pr->flow);
+		list_add(vids, sizeof(vids), vid);
 		l->n_probes++;
 		events_log(&l->ev, "probe-start", "%u %s %s %u %u", pr->flow,
 			   from->name, to->name, vid, st->rate_pps);
-	} while (tagged && next_vid(&st->vlans, &vid));
+		more = tagged && next_vid(&st->vlans, &vid);
+		if (++in_gen == GEN_MAX_FLOWS || !more) {
+			snprintf(pid, sizeof(pid), "/run/probe-gen-%u.pid",
+				 first);
+			if (daemon_start(l, st->from, pid, gen, err))
+				return -1;
+			in_gen = 0;
+			flows[0] = vids[0] = '\0';
+		}
+	} while (more);
 	return 0;
 }
 
@@ -380,7 +404,8 @@ static int probe_stop(struct lab *l, FILE *out, char *err)
 	for (size_t i = 0; i < l->n_probes; i++) {
 		snprintf(pid, sizeof(pid), "/run/probe-gen-%u.pid",
 			 l->probes[i].flow);
-		rc |= daemon_stop(l, l->probes[i].from, pid, err);
+		if (l->probes[i].gen)
+			rc |= daemon_stop(l, l->probes[i].from, pid, err);
 		events_log(&l->ev, "probe-stop", "%u", l->probes[i].flow);
 	}
 	nap(l, 500, err);

@@ -3,8 +3,12 @@
  * probe-gen: one sequence-numbered probe flow (lab/libmst/probe_wire.h)
  * out of an interface at a steady rate.
  *
- *   probe-gen -i IFACE -d DST_MAC -f FLOW [-v VID] [-r PPS] [-s SIZE]
- *             [-n COUNT] [-m xdp|af_packet|auto] [-t TICK_MS]
+ *   probe-gen -i IFACE -d DST_MAC -f FLOW[,FLOW...] [-v VID[,VID...]]
+ *             [-r PPS] [-s SIZE] [-n COUNT] [-m xdp|af_packet|auto]
+ *             [-t TICK_MS]
+ *
+ * Several flows (each its own VLAN, or untagged) go out together, at the
+ * same rate, with one wake-up per tick.
  *
  * Two ways to send:
  *  xdp       BPF_PROG_RUN in live-frames mode (BPF_F_TEST_XDP_LIVE_FRAMES,
@@ -12,7 +16,8 @@
  *            frame, which stamps it and returns XDP_TX, so a frame costs
  *            no system call of its own. Needs a driver with ndo_xdp_xmit
  *            (virtio_net: with an XDP program loaded, which probe-gen does;
- *            veth: with an XDP program or GRO on the peer).
+ *            veth: with an XDP program or GRO on the peer). The program
+ *            stays attached to the interface and serves its other flows.
  *  af_packet one send() per frame on an AF_PACKET socket, stamped here.
  *  auto      (the default) xdp when the kernel and interface can, else
  *            af_packet, saying why on stderr.
@@ -21,11 +26,12 @@
  * so a late wake-up does not stretch the schedule. A tick is one frame
  * interval, at least TICK_MS (default 1): longer ticks save wake-ups and
  * send frames in bursts. Runs until COUNT frames
- * or a SIGTERM/SIGINT; prints "probe-gen: flow F sent N (MODE)" at the end,
- * MODE being the one actually used.
+ * or a SIGTERM/SIGINT; prints "probe-gen: flow F sent N (MODE)" per flow at the
+ * end, MODE being the one actually used.
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +60,10 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* One flow. */
 struct sender {
 	const struct probe_opts *o;
+	uint16_t flow, vid;
 	uint8_t frame[PROBE_MAX_FRAME];
 	size_t hdr_at;
 	int fd;			/* af_packet */
@@ -66,7 +74,7 @@ struct sender {
 /* Sends n frames; 0, or -1 after saying why. */
 static int send_frames(struct sender *s, uint32_t n)
 {
-	struct probe_hdr h = { .flow = s->o->flow, .vid = s->o->vid };
+	struct probe_hdr h = { .flow = s->flow, .vid = s->vid };
 	int err;
 
 	if (s->xdp) {
@@ -99,13 +107,13 @@ static int send_frames(struct sender *s, uint32_t n)
 static int choose_mode(struct sender *s)
 {
 	const struct probe_opts *o = s->o;
-	struct probe_hdr h = { .flow = o->flow, .vid = o->vid };
+	struct probe_hdr h = { .flow = s->flow, .vid = s->vid };
 	char why[256] = "";
 
 	if (o->mode == PROBE_MODE_AF_PACKET)
 		return 0;
 	probe_hdr_encode(&h, s->frame + s->hdr_at);
-	s->xdp = xdpgen_open(o->ifname, o->flow, o->vid, s->frame, o->size,
+	s->xdp = xdpgen_open(o->ifname, s->flow, s->vid, s->frame, o->size,
 			     why, sizeof(why));
 	if (s->xdp) {
 		if (send_frames(s, 1))
@@ -127,43 +135,72 @@ static int choose_mode(struct sender *s)
 	return 0;
 }
 
+/* Whether every flow has sent its count (never, without one). */
+static bool all_sent(const struct sender *s, unsigned n, uint64_t count)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!count || s[i].sent < count)
+			return false;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	static struct sender s;
+	static struct sender s[PROBE_MAX_FLOWS];
 	struct probe_opts o;
 	struct timespec next;
 	uint64_t start, tick, due, t;
-	uint32_t n;
-	int rc = 0;
+	uint32_t burst;
+	unsigned i, nf;
+	int fd, rc = 0;
 
 	if (probe_gen_opts(argc, argv, &o))
 		return 2;
-	s.o = &o;
-	s.fd = rawsock_open(o.ifname, 0);
-	if (s.fd < 0)
+	fd = rawsock_open(o.ifname, 0);
+	if (fd < 0)
 		return 2;
-	if (rawsock_mac(s.fd, o.ifname, o.src)) {
+	if (rawsock_mac(fd, o.ifname, o.src)) {
 		fprintf(stderr, "probe-gen: %s has no MAC address\n", o.ifname);
 		return 2;
 	}
-	s.hdr_at = probe_frame_header(&o, s.frame);
+	nf = o.n_flows;
+	for (i = 0; i < nf; i++) {
+		s[i].o = &o;
+		s[i].fd = fd;
+		s[i].flow = o.flows[i];
+		s[i].vid = o.vids[i];
+		s[i].hdr_at = probe_frame_header(&o, s[i].vid, s[i].frame);
+	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
-	start = now_ns();
-	if (choose_mode(&s)) {
-		close(s.fd);
-		return 1;
-	}
-	tick = pace_tick_ns(o.pps, o.tick_ms * 1000000ull);
-	t = start;
-	while (!stop && (!o.count || s.sent < o.count)) {
-		due = pace_due(now_ns() - start, o.pps);
-		n = pace_chunk(due, s.sent, o.count);
-		if (n && send_frames(&s, n)) {
-			rc = 1;
-			break;
+	for (i = 0; i < nf; i++)
+		if (choose_mode(&s[i])) {
+			while (i--)
+				xdpgen_close(s[i].xdp);
+			close(fd);
+			return 1;
 		}
-		if (o.count && s.sent >= o.count)
+	/* The schedule starts now, frame 0 of each flow sent: getting
+	 * ready (loading programs, waiting for frame 0 on a veth) takes
+	 * up to hundreds of ms under TCG, and catching that up at once
+	 * would overflow a veth's 256-frame ring. */
+	start = now_ns();
+	tick = pace_tick_ns(o.pps, o.tick_ms * 1000000ull);
+	burst = pace_burst(o.pps, tick);
+	t = start;
+	/* One wake-up per tick for all flows. */
+	while (!stop && !all_sent(s, nf, o.count)) {
+		due = pace_due(now_ns() - start, o.pps);
+		for (i = 0; i < nf && !rc; i++) {
+			uint32_t n = pace_chunk(due, s[i].sent, o.count);
+
+			if (n > burst)
+				n = burst;
+
+			if (n && send_frames(&s[i], n))
+				rc = 1;
+		}
+		if (rc || all_sent(s, nf, o.count))
 			break;
 		/* The next tick on the grid start + k * tick, past now. */
 		t += tick;
@@ -176,9 +213,12 @@ int main(int argc, char **argv)
 					EINTR)
 			;
 	}
-	printf("probe-gen: flow %u sent %llu (%s)\n", o.flow,
-	       (unsigned long long)s.sent, s.xdp ? "xdp" : "af_packet");
-	xdpgen_close(s.xdp);
-	close(s.fd);
+	for (i = 0; i < nf; i++) {
+		printf("probe-gen: flow %u sent %llu (%s)\n", s[i].flow,
+		       (unsigned long long)s[i].sent,
+		       s[i].xdp ? "xdp" : "af_packet");
+		xdpgen_close(s[i].xdp);
+	}
+	close(fd);
 	return rc;
 }

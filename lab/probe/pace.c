@@ -36,3 +36,12 @@ uint32_t pace_batch(uint32_t n)
 		return 1;
 	return n > PACE_MAX_BATCH ? PACE_MAX_BATCH : n;
 }
+
+uint32_t pace_burst(unsigned pps, uint64_t tick_ns)
+{
+	uint64_t per_tick = (uint64_t)pps * tick_ns / NS + 1;
+
+	if (per_tick >= PACE_MIN_BURST / 2)
+		return PACE_MAX_CHUNK;
+	return PACE_MIN_BURST;
+}

@@ -31,6 +31,16 @@ uint64_t pace_tick_ns(unsigned pps, uint64_t min_ns);
  * @count (0: unlimited) and PACE_MAX_CHUNK. */
 uint32_t pace_chunk(uint64_t due, uint64_t sent, uint64_t count);
 
+/* The most frames one tick sends: PACE_MIN_BURST while a tick holds
+ * fewer than half that (probe rates), else PACE_MAX_CHUNK. After the
+ * guest stalls (TCG on a busy host, hundreds of ms) a probe flow's
+ * backlog goes out over a few ticks rather than at once, which would
+ * overflow a veth's 256-frame ring while its NAPI waits for ksoftirqd:
+ * frames late rather than lost. A sender at full speed is not held
+ * back (each run has a cost of its own). */
+#define PACE_MIN_BURST		128u
+uint32_t pace_burst(unsigned pps, uint64_t tick_ns);
+
 /* batch_size for a live-frames run of @n frames: the kernel transmits at
  * the end of each batch, so a batch is never larger than the run. */
 uint32_t pace_batch(uint32_t n);

@@ -25,11 +25,41 @@ static int number(const char *what, const char *s, unsigned long lo,
 	return 0;
 }
 
+/* A comma-separated list of numbers in lo..hi into out[]; its length,
+ * or -1 after saying why. */
+static int number_list(const char *what, const char *s, unsigned long lo,
+		       unsigned long hi, uint16_t *out)
+{
+	char buf[256], *tok, *save;
+	unsigned long v;
+	int n = 0;
+
+	if (strlen(s) >= sizeof(buf)) {
+		fprintf(stderr, "probe-gen: %s list too long\n", what);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n == PROBE_MAX_FLOWS) {
+			fprintf(stderr, "probe-gen: more than %d flows\n",
+				PROBE_MAX_FLOWS);
+			return -1;
+		}
+		if (number(what, tok, lo, hi, &v))
+			return -1;
+		out[n++] = (uint16_t)v;
+	}
+	if (!n || s[strlen(s) - 1] == ',')
+		return number(what, "", lo, hi, &v);
+	return n;
+}
+
 int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 {
 	unsigned long v;
-	bool dst = false, flow = false;
-	int opt;
+	bool dst = false;
+	int opt, n_vids = 0, n;
 
 	memset(o, 0, sizeof(*o));
 	o->pps = 100;
@@ -50,15 +80,15 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 			dst = true;
 			break;
 		case 'f':
-			if (number("flow", optarg, 0, 65535, &v))
+			n = number_list("flow", optarg, 0, 65535, o->flows);
+			if (n < 0)
 				return -1;
-			o->flow = (uint16_t)v;
-			flow = true;
+			o->n_flows = (unsigned)n;
 			break;
 		case 'v':
-			if (number("VLAN", optarg, 1, 4094, &v))
+			n_vids = number_list("VLAN", optarg, 1, 4094, o->vids);
+			if (n_vids < 0)
 				return -1;
-			o->vid = (uint16_t)v;
 			break;
 		case 'r':
 			if (number("rate (frames/s)", optarg, 1, 1000000, &v))
@@ -98,7 +128,19 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 			goto usage;
 		}
 	}
-	if (optind == argc && o->ifname && dst && flow) {
+	if (optind == argc && o->ifname && dst && o->n_flows) {
+		if (n_vids && (unsigned)n_vids != o->n_flows) {
+			fprintf(stderr, "probe-gen: %u flows but %d VLANs\n",
+				o->n_flows, n_vids);
+			return -1;
+		}
+		for (unsigned i = 0; i < o->n_flows; i++)
+			for (unsigned j = 0; j < i; j++)
+				if (o->flows[i] == o->flows[j]) {
+					fprintf(stderr, "probe-gen: flow %u "
+						"twice\n", o->flows[i]);
+					return -1;
+				}
 		if (strlen(o->ifname) >= IF_NAMESIZE_MAX) {
 			fprintf(stderr, "probe-gen: interface name '%s' too "
 				"long\n", o->ifname);
@@ -107,9 +149,10 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 		return 0;
 	}
 usage:
-	fprintf(stderr, "usage: probe-gen -i IFACE -d DST_MAC -f FLOW [-v VID]"
-		" [-r PPS] [-s SIZE] [-n COUNT]\n"
-		"                 [-m xdp|af_packet|auto] [-t TICK_MS]\n");
+	fprintf(stderr, "usage: probe-gen -i IFACE -d DST_MAC -f FLOW[,FLOW...]"
+		" [-v VID[,VID...]] [-r PPS]\n"
+		"                 [-s SIZE] [-n COUNT] [-m xdp|af_packet|auto]"
+		" [-t TICK_MS]\n");
 	return -1;
 }
 
@@ -125,17 +168,18 @@ const char *probe_mode_name(enum probe_mode m)
 	}
 }
 
-size_t probe_frame_header(const struct probe_opts *o, uint8_t *frame)
+size_t probe_frame_header(const struct probe_opts *o, uint16_t vid,
+			  uint8_t *frame)
 {
 	size_t at = 12;
 
 	memcpy(frame, o->dst, 6);
 	memcpy(frame + 6, o->src, 6);
-	if (o->vid) {
+	if (vid) {
 		frame[at++] = 0x81;
 		frame[at++] = 0x00;
-		frame[at++] = (uint8_t)(o->vid >> 8);
-		frame[at++] = (uint8_t)o->vid;
+		frame[at++] = (uint8_t)(vid >> 8);
+		frame[at++] = (uint8_t)vid;
 	}
 	frame[at++] = PROBE_ETHERTYPE >> 8;
 	frame[at++] = PROBE_ETHERTYPE & 0xff;

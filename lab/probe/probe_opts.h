@@ -19,10 +19,15 @@ enum probe_mode {
 	PROBE_MODE_AF_PACKET,
 };
 
+/* Flows one probe-gen sends (one wake-up per tick for all). */
+#define PROBE_MAX_FLOWS 16
+
 struct probe_opts {
 	const char *ifname;
 	uint8_t dst[6], src[6];
-	uint16_t flow, vid;	/* vid 0: untagged */
+	unsigned n_flows;
+	uint16_t flows[PROBE_MAX_FLOWS];
+	uint16_t vids[PROBE_MAX_FLOWS];	/* 0: untagged */
 	unsigned pps;
 	size_t size;
 	unsigned long count;	/* 0: until stopped */
@@ -33,11 +38,12 @@ struct probe_opts {
 /* Parses argv; prints one line and returns -1 on bad input. */
 int probe_gen_opts(int argc, char **argv, struct probe_opts *o);
 
-/* Writes the Ethernet header (and tag) into frame; returns where the
- * probe header goes. o->src must be set. */
 /* "xdp", "af_packet" or "auto". */
 const char *probe_mode_name(enum probe_mode m);
 
-size_t probe_frame_header(const struct probe_opts *o, uint8_t *frame);
+/* Writes the Ethernet header (and a tag for @vid, unless 0) into frame;
+ * returns where the probe header goes. o->src must be set. */
+size_t probe_frame_header(const struct probe_opts *o, uint16_t vid,
+			  uint8_t *frame);
 
 #endif

@@ -1,18 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * probe-gen's XDP programs, run through BPF_PROG_RUN in live-frames mode
- * (BPF_F_TEST_XDP_LIVE_FRAMES): the kernel hands probe_stamp a copy of the
- * frame template per repetition; it writes the probe header (flow, VLAN,
- * the next sequence number, the send time) and returns XDP_TX, which live
- * mode turns into a transmit out of the ingress interface (its
- * ndo_xdp_xmit). Pages are recycled without being rewritten, so every
- * field is written each time rather than relying on the template.
+ * probe-gen's XDP programs. probe_stamp is run by BPF_PROG_RUN in
+ * live-frames mode (BPF_F_TEST_XDP_LIVE_FRAMES): the kernel hands it a
+ * copy of the frame template per repetition; it writes the probe header
+ * (flow, VLAN, the flow's next sequence number, the send time) and
+ * returns XDP_TX, which live mode turns into a transmit out of the
+ * interface (its ndo_xdp_xmit). Pages are recycled without being
+ * rewritten, so every field is written each time.
  *
- * probe_pass is attached to a virtio_net egress interface: in 6.1 its
- * ndo_xdp_xmit refuses frames (-ENXIO) unless an XDP program is loaded on
- * the device itself. It also serves on a veth peer, whose NAPI must be on
- * to take XDP frames. probe_drop is for bench/probe's receivers: it takes
- * frames and drops them at once, so that the figures are the sender's.
+ * On veth (and tun) probe-gen also attaches probe_stamp to the
+ * interface itself, where it passes every received frame (they carry no
+ * probe_xdp_meta): BPF_PROG_RUN with repeat > 1 adds the program to the
+ * kernel's XDP dispatcher and removes it again, each a patch of kernel
+ * text (costly under TCG, which then retranslates), unless the program
+ * is in the dispatcher already, as an attached one is. The probe-gen
+ * that attached it runs it for all its flows, each with its own slot in
+ * probe_state.
+ *
+ * probe_pass is what probe-gen attaches to a virtio_net NIC: in 6.1 its
+ * ndo_xdp_xmit refuses frames (-ENXIO) unless an XDP program is loaded
+ * on the device. (Running an attached probe_stamp there measured slower
+ * than probe_stamp unattached, in bench/probe.)
+ *
+ * probe_drop is for bench/probe's receivers: it takes frames and drops
+ * them at once, so that the figures are the sender's.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -28,7 +39,7 @@
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, PROBE_XDP_SLOTS);
 	__type(key, __u32);
 	__type(value, struct probe_xdp_state);
 } probe_state SEC(".maps");
@@ -38,10 +49,15 @@ int probe_stamp(struct xdp_md *ctx)
 {
 	__u8 *data = (__u8 *)(long)ctx->data;
 	__u8 *end = (__u8 *)(long)ctx->data_end;
+	struct probe_xdp_meta *meta = (void *)(long)ctx->data_meta;
 	struct probe_xdp_state *st;
-	__u32 key = 0, off = 12, seq;
+	__u32 key, off = 12, seq;
 	__u8 *h;
 
+	/* A received frame (attached to the interface): not ours. */
+	if ((__u8 *)(meta + 1) > data || meta->magic != PROBE_XDP_META_MAGIC)
+		return XDP_PASS;
+	key = meta->slot;
 	st = bpf_map_lookup_elem(&probe_state, &key);
 	if (!st || st->dry)
 		return XDP_DROP;
@@ -54,8 +70,8 @@ int probe_stamp(struct xdp_md *ctx)
 	h = data + off + 2;
 	if (h + PROBE_HDR_LEN > end)
 		return XDP_DROP;
-	/* One BPF_PROG_RUN at a time per map (one probe-gen, one CPU):
-	 * no other writer races this increment. */
+	/* One BPF_PROG_RUN at a time per flow (its probe-gen): no other
+	 * writer races this increment. */
 	seq = st->next_seq;
 	st->next_seq = seq + 1;
 	*(__be32 *)h = bpf_htonl(PROBE_MAGIC);

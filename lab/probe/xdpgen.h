@@ -16,9 +16,11 @@ struct xdpgen;
  * Gets the interface ready to send copies of @frame (the Ethernet header
  * and probe header template): loads the programs, checks that the kernel
  * has live frames (a dry run that sends nothing) and that the driver can
- * transmit XDP frames; on virtio_net attaches an XDP_PASS program, which
- * its ndo_xdp_xmit needs, unless one is there, and leaves it there (see
- * ready_driver). Returns NULL with the reason in @why.
+ * transmit XDP frames. Attaches an XDP program to the interface unless
+ * one is there, and leaves it there: probe_pass on virtio_net (its
+ * ndo_xdp_xmit needs one), else probe_stamp, which the process's flows
+ * then run (see probe_xdp.bpf.c for why). Returns NULL with the reason
+ * in @why.
  */
 struct xdpgen *xdpgen_open(const char *ifname, uint16_t flow, uint16_t vid,
 			   const uint8_t *frame, size_t len, char *why,
@@ -37,7 +39,8 @@ int xdpgen_check_delivery(struct xdpgen *g, char *why, size_t whylen);
 /* Frames stamped so far (the next sequence number). */
 uint64_t xdpgen_sent(struct xdpgen *g);
 
-/* Frees everything (the XDP_PASS program on virtio_net stays). */
+/* Frees everything (the attached program stays, for the interface's
+ * other flows; "ip link set dev X xdp off" removes it). */
 void xdpgen_close(struct xdpgen *g);
 
 #endif

@@ -4,12 +4,14 @@
  * ordinary tool makes (BPDUs, malformed BPDUs, link-local groups,
  * tagged frames).
  *
- *   ethsend -i IFACE -d DST [-s SRC] [-v VID] [-n COUNT] HEX
+ *   ethsend -i IFACE -d DST [-s SRC] [-v VID] [-n COUNT] [-u] HEX
  *
  * HEX is everything after the source address (EtherType or 802.3
  * length, LLC, payload), as hex digits; spaces, ':' and '.' are ignored.
  * With -v an 802.1Q tag is inserted after the source address. Frames
- * shorter than 60 octets are padded with zeros.
+ * shorter than 60 octets are padded with zeros, unless -u: a veth
+ * carries runts as they are, which tests of receivers' length checks
+ * need.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,7 +30,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: ethsend -i IFACE -d DST [-s SRC] [-v VID] "
-		"[-n COUNT] HEX\n");
+		"[-n COUNT] [-u] HEX\n");
 	return 2;
 }
 
@@ -75,15 +77,16 @@ int main(int argc, char **argv)
 	long vid = -1, count = 1;
 	struct sockaddr_ll sll = { 0 };
 	size_t len = 12;
-	int opt, fd;
+	int opt, fd, pad = 1;
 
-	while ((opt = getopt(argc, argv, "i:d:s:v:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:d:s:v:n:u")) != -1) {
 		char *end;
 
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'd': dst = optarg; break;
 		case 's': srcs = optarg; break;
+		case 'u': pad = 0; break;
 		case 'v':
 			vid = strtol(optarg, &end, 10);
 			if (*end || vid < 0 || vid > 4094) {
@@ -138,7 +141,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ethsend: bad hex payload\n");
 		return 2;
 	}
-	if (len < 60)
+	if (pad && len < 60)
 		len = 60;
 	sll.sll_family = AF_PACKET;
 	sll.sll_halen = 6;

@@ -12,126 +12,7 @@
 # probe-sink runs and writes its JSON), and the two virtio-net NICs that
 # guest-run puts on one QEMU hub (the "nics=2" line above).
 
-PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
-
-# busybox sh prefers its own ip applet: call iproute2's by its path.
-find_iproute2() {
-	for d in /usr/sbin /usr/bin /sbin /bin; do
-		if [ -x "$d/$1" ] && "$d/$1" -V 2>&1 | grep -q "^$1 utility"; then
-			echo "$d/$1"
-			return 0
-		fi
-	done
-	return 1
-}
-IP=$(find_iproute2 ip)
-ip() { "$IP" "$@"; }
-N=0
-FAILED=0
-OUT=
-RC=0
-WHY=
-
-pass() {
-	N=$((N + 1))
-	echo "ok $N - $1"
-}
-
-fail() {
-	N=$((N + 1))
-	FAILED=$((FAILED + 1))
-	echo "not ok $N - $1"
-	echo "# $2" | tr '\n' ' '
-	echo
-}
-
-skip() {
-	N=$((N + 1))
-	echo "ok $N - $1 # SKIP $2"
-}
-
-# run CMD...: stdout in OUT, stderr in ERR, exit code in RC.
-run() {
-	OUT=$("$@" 2>/tmp/probe_xdp.err)
-	RC=$?
-	ERR=$(cat /tmp/probe_xdp.err)
-}
-
-# check DESC CMD...: the command succeeds; WHY says what went wrong.
-check() {
-	desc=$1
-	shift
-	if "$@"; then
-		pass "$desc"
-	else
-		fail "$desc" "${WHY:-'$*' is false}"
-	fi
-	WHY=
-}
-
-# expect_err DESC CODE TEXT CMD...: exit code CODE, one stderr line
-# naming TEXT.
-expect_err() {
-	desc=$1
-	code=$2
-	text=$3
-	shift 3
-	run "$@"
-	lines=$(printf '%s\n' "$ERR" | grep -c .)
-	if [ "$RC" -ne "$code" ]; then
-		fail "$desc" "'$*' exited $RC, want $code: $ERR"
-	elif ! printf '%s' "$ERR" | grep -qF -- "$text"; then
-		fail "$desc" "'$*' said '$ERR', want '$text'"
-	elif [ "$lines" -ne 1 ]; then
-		fail "$desc" "'$*' printed $lines lines, want 1: $ERR"
-	else
-		pass "$desc"
-	fi
-}
-
-SINK_PID=
-SINK_JSON=/tmp/probe_xdp.json
-
-# sink_start IFACE: a probe-sink counting what arrives on IFACE.
-sink_start() {
-	rm -f "$SINK_JSON"
-	probe-sink -i "$1" -o "$SINK_JSON" &
-	SINK_PID=$!
-	# It binds its socket right away; give it a moment to run at all.
-	sleep 0.5
-}
-
-# sink_stop: ends the sink; its JSON is in SINK.
-sink_stop() {
-	sleep 0.5	# the last frames may still be on the way
-	kill "$SINK_PID" 2>/dev/null
-	wait "$SINK_PID" 2>/dev/null
-	SINK_PID=
-	SINK=$(cat "$SINK_JSON" 2>/dev/null)
-}
-
-# sink_has FLOW VID RECEIVED: the flow arrived whole, in order, once.
-sink_has() {
-	WHY="sink: $SINK (want flow $1 vid $2 received $3)"
-	printf '%s' "$SINK" | grep -qF "{\"flow\":$1,\"vid\":$2,\"received\":$3,\"lost\":0,\"duplicated\":0,\"reordered\":0,"
-}
-
-# said TEXT: probe-gen's stdout (its final line) is TEXT.
-said() {
-	WHY="probe-gen printed '$OUT' (stderr '$ERR', exit $RC), want '$1'"
-	[ "$RC" -eq 0 ] && [ "$OUT" = "$1" ]
-}
-
-# err_says REGEX: probe-gen's stderr matches.
-err_says() {
-	WHY="stderr '$ERR', want /$1/"
-	printf '%s' "$ERR" | grep -q -- "$1"
-}
-
-# uptime_cs: the guest's uptime in hundredths of a second.
-uptime_cs() {
-	sed 's/^\([0-9]*\)\.\([0-9]*\) .*/\1\2/' /proc/uptime
-}
+. /lab/lib/probe.sh
 
 # nic_by_mac MAC: the interface with that address.
 nic_by_mac() {
@@ -142,33 +23,14 @@ nic_by_mac() {
 	return 1
 }
 
-# gen ARGS...: probe-gen in the generator's namespace.
-gen() { ip netns exec gen probe-gen "$@"; }
-
 PS_MAC=02:00:00:00:0b:02
-cleanup() {
-	[ -n "$SINK_PID" ] && kill "$SINK_PID" 2>/dev/null
-	pidof probe-gen >/dev/null && kill $(pidof probe-gen)
-	ip link del ps 2>/dev/null
-	ip netns del gen 2>/dev/null
-	rm -f "$SINK_JSON" /tmp/probe_xdp.err
-}
 
-setup() {
-	mkdir -p /var/run/netns /run/netns 2>/dev/null
-	cleanup
-	ip netns add gen &&
-		ip link add ps type veth peer name pg netns gen &&
-		ip link set ps address "$PS_MAC" &&
-		ip link set ps up && ip -n gen link set pg up
-}
-
-if ! setup; then
+if ! veth_setup; then
 	echo "not ok 1 - probe_xdp: setup failed"
 	echo "1..1"
 	exit 1
 fi
-trap cleanup EXIT
+trap veth_cleanup EXIT
 
 # --- bad parameters: one clear line each, before anything is sent -------
 expect_err "an unknown mode is refused" 2 "mode 'fast' is not xdp" \
@@ -181,6 +43,26 @@ expect_err "rate 0 is refused" 2 "rate (frames/s) '0' is not in" \
 	gen -i pg -d "$PS_MAC" -f 1 -r 0 -n 1
 expect_err "an unknown interface is named" 2 "no interface 'nosuch0'" \
 	probe-gen -m xdp -i nosuch0 -d "$PS_MAC" -f 1 -n 1
+expect_err "VLAN 5000 is refused" 2 "VLAN '5000' is not in 1..4094" \
+	gen -i pg -d "$PS_MAC" -f 1 -v 5000 -n 1
+expect_err "a rate above 1000000 is refused" 2 \
+	"rate (frames/s) '1000001' is not in 1..1000000" \
+	gen -i pg -d "$PS_MAC" -f 1 -r 1000001 -n 1
+expect_err "a non-numeric rate is refused" 2 "rate (frames/s) 'fast' is not in" \
+	gen -i pg -d "$PS_MAC" -f 1 -r fast -n 1
+expect_err "a bad destination MAC is refused" 2 "bad MAC address '02:00:zz'" \
+	gen -i pg -d 02:00:zz -f 1 -n 1
+expect_err "a flow id above 65535 is refused" 2 "flow '65536' is not in 0..65535" \
+	gen -i pg -d "$PS_MAC" -f 65536 -n 1
+expect_err "an unknown interface is named in auto mode too" 2 \
+	"no interface 'nosuch0'" \
+	probe-gen -i nosuch0 -d "$PS_MAC" -f 1 -n 1
+expect_err "... and with af_packet" 2 "no interface 'nosuch0'" \
+	probe-gen -m af_packet -i nosuch0 -d "$PS_MAC" -f 1 -n 1
+expect_err "the sink names an unknown interface" 2 "no interface 'nosuch0'" \
+	probe-sink -i nosuch0 -o /tmp/x.json
+expect_err "the sink refuses a bad flow id" 2 "flow '-1' is not in 0..65535" \
+	probe-sink -i ps -o /tmp/x.json -f -1
 ip -n gen link add pbr type bridge && ip -n gen link set pbr up
 expect_err "xdp on a driver without XDP transmit says so" 1 \
 	"driver bridge of pbr has no XDP transmit (ndo_xdp_xmit)" \
@@ -232,6 +114,32 @@ check "forced af_packet still works" said \
 	"probe-gen: flow 6 sent 300 (af_packet)"
 check "... received whole" sink_has 6 0 300
 
+# Two probe-gens at once out of pg: the first attaches probe_stamp there,
+# the other runs its own; each flow keeps its own sequence.
+sink_start ps
+gen -m xdp -i pg -d "$PS_MAC" -f 10 -n 600 -r 1000 >/tmp/probe_xdp.out 2>&1 &
+gen10=$!
+run gen -m xdp -i pg -d "$PS_MAC" -f 11 -n 400 -r 1000 -v 5
+wait "$gen10"
+sink_stop
+WHY="$(ip -n gen link show pg)"
+check "probe_stamp stays attached to pg for its flows" \
+	eval 'ip -n gen link show pg | grep -q "prog/xdp id [0-9]* name probe_stamp"'
+check "two probe-gens at once, each flow counted whole" \
+	eval 'sink_has 10 0 600 && sink_has 11 5 400'
+
+# Several flows from one probe-gen: one wake-up per tick sends them all.
+sink_start ps
+run gen -m xdp -i pg -d "$PS_MAC" -f 12,13,14 -v 7,8,9 -n 300 -r 1000
+sink_stop
+check "one probe-gen sends three flows (xdp)" said "probe-gen: flow 12 sent 300 (xdp)
+probe-gen: flow 13 sent 300 (xdp)
+probe-gen: flow 14 sent 300 (xdp)"
+check "... each received whole in its VLAN" \
+	eval 'sink_has 12 7 300 && sink_has 13 8 300 && sink_has 14 9 300'
+expect_err "flows and VLANs pair up" 2 "3 flows but 2 VLANs" \
+	gen -i pg -d "$PS_MAC" -f 1,2,3 -v 7,8 -n 1
+
 sink_start ps
 gen -m xdp -i pg -d "$PS_MAC" -f 7 -r 1000 >/tmp/probe_xdp.out 2>&1 &
 gen=$!
@@ -258,11 +166,11 @@ else
 	sink_start "$B"
 	run probe-gen -m xdp -i "$A" -d 52:54:00:12:00:02 -f 8 -n 500 -r 1000
 	sink_stop
-	check "xdp sends on virtio_net (XDP_PASS loaded for ndo_xdp_xmit)" \
+	check "xdp sends on virtio_net (probe_pass loaded for ndo_xdp_xmit)" \
 		said "probe-gen: flow 8 sent 500 (xdp)"
 	check "... received whole through the hub" sink_has 8 0 500
 	WHY="$(ip link show "$A")"
-	check "... and leaves XDP_PASS loaded for the NIC's other flows" \
+	check "... and leaves it loaded for the NIC's other flows" \
 		eval 'ip link show "$A" | grep -q "prog/xdp id [0-9]* name probe_pass"'
 	# QEMU's virtio-net drops VLANs the guest has not registered (its
 	# VLAN filter): a VLAN device registers 20, and receives the flow.
@@ -280,5 +188,4 @@ else
 	ip link set "$B" down
 fi
 
-echo "1..$N"
-[ "$FAILED" -eq 0 ]
+tap_end

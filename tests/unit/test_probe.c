@@ -83,9 +83,10 @@ TEST(generator_options_are_checked)
 
 	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -v 10 "
 		       "-r 1000", &o), 0);
-	CHECK_INT(o.vid, 10);
+	CHECK_INT(o.n_flows, 1);
+	CHECK_INT(o.vids[0], 10);
 	CHECK_INT(o.pps, 1000);
-	CHECK_INT(probe_frame_header(&o, frame), 18);	/* tagged */
+	CHECK_INT(probe_frame_header(&o, o.vids[0], frame), 18); /* tagged */
 	CHECK(frame[12] == 0x81 && frame[15] == 10 && frame[16] == 0x88);
 	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -v 0", &o),
 		  -1);
@@ -97,6 +98,29 @@ TEST(generator_options_are_checked)
 	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -s 20",
 		       &o), -1);
 	CHECK_INT(opts("probe-gen -d 02:00:00:00:00:02 -f 3", &o), -1);
+}
+
+TEST(several_flows_pair_with_their_vlans)
+{
+	struct probe_opts o;
+
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 4,5,6 "
+		       "-v 10,20,30", &o), 0);
+	CHECK_INT(o.n_flows, 3);
+	CHECK(o.flows[2] == 6 && o.vids[2] == 30 && o.vids[0] == 10);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 4,5", &o),
+		  0);
+	CHECK(o.n_flows == 2 && o.vids[0] == 0 && o.vids[1] == 0);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 4,5 -v 10",
+		       &o), -1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 4,4", &o),
+		  -1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 4, -v 10",
+		       &o), -1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 4 -v 10,0",
+		       &o), -1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 "
+		       "-f 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", &o), -1);
 }
 
 TEST(the_send_mode_is_chosen_by_name)
@@ -137,6 +161,15 @@ TEST(the_tick_is_one_millisecond_unless_asked)
 		       &o), -1);
 	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 3 -t 1001",
 		       &o), -1);
+}
+
+TEST(a_backlog_goes_out_over_several_ticks)
+{
+	CHECK_INT(pace_burst(1000, 1000000), PACE_MIN_BURST);
+	CHECK_INT(pace_burst(62999, 1000000), PACE_MIN_BURST);
+	CHECK_INT(pace_burst(1000, 20000000), PACE_MIN_BURST);
+	CHECK_INT(pace_burst(64000, 1000000), PACE_MAX_CHUNK);
+	CHECK_INT(pace_burst(1000000, 1000000), PACE_MAX_CHUNK);
 }
 
 TEST(frame_k_is_due_k_intervals_after_the_start)

@@ -1,0 +1,98 @@
+#!/bin/sh
+# Guest tests for probe-sink's accounting, with crafted probe frames:
+# ethsend sends the sequence numbers chosen here, one frame each, so
+# duplicates, reordering and losses are exactly known; and malformed frames
+# of the probe EtherType (other magic, other version, too short) are
+# counted as such and do not stop the sink.
+#
+# Runs as root INSIDE the guest VM; never on the build host. Prints TAP.
+#
+# Wires: veth pg (namespace gen, ethsend) <-> ps (here, probe-sink).
+
+. /lab/lib/probe.sh
+
+PS_MAC=02:00:00:00:0d:02
+
+# probe_hex FLOW VID SEQ [MAGIC [VERSION]]: the frame after the source
+# address (lab/libmst/probe_wire.h), send time 0.
+probe_hex() {
+	printf '88b5 %s %s %04x %04x 0000 %08x 0000000000000000' \
+		"${4:-4d4c5052}" "${5:-0001}" "$1" "$2" "$3"
+}
+
+# send_seqs FLOW VID SEQ...: one frame per sequence number, in order
+# (tagged when VID is not 0).
+send_seqs() {
+	flow=$1 vid=$2
+	shift 2
+	tag=
+	[ "$vid" != 0 ] && tag="-v $vid"
+	for s in "$@"; do
+		# shellcheck disable=SC2086 # $tag is empty or two words
+		ip netns exec gen ethsend -i pg -d "$PS_MAC" $tag \
+			"$(probe_hex "$flow" "$vid" "$s")" || return 1
+	done
+}
+
+# raw HEX [-u]: one frame as it is (-u: unpadded, a runt on the veth).
+raw() { ip netns exec gen ethsend -i pg -d "$PS_MAC" $2 "$1"; }
+
+# flow_is FLOW VID RECEIVED LOST DUPS REORDERED GAPS: the flow's report;
+# GAPS the JSON list of {"first","last"} without the times.
+flow_is() {
+	got=$(printf '%s' "$SINK" | sed -n "s/.*\\({\"flow\":$1,[^]]*\\]\\).*/\\1/p" |
+		sed 's/,"ms":[0-9.]*//g; s/"longest_gap_ms":[0-9.]*,//')
+	want="{\"flow\":$1,\"vid\":$2,\"received\":$3,\"lost\":$4,\"duplicated\":$5,\"reordered\":$6,\"gaps\":$7"
+	WHY="flow $1: got '$got', want '$want' (sink: $SINK)"
+	[ "$got" = "$want" ]
+}
+
+if ! veth_setup; then
+	echo "not ok 1 - probe_sink: setup failed"
+	echo "1..1"
+	exit 1
+fi
+trap veth_cleanup EXIT
+
+sink_start ps
+# Flow 1: 2 twice (a duplicate), 5 before 4 (4 is reordered; its hole
+# stays listed as the gap the data plane showed at the time).
+send_seqs 1 0 0 1 2 2 3 5 4 6
+check "crafted frames sent (flow 1)" test $? = 0
+# Flow 2, tagged, interleaved after flow 1: 2 and 3 lost, 2 arrives late,
+# 6..8 lost; 4 and 5 a run between the holes.
+send_seqs 2 10 0 1 4 5 2 9
+check "crafted frames sent (flow 2, VLAN 10)" test $? = 0
+# Malformed frames of the probe EtherType: another magic, another
+# version, a header cut short (a runt), nothing after the EtherType.
+raw "$(probe_hex 1 0 7 00000000)"
+raw "$(probe_hex 1 0 7 4d4c5052 0002)"
+raw "88b5 4d4c5052 0001 0001" -u
+raw "88b5" -u
+# ... and then a good frame: the sink is still counting.
+send_seqs 1 0 7
+WHY="probe-sink (pid $SINK_PID) is gone after the malformed frames"
+check "the sink survives malformed frames" kill -0 "$SINK_PID"
+sink_stop
+
+check "duplicate and reordered frame counted, the hole listed" flow_is \
+	1 0 8 0 1 1 '[{"first":4,"last":4}]'
+check "losses, a late frame and two holes counted (tagged flow)" flow_is \
+	2 10 6 4 0 1 '[{"first":2,"last":3},{"first":6,"last":8}]'
+WHY="sink: $SINK (want \"malformed\":4)"
+check "malformed frames counted, not taken for a flow" \
+	eval 'printf "%s" "$SINK" | grep -q "\],\"malformed\":4}$" &&
+		! printf "%s" "$SINK" | grep -q "{\"flow\":[^12],"'
+
+# The report is written on SIGUSR1 too, while counting goes on.
+sink_start ps
+send_seqs 3 0 0 1 2
+kill -USR1 "$SINK_PID"
+sleep 0.5
+SINK=$(cat "$SINK_JSON" 2>/dev/null)
+check "SIGUSR1 writes the report so far" flow_is 3 0 3 0 0 0 '[]'
+send_seqs 3 0 3
+sink_stop
+check "... and counting goes on" flow_is 3 0 4 0 0 0 '[]'
+
+tap_end

@@ -29,13 +29,18 @@ static void render(const struct topo *t)
 		abort();
 	sbuf_init(&sb);
 	for (size_t i = 0; i < t->n_nodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+		/* Only bridges run mstd; every other node is refused. */
+		enum plan_err want = topo_role_is_bridge(n->role) &&
+				     !n->kernel_stp ? PLAN_OK : PLAN_ENOMSTD;
+
 		for (size_t j = 0; j < t->nodes[i].n_ports; j++)
 			if (strlen(p->nodes[i].nic[j].tap) >= IFNAMSIZ - 1)
 				abort();
 		if (plan_domain_xml(p, &params, (int)i, &sb) ||
 		    plan_user_data(p, (int)i, &sb) ||
 		    plan_meta_data(p, (int)i, &sb) ||
-		    plan_mstd_conf(p, (int)i, &sb))
+		    plan_mstd_conf(p, (int)i, &sb) != want)
 			abort();
 		sbuf_reset(&sb);
 	}

@@ -574,7 +574,10 @@ int lab_exec(struct lab *l, int node, char *const argv[], unsigned timeout_ms,
 
 int lab_wait_converged(struct lab *l, unsigned timeout_ms, char *err)
 {
-	static char *const show[] = { "mstctl", "-j", "show", NULL };
+	static char *const mst_show[] = { "mstctl", "-j", "show", NULL };
+	/* A kernel-STP bridge has no MST state: its ports' own state. */
+	static char *const stp_show[] = { "bridge", "-j", "link", "show",
+					  NULL };
 	const struct lab_ops *o = l->ops;
 	long long start = o->now_ms(o->clock_ctx), stable_since = start;
 	/* Two hello times without a change, and nothing in transition. */
@@ -590,15 +593,19 @@ int lab_wait_converged(struct lab *l, unsigned timeout_ms, char *err)
 		bool settled = true;
 
 		for (size_t i = 0; i < n; i++) {
+			const struct topo_node *tn = &l->t->nodes[i];
+			char *const *show = tn->kernel_stp ? stp_show :
+							     mst_show;
 			struct exec_result res;
 
-			if (!topo_role_is_bridge(l->t->nodes[i].role))
+			if (!topo_role_is_bridge(tn->role))
 				continue;
 			if (lab_exec(l, (int)i, show, 5000, &res, err))
 				goto out;
 			if (res.exit_code) {
-				ops_fail(err, "%s: mstctl show failed: %s",
-				     l->t->nodes[i].name, res.err);
+				ops_fail(err, "%s: %s failed: %s", tn->name,
+					 tn->kernel_stp ? "bridge link show" :
+					 "mstctl show", res.err);
 				exec_result_free(&res);
 				goto out;
 			}

@@ -248,7 +248,7 @@ struct fixture {
 };
 
 /* A topology file, a results folder and a lab on the fake ops. */
-static int setup(struct fixture *fx)
+static int setup_text(struct fixture *fx, const char *text)
 {
 	struct topo_error te;
 	char err[OPS_ERR_LEN] = "";
@@ -262,7 +262,7 @@ static int setup(struct fixture *fx)
 		return -1;
 	snprintf(fx->topo, sizeof(fx->topo), "%s/unit.yaml", fx->dir);
 	f = fopen(fx->topo, "w");
-	fputs(topo_text, f);
+	fputs(text, f);
 	fclose(f);
 	if (topo_parse_file(fx->topo, &fx->t, &te))
 		return -1;
@@ -276,6 +276,11 @@ static int setup(struct fixture *fx)
 	fx->l.pp.kernel[0] = fx->l.pp.kernel[1] = "/boot/k";
 	fx->l.pp.initrd = "/boot/i";
 	return 0;
+}
+
+static int setup(struct fixture *fx)
+{
+	return setup_text(fx, topo_text);
 }
 
 static void teardown(struct fixture *fx)
@@ -396,6 +401,34 @@ TEST(a_link_fails_and_restores_at_both_ends)
 	CHECK_INT(lab_link_restore(&fx.l, 0, err), 0);
 	CHECK(strstr(fk.calls, "t1a on\n") && strstr(fk.calls, "t1b on\n"));
 	CHECK(strstr(fk.calls, "set_link mstlab-unit-h2 up\n") != NULL);
+	teardown(&fx);
+}
+
+/* mstctl shows MST ports only: a kernel-STP bridge is judged on its
+ * ports' own states, and learning is not converged. */
+TEST(a_kernel_stp_bridge_converges_on_its_ports_own_states)
+{
+	static const char text[] =
+		"name: unit\n"
+		"nodes:\n"
+		"  sw1: { role: bridge, stp: kernel }\n"
+		"  h1: { role: host }\n"
+		"links:\n"
+		"  - [sw1:p1, h1:eth1]\n";
+	struct fixture fx;
+	char err[OPS_ERR_LEN] = "";
+
+	CHECK(setup_text(&fx, text) == 0);
+	/* [{"ifname":"p1","state":"learning"}] */
+	fk.exec_out = "W3siaWZuYW1lIjoicDEiLCJzdGF0ZSI6ImxlYXJuaW5nIn1dCg==";
+	CHECK_INT(lab_wait_converged(&fx.l, 20000, err), -1);
+	CHECK_STR(err, "not converged after 20 s");
+	CHECK(strstr(fk.calls, "\"bridge\",\"-j\",\"link\",\"show\"]"));
+	CHECK(!strstr(fk.calls, "mstctl"));
+	/* [{"ifname":"p1","state":"forwarding"}] */
+	fk.exec_out = "W3siaWZuYW1lIjoicDEiLCJzdGF0ZSI6ImZvcndhcmRpbmcifV0K";
+	err[0] = 0;
+	CHECK_INT(lab_wait_converged(&fx.l, 20000, err), 0);
 	teardown(&fx);
 }
 

@@ -512,6 +512,44 @@ static int set_carrier(struct lab *l, const struct topo_end *e, bool up,
 	return rc ? -1 : 0;
 }
 
+struct carrier_job {
+	struct lab *l;
+	const struct topo_end *e;
+	bool up;
+	char err[OPS_ERR_LEN];
+	int rc;
+};
+
+static void *carrier_thread(void *arg)
+{
+	struct carrier_job *j = arg;
+
+	j->rc = set_carrier(j->l, j->e, j->up, j->err);
+	return NULL;
+}
+
+/*
+ * Both ends at once, like a cable pulled: one after the other, the far
+ * end would stop sending tens of ms before the near end sees its carrier
+ * go, and every failover would be measured that much slower.
+ */
+static int set_carriers(struct lab *l, const struct topo_link *tl, bool up,
+			char *err)
+{
+	struct carrier_job far = { l, &tl->end[1], up, "", 0 };
+	pthread_t tid;
+	bool threaded = !pthread_create(&tid, NULL, carrier_thread, &far);
+	int rc = set_carrier(l, &tl->end[0], up, err);
+
+	if (threaded)
+		pthread_join(tid, NULL);
+	else
+		far.rc = set_carrier(l, &tl->end[1], up, far.err);
+	if (!rc && far.rc)
+		snprintf(err, OPS_ERR_LEN, "%s", far.err);
+	return rc || far.rc ? -1 : 0;
+}
+
 static const char *end_tap(struct lab *l, const struct topo_end *e)
 {
 	return l->p->nodes[e->node].nic[e->port].tap;
@@ -525,21 +563,19 @@ int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 	const struct lab_ops *o = l->ops;
 	int64_t start = events_now();
 
-	for (int e = 0; e < 2; e++) {
-		int rc = mode == TOPO_FAIL_CARRIER ?
-			 set_carrier(l, &tl->end[e], false, err) :
-			 o->link->port_forward(o->link_ctx,
-					       end_tap(l, &tl->end[e]), false,
-					       err);
-		if (rc)
+	if (mode == TOPO_FAIL_CARRIER) {
+		if (set_carriers(l, tl, false, err))
 			return -1;
-		/* Logged once the first end is down, stamped when it
-		 * started going down. */
-		if (e == 0)
-			events_log_at(&l->ev, start, "link-down", "link%u %s",
-				      tl->index, mode == TOPO_FAIL_CARRIER ?
-				      "carrier" : "silent");
+	} else {
+		for (int e = 0; e < 2; e++)
+			if (o->link->port_forward(o->link_ctx,
+						  end_tap(l, &tl->end[e]),
+						  false, err))
+				return -1;
 	}
+	/* Stamped when it started going down. */
+	events_log_at(&l->ev, start, "link-down", "link%u %s", tl->index,
+		      mode == TOPO_FAIL_CARRIER ? "carrier" : "silent");
 	if (mode == TOPO_FAIL_CARRIER)
 		rt->carrier_down = true;
 	else
@@ -557,9 +593,10 @@ int lab_link_restore(struct lab *l, int link, char *err)
 	 * never failed: a later process need not know which it was. */
 	for (int e = 0; e < 2; e++)
 		if (o->link->port_forward(o->link_ctx, end_tap(l, &tl->end[e]),
-					  true, err) ||
-		    set_carrier(l, &tl->end[e], true, err))
+					  true, err))
 			return -1;
+	if (set_carriers(l, tl, true, err))
+		return -1;
 	l->links[link].silent = l->links[link].carrier_down = false;
 	events_log_at(&l->ev, start, "link-up", "link%u", tl->index);
 	return 0;

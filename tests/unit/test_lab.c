@@ -26,6 +26,8 @@ struct fake {
 	long long now;
 	bool unrecorded;	/* a resource was made before its record */
 	bool taken;		/* every name is already someone else's */
+	int in_set_link;	/* set_link calls so far */
+	int together;		/* of them, ones that overlapped another */
 };
 
 static struct fake fk;
@@ -98,10 +100,27 @@ static int hv_running(void *c, const char *name, char *err)
 
 static int hv_set_link(void *c, const char *name, const char *xml, char *err)
 {
+	bool both = false;
+
 	(void)c;
 	(void)err;
+	/* Waits up to 1 s for the other end's call: both in flight at
+	 * once means the ends go down together. */
+	pthread_mutex_lock(&calls_lock);
+	fk.in_set_link++;
+	pthread_mutex_unlock(&calls_lock);
+	for (int i = 0; i < 1000 && !both; i++) {
+		pthread_mutex_lock(&calls_lock);
+		both = fk.in_set_link >= 2;
+		pthread_mutex_unlock(&calls_lock);
+		if (!both)
+			usleep(1000);
+	}
 	call("set_link %s %s\n", name,
 	     strstr(xml, "state='down'") ? "down" : "up");
+	pthread_mutex_lock(&calls_lock);
+	fk.together += both;
+	pthread_mutex_unlock(&calls_lock);
 	return 0;
 }
 
@@ -392,8 +411,9 @@ TEST(a_link_fails_and_restores_at_both_ends)
 
 	CHECK(setup(&fx) == 0);
 	CHECK_INT(lab_link_fail(&fx.l, 0, TOPO_FAIL_CARRIER, err), 0);
-	CHECK(strstr(fk.calls, "set_link mstlab-unit-h1 down\n"
-			       "set_link mstlab-unit-h2 down\n") != NULL);
+	CHECK(strstr(fk.calls, "set_link mstlab-unit-h1 down\n") != NULL);
+	CHECK(strstr(fk.calls, "set_link mstlab-unit-h2 down\n") != NULL);
+	CHECK_INT(fk.together, 2);	/* like a cable pulled */
 	fk.calls[0] = 0;
 	CHECK_INT(lab_link_fail(&fx.l, 0, TOPO_FAIL_SILENT, err), 0);
 	CHECK(strstr(fk.calls, "t1a off\n") && strstr(fk.calls, "t1b off\n"));

@@ -26,29 +26,38 @@ static int teardown(struct runtime *rt, const char *run_dir)
 
 /*
  * A run that died (crash, kill -9) leaves its current-run pointer behind.
- * If none of its domains runs any more it is finished: clean it up. If
- * some run, the lab is in use: refuse.
+ * If none of the lab's domains runs any more it is finished: clean it up.
+ * If some run, the lab is in use (perhaps from another results folder,
+ * whose pointer we cannot see): refuse.
  */
 static int clear_stale(struct runtime *rt)
 {
 	char run_dir[PATH_MAX], err[OPS_ERR_LEN];
+	const char *alive = NULL;
 	struct plan *p;
-	int alive = 0;
+	bool have_run;
 
-	if (lab_current_run(rt->results, rt->t->name, run_dir,
-			    sizeof(run_dir)))
-		return 0;
+	have_run = lab_current_run(rt->results, rt->t->name, run_dir,
+				   sizeof(run_dir)) == 0;
 	if (plan_build(rt->t, &p))
 		return -1;
-	for (size_t i = 0; i < rt->t->n_nodes; i++)
-		alive += rt->ops.hv->running(rt->ops.hv_ctx,
-					     p->nodes[i].domain, err) == 1;
-	plan_free(p);
-	if (alive) {
+	for (size_t i = 0; i < rt->t->n_nodes && !alive; i++)
+		if (rt->ops.hv->running(rt->ops.hv_ctx, p->nodes[i].domain,
+					err) == 1)
+			alive = p->nodes[i].domain;
+	if (alive && have_run)
 		fprintf(rt->err, "mstlab: lab %s is up (%s): 'mstlab down %s' "
 			"first\n", rt->t->name, run_dir, rt->topo_path);
+	else if (alive)
+		fprintf(rt->err, "mstlab: lab %s is up from another results "
+			"folder (domain %s runs): 'mstlab down --results DIR "
+			"%s' with that folder first\n", rt->t->name, alive,
+			rt->topo_path);
+	plan_free(p);
+	if (alive)
 		return -1;
-	}
+	if (!have_run)
+		return 0;
 	fprintf(rt->err, "mstlab: an earlier run of %s did not finish: "
 		"cleaning up after it\n", rt->t->name);
 	return teardown(rt, run_dir);

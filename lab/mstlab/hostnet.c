@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #define PREFIX "ml-"
+/* The kernel's IFALIASZ: linux/if.h clashes with net/if.h. */
+#define ALIAS_LEN 256
 
 static bool ours(const char *name, char *err)
 {
@@ -31,8 +33,10 @@ static bool ours(const char *name, char *err)
 	return false;
 }
 
-/* Sends one request and waits for its ack; errno-style result. */
-static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh)
+/* Sends one request and waits for its ack (and replies, to cb);
+ * errno-style result. */
+static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		void *data)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	unsigned portid = mnl_socket_get_portid(nl);
@@ -47,31 +51,39 @@ static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh)
 		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (n < 0)
 			return -errno;
-		rc = mnl_cb_run(buf, (size_t)n, nlh->nlmsg_seq, portid, NULL,
-				NULL);
+		rc = mnl_cb_run(buf, (size_t)n, nlh->nlmsg_seq, portid, cb,
+				data);
 	} while (rc > 0);
 	return rc < 0 ? -errno : 0;
 }
 
-static int request(struct nlmsghdr *nlh, char *err, const char *what,
-		   const char *name, int ok_errno)
+/* One request on its own socket: 0 or -errno (err says why). */
+static int request_rc(struct nlmsghdr *nlh, char *err, const char *what,
+		      const char *name, mnl_cb_t cb, void *data)
 {
 	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
 	int rc;
 
 	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		rc = -errno;
 		ops_fail(err, "rtnetlink: %s", strerror(errno));
 		if (nl)
 			mnl_socket_close(nl);
-		return -1;
+		return rc;
 	}
-	rc = talk(nl, nlh);
+	rc = talk(nl, nlh, cb, data);
 	mnl_socket_close(nl);
-	if (rc == 0 || (ok_errno && rc == -ok_errno))
-		return 0;
-	ops_fail(err, "cannot %s %s: %s", what, name,
-		 strerror(-rc));
-	return -1;
+	if (rc)
+		ops_fail(err, "cannot %s %s: %s", what, name, strerror(-rc));
+	return rc;
+}
+
+static int request(struct nlmsghdr *nlh, char *err, const char *what,
+		   const char *name, int ok_errno)
+{
+	int rc = request_rc(nlh, err, what, name, NULL, NULL);
+
+	return rc == 0 || (ok_errno && rc == -ok_errno) ? 0 : -1;
 }
 
 static struct nlmsghdr *link_msg(char *buf, int type, int flags,
@@ -105,16 +117,13 @@ static void no_ipv6(const char *ifname)
 	close(fd);
 }
 
-static int hn_create(void *ctx, const char *bridge, char *err)
+static int new_bridge(const char *bridge, char *err)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 	struct nlattr *li, *data;
 	struct ifinfomsg *ifm;
 
-	(void)ctx;
-	if (!ours(bridge, err))
-		return -1;
 	nlh = link_msg(buf, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, AF_UNSPEC,
 		       bridge);
 	ifm = mnl_nlmsg_get_payload(nlh);
@@ -136,10 +145,74 @@ static int hn_create(void *ctx, const char *bridge, char *err)
 	mnl_attr_put_u8(nlh, IFLA_BR_NF_CALL_ARPTABLES, 0);
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, li);
-	if (request(nlh, err, "create bridge", bridge, 0))
+	return request_rc(nlh, err, "create bridge", bridge, NULL, NULL);
+}
+
+/* The alias is our signature: a later run knows the bridge as its own. */
+static int set_alias(const char *ifname, const char *alias, char *err)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = link_msg(buf, RTM_SETLINK, 0, AF_UNSPEC,
+					ifname);
+
+	mnl_attr_put_strz(nlh, IFLA_IFALIAS, alias);
+	return request(nlh, err, "label", ifname, 0);
+}
+
+static int alias_attr(const struct nlattr *a, void *data)
+{
+	if (mnl_attr_get_type(a) == IFLA_IFALIAS &&
+	    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+		snprintf(data, ALIAS_LEN, "%s", mnl_attr_get_str(a));
+	return MNL_CB_OK;
+}
+
+static int alias_reply(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), alias_attr, data);
+}
+
+/* The alias of an existing interface ("" if it has none). */
+static int get_alias(const char *ifname, char alias[ALIAS_LEN], char *err)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	alias[0] = '\0';
+	return request_rc(link_msg(buf, RTM_GETLINK, 0, AF_UNSPEC, ifname),
+			  err, "read", ifname, alias_reply, alias) ? -1 : 0;
+}
+
+static int hn_remove(void *ctx, const char *ifname, char *err);
+
+static int hn_create(void *ctx, const char *bridge, const char *owner,
+		     char *err)
+{
+	char alias[ALIAS_LEN];
+	int rc, replaced = 0;
+
+	if (!ours(bridge, err))
+		return -1;
+	rc = new_bridge(bridge, err);
+	if (rc == -EEXIST) {
+		if (get_alias(bridge, alias, err))
+			return -1;
+		if (strcmp(alias, owner))
+			return ops_fail(err, "cannot create bridge %s: an "
+					"interface of that name exists without "
+					"this lab's label (its alias: '%s'), "
+					"so it is left alone; if it is a "
+					"leftover, 'ip link del %s'",
+					bridge, alias, bridge);
+		/* Left by a run that died with its state: ours to replace. */
+		if (hn_remove(ctx, bridge, err))
+			return -1;
+		rc = new_bridge(bridge, err);
+		replaced = 1;
+	}
+	if (rc || set_alias(bridge, owner, err))
 		return -1;
 	no_ipv6(bridge);
-	return 0;
+	return replaced;
 }
 
 static int port_attrs(const char *tap, int learning, int state, char *err,

@@ -201,6 +201,10 @@ static void forget(struct lab *l, const char *kind, const char *name)
 static int up_links(struct lab *l, char *err)
 {
 	const struct lab_ops *o = l->ops;
+	char owner[TOPO_LAB_NAME_MAX + 16];
+	int rc;
+
+	snprintf(owner, sizeof(owner), "mstlab lab %s", l->t->name);
 
 	for (size_t i = 0; i < l->t->n_links; i++) {
 		const struct plan_link *pl = &l->p->links[i];
@@ -210,10 +214,15 @@ static int up_links(struct lab *l, char *err)
 		snprintf(pcap, sizeof(pcap), "%s/%s", l->run_dir, pl->pcap);
 		if (state_add(&l->st, err, "bridge %s", pl->bridge))
 			return -1;
-		if (o->link->create(o->link_ctx, pl->bridge, err)) {
+		rc = o->link->create(o->link_ctx, pl->bridge, owner, err);
+		if (rc < 0) {
 			forget(l, "bridge", pl->bridge);
 			return -1;
 		}
+		if (rc == 1)
+			fprintf(l->log, "mstlab: %s was left by a run of %s "
+				"that died with its state: replaced\n",
+				pl->bridge, l->t->name);
 		if (state_add(&l->st, err, "capture %s %s", pl->bridge, pcap) ||
 		    o->cap->start(o->cap_ctx, pl->bridge, pcap, &rt->cap_pid,
 				  &rt->cap_start, err) ||

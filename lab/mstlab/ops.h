@@ -42,8 +42,13 @@ struct hv_ops {
 };
 
 struct link_ops {
-	/* A host bridge that behaves like a wire (see DESIGN.md). */
-	int (*create)(void *ctx, const char *bridge, char *err);
+	/*
+	 * A host bridge that behaves like a wire (see DESIGN.md), labelled
+	 * with owner. A bridge of that name and label left by a run that
+	 * died is replaced: returns 1 then, 0 when created afresh.
+	 */
+	int (*create)(void *ctx, const char *bridge, const char *owner,
+		      char *err);
 	/* Sets the two ports (taps) of a link bridge up: learning off,
 	 * group_fwd_mask. Called once both taps exist. */
 	int (*setup_port)(void *ctx, const char *tap, char *err);

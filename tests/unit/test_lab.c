@@ -26,6 +26,7 @@ struct fake {
 	long long now;
 	bool unrecorded;	/* a resource was made before its record */
 	bool taken;		/* every name is already someone else's */
+	int leftover;		/* create: 1 = replaced a lost run's bridge */
 	int in_set_link;	/* set_link calls so far */
 	int together;		/* of them, ones that overlapped another */
 };
@@ -152,14 +153,14 @@ static int hv_agent(void *c, const char *name, const char *cmd, int t,
 static const struct hv_ops fake_hv = { hv_start, hv_destroy, hv_running,
 				       hv_set_link, hv_agent };
 
-static int ln_create(void *c, const char *br, char *err)
+static int ln_create(void *c, const char *br, const char *owner, char *err)
 {
 	(void)c;
 	recorded(br);
 	if (fk.taken)
 		return ops_fail(err, "cannot create bridge %s: File exists", br);
-	call("create %s\n", br, "");
-	return 0;
+	call("create %s %s\n", br, owner);
+	return fk.leftover;
 }
 
 static int ln_setup(void *c, const char *tap, char *err)
@@ -358,6 +359,23 @@ TEST(names_that_were_taken_are_never_torn_down)
 	fk.calls[0] = 0;
 	CHECK_INT(lab_down(fx.dir, "unit", fx.l.run_dir, &ops, fx.log), 0);
 	CHECK_STR(fk.calls, "");
+	teardown(&fx);
+}
+
+TEST(a_bridge_a_lost_run_left_is_replaced_and_the_log_says_so)
+{
+	struct fixture fx;
+	char err[OPS_ERR_LEN] = "";
+
+	CHECK(setup(&fx) == 0);
+	fk.leftover = 1;
+	CHECK_INT(lab_up(&fx.l, err), 0);
+	/* The label is what lets a later run know the bridge as its own. */
+	CHECK(strstr(fk.calls, "create ml-") != NULL);
+	CHECK(strstr(fk.calls, " mstlab lab unit\n") != NULL);
+	fflush(fx.log);
+	CHECK(strstr(fx.log_buf, "was left by a run of unit that died with "
+		     "its state: replaced") != NULL);
 	teardown(&fx);
 }
 

@@ -209,8 +209,15 @@ static int hn_create(void *ctx, const char *bridge, const char *owner,
 		rc = new_bridge(bridge, err);
 		replaced = 1;
 	}
-	if (rc || set_alias(bridge, owner, err))
+	if (rc)
 		return -1;
+	if (set_alias(bridge, owner, err)) {
+		char ignored[OPS_ERR_LEN];
+
+		/* Ours, but the caller forgets it on failure: remove it. */
+		hn_remove(ctx, bridge, ignored);
+		return -1;
+	}
 	no_ipv6(bridge);
 	return replaced;
 }

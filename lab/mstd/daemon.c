@@ -294,7 +294,11 @@ int mstd_run(struct mstd *d)
 	struct epoll_event evs[16];
 
 	while (!d->stop) {
-		int n = epoll_wait(d->epfd, evs, 16, -1);
+		int n;
+
+		/* What the last events logged, now that they are handled. */
+		mstd_log_flush(d);
+		n = epoll_wait(d->epfd, evs, 16, -1);
 
 		if (n < 0) {
 			if (errno == EINTR)

@@ -66,6 +66,8 @@ void mstd_fini(struct mstd *d);
 
 __attribute__((format(printf, 3, 4)))
 void mstd_log(struct mstd *d, enum mstp_log_level level, const char *fmt, ...);
+/* Writes out the lines logged since the last call (errors go at once). */
+void mstd_log_flush(struct mstd *d);
 
 /* Core port index of a bridge port ifindex / name, or -1. */
 int mstd_port_by_ifindex(const struct mstd *d, int ifindex);

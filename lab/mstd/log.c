@@ -25,7 +25,17 @@ void mstd_log(struct mstd *d, enum mstp_log_level level, const char *fmt, ...)
 	vfprintf(d->logf, fmt, ap);
 	va_end(ap);
 	fputc('\n', d->logf);
-	fflush(d->logf);
+	/* Errors at once (an exit may follow); the rest when the event
+	 * that caused them is handled (mstd_log_flush): in a lab the log
+	 * is a 9p file, and a write per line would delay a failover. */
+	if (level == MSTP_LOG_ERR)
+		fflush(d->logf);
+}
+
+void mstd_log_flush(struct mstd *d)
+{
+	if (d->logf)
+		fflush(d->logf);
 }
 
 int mstd_port_by_ifindex(const struct mstd *d, int ifindex)

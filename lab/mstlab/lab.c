@@ -564,6 +564,14 @@ static const char *end_tap(struct lab *l, const struct topo_end *e)
 	return l->p->nodes[e->node].nic[e->port].tap;
 }
 
+/* What injecting took: the lab's share of a measured failover. */
+static void took(struct lab *l, const struct topo_link *tl, const char *what,
+		 int64_t start)
+{
+	fprintf(l->log, "mstlab: link%u %s at both ends in %.1f ms\n",
+		tl->index, what, (double)(events_now() - start) / 1e6);
+}
+
 int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 		  char *err)
 {
@@ -585,6 +593,7 @@ int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 	/* Stamped when it started going down. */
 	events_log_at(&l->ev, start, "link-down", "link%u %s", tl->index,
 		      mode == TOPO_FAIL_CARRIER ? "carrier" : "silent");
+	took(l, tl, "down", start);
 	if (mode == TOPO_FAIL_CARRIER)
 		rt->carrier_down = true;
 	else
@@ -608,6 +617,7 @@ int lab_link_restore(struct lab *l, int link, char *err)
 		return -1;
 	l->links[link].silent = l->links[link].carrier_down = false;
 	events_log_at(&l->ev, start, "link-up", "link%u", tl->index);
+	took(l, tl, "up", start);
 	return 0;
 }
 

@@ -432,6 +432,9 @@ TEST(a_link_fails_and_restores_at_both_ends)
 	CHECK(strstr(fk.calls, "set_link mstlab-unit-h1 down\n") != NULL);
 	CHECK(strstr(fk.calls, "set_link mstlab-unit-h2 down\n") != NULL);
 	CHECK_INT(fk.together, 2);	/* like a cable pulled */
+	fflush(fx.log);
+	CHECK(strstr(fx.log_buf, "mstlab: link1 down at both ends in ") !=
+	      NULL);
 	fk.calls[0] = 0;
 	CHECK_INT(lab_link_fail(&fx.l, 0, TOPO_FAIL_SILENT, err), 0);
 	CHECK(strstr(fk.calls, "t1a off\n") && strstr(fk.calls, "t1b off\n"));
@@ -439,6 +442,8 @@ TEST(a_link_fails_and_restores_at_both_ends)
 	CHECK_INT(lab_link_restore(&fx.l, 0, err), 0);
 	CHECK(strstr(fk.calls, "t1a on\n") && strstr(fk.calls, "t1b on\n"));
 	CHECK(strstr(fk.calls, "set_link mstlab-unit-h2 up\n") != NULL);
+	fflush(fx.log);
+	CHECK(strstr(fx.log_buf, "mstlab: link1 up at both ends in ") != NULL);
 	teardown(&fx);
 }
 

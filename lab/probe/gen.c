@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * probe-gen: one sequence-numbered probe flow (lab/libmst/probe_wire.h)
+ * probe-gen: sequence-numbered probe flows (lab/libmst/probe_wire.h)
  * out of an interface at a steady rate.
  *
  *   probe-gen -i IFACE -d DST_MAC -f FLOW[,FLOW...] [-v VID[,VID...]]
  *             [-r PPS] [-s SIZE] [-n COUNT] [-m xdp|af_packet|auto]
  *             [-t TICK_MS]
  *
- * Several flows (each its own VLAN, or untagged) go out together, at the
- * same rate, with one wake-up per tick.
+ * Several flows (each its own VLAN, or untagged: "-" in the VLAN list)
+ * go out together, at the same rate, with one wake-up per tick, taking
+ * turns within the tick.
  *
  * Two ways to send:
  *  xdp       BPF_PROG_RUN in live-frames mode (BPF_F_TEST_XDP_LIVE_FRAMES,
- *            see xdpgen.h): the kernel runs probe_xdp.bpf.c once per
- *            frame, which stamps it and returns XDP_TX, so a frame costs
- *            no system call of its own. Needs a driver with ndo_xdp_xmit
- *            (virtio_net: with an XDP program loaded, which probe-gen does;
- *            veth: with an XDP program or GRO on the peer). The program
- *            stays attached to the interface and serves its other flows.
+ *            see xdpgen.h), one run per tick for all flows: the kernel
+ *            runs probe_xdp.bpf.c once per frame, which stamps it and
+ *            returns XDP_TX, so a frame costs no system call of its own
+ *            and a tick one run (a page pool set up and torn down, ~60 us
+ *            under TCG) and one driver kick. Needs a driver with
+ *            ndo_xdp_xmit (virtio_net: with an XDP program loaded, which
+ *            probe-gen does; veth: with an XDP program or GRO on the
+ *            peer). The program stays attached to the interface.
  *  af_packet one send() per frame on an AF_PACKET socket, stamped here.
  *  auto      (the default) xdp when the kernel and interface can, else
  *            af_packet, saying why on stderr.
@@ -25,9 +28,9 @@
  * Frames go out in ticks on absolute CLOCK_MONOTONIC deadlines (pace.h),
  * so a late wake-up does not stretch the schedule. A tick is one frame
  * interval, at least TICK_MS (default 1): longer ticks save wake-ups and
- * send frames in bursts. Runs until COUNT frames
- * or a SIGTERM/SIGINT; prints "probe-gen: flow F sent N (MODE)" per flow at the
- * end, MODE being the one actually used.
+ * send frames in bursts. Runs until COUNT frames per flow or a
+ * SIGTERM/SIGINT; prints "probe-gen: flow F sent N (MODE)" per flow at
+ * the end, MODE being the one actually used.
  */
 #include <errno.h>
 #include <signal.h>
@@ -41,7 +44,9 @@
 #include "pace.h"
 #include "probe_opts.h"
 #include "probe_wire.h"
+#include "probe_xdp.h"
 #include "rawsock.h"
+#include "xdp_plan.h"
 #include "xdpgen.h"
 
 static volatile sig_atomic_t stop;
@@ -60,70 +65,91 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* One flow. */
-struct sender {
+/* The process's flows. */
+struct gen {
 	const struct probe_opts *o;
-	uint16_t flow, vid;
-	uint8_t frame[PROBE_MAX_FRAME];
-	size_t hdr_at;
-	int fd;			/* af_packet */
+	unsigned nf;
+	uint64_t sent[PROBE_MAX_FLOWS];
 	struct xdpgen *xdp;	/* xdp; NULL for af_packet */
-	uint64_t sent;
+	int fd;			/* af_packet */
+	uint8_t frame[PROBE_MAX_FLOWS][PROBE_MAX_FRAME];
+	size_t hdr_at[PROBE_MAX_FLOWS];
 };
 
-/* Sends n frames; 0, or -1 after saying why. */
-static int send_frames(struct sender *s, uint32_t n)
+/* af_packet: stamps and sends the planned frames here, in the order
+ * the XDP program would (probe_xdp_pick). 0, or -1 after saying why. */
+static int send_packets(struct gen *g, struct probe_xdp_plan *plan)
 {
-	struct probe_hdr h = { .flow = s->flow, .vid = s->vid };
-	int err;
+	const struct probe_opts *o = g->o;
+	int i;
 
-	if (s->xdp) {
-		err = xdpgen_send(s->xdp, n);
-		s->sent = xdpgen_sent(s->xdp);
-		if (err && err != -EINTR) {
-			fprintf(stderr, "probe-gen: %s: BPF_PROG_RUN: %s\n",
-				s->o->ifname, strerror(-err));
-			return -1;
-		}
-		return 0;
-	}
-	for (uint32_t i = 0; i < n && !stop; i++) {
-		h.seq = (uint32_t)s->sent;
-		h.sent_ns = now_ns();
-		probe_hdr_encode(&h, s->frame + s->hdr_at);
-		if (rawsock_send(s->fd, s->frame, s->o->size) < 0 &&
+	while (!stop && (i = probe_xdp_pick(plan)) >= 0) {
+		struct probe_hdr h = { .flow = o->flows[i], .vid = o->vids[i],
+				       .seq = (uint32_t)g->sent[i],
+				       .sent_ns = now_ns() };
+
+		probe_hdr_encode(&h, g->frame[i] + g->hdr_at[i]);
+		if (rawsock_send(g->fd, g->frame[i], o->size) < 0 &&
 		    errno != ENOBUFS) {
-			fprintf(stderr, "probe-gen: %s: %s\n", s->o->ifname,
+			fprintf(stderr, "probe-gen: %s: %s\n", o->ifname,
 				strerror(errno));
 			return -1;
 		}
-		s->sent++;
+		g->sent[i]++;
 	}
 	return 0;
 }
 
-/* Chooses the mode; for xdp the first frame has gone out already (to
- * learn whether it arrives). 0, or -1 after saying why. */
-static int choose_mode(struct sender *s)
+/* Sends n[i] frames of flow i, the flows taking turns; 0, or -1 after
+ * saying why. */
+static int send_frames(struct gen *g, const uint32_t *n)
 {
-	const struct probe_opts *o = s->o;
-	struct probe_hdr h = { .flow = s->flow, .vid = s->vid };
+	struct probe_xdp_plan plan;
+	int err;
+
+	if (!g->xdp) {
+		xdp_plan_fill(&plan, n, g->nf);
+		return send_packets(g, &plan);
+	}
+	/* One BPF_PROG_RUN for all: its fixed cost (a page pool set up
+	 * and torn down) and the driver's kick are paid once a tick. */
+	err = xdpgen_send(g->xdp, n);
+	for (unsigned i = 0; i < g->nf; i++)
+		g->sent[i] = xdpgen_sent(g->xdp, i);
+	if (err && err != -EINTR) {
+		fprintf(stderr, "probe-gen: %s: BPF_PROG_RUN: %s\n",
+			g->o->ifname, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+/* Chooses the mode; for xdp frame 0 of each flow has gone out already
+ * (to learn whether they arrive). 0, or -1 after saying why. */
+static int choose_mode(struct gen *g)
+{
+	const struct probe_opts *o = g->o;
+	uint32_t first[PROBE_MAX_FLOWS];
+	uint8_t tmpl[PROBE_MAX_FRAME] = { 0 };
 	char why[256] = "";
 
 	if (o->mode == PROBE_MODE_AF_PACKET)
 		return 0;
-	probe_hdr_encode(&h, s->frame + s->hdr_at);
-	s->xdp = xdpgen_open(o->ifname, s->flow, s->vid, s->frame, o->size,
-			     why, sizeof(why));
-	if (s->xdp) {
-		if (send_frames(s, 1))
+	/* The MAC addresses; the program writes the rest. */
+	probe_frame_header(o, 0, tmpl);
+	g->xdp = xdpgen_open(o->ifname, o->flows, o->vids, g->nf, tmpl,
+			     o->size, why, sizeof(why));
+	if (g->xdp) {
+		for (unsigned i = 0; i < g->nf; i++)
+			first[i] = 1;
+		if (send_frames(g, first))
 			return -1;
-		if (!xdpgen_check_delivery(s->xdp, why, sizeof(why)))
+		if (!xdpgen_check_delivery(g->xdp, why, sizeof(why)))
 			return 0;
 		/* Frame 0 was lost on the way: start again at 0. */
-		xdpgen_close(s->xdp);
-		s->xdp = NULL;
-		s->sent = 0;
+		xdpgen_close(g->xdp);
+		g->xdp = NULL;
+		memset(g->sent, 0, sizeof(g->sent));
 	}
 	if (o->mode == PROBE_MODE_XDP) {
 		fprintf(stderr, "probe-gen: no live frames on %s: %s\n",
@@ -136,50 +162,43 @@ static int choose_mode(struct sender *s)
 }
 
 /* Whether every flow has sent its count (never, without one). */
-static bool all_sent(const struct sender *s, unsigned n, uint64_t count)
+static bool all_sent(const struct gen *g, uint64_t count)
 {
-	for (unsigned i = 0; i < n; i++)
-		if (!count || s[i].sent < count)
+	for (unsigned i = 0; i < g->nf; i++)
+		if (!count || g->sent[i] < count)
 			return false;
 	return true;
 }
 
 int main(int argc, char **argv)
 {
-	static struct sender s[PROBE_MAX_FLOWS];
+	static struct gen g;
 	struct probe_opts o;
 	struct timespec next;
 	uint64_t start, tick, due, t;
-	uint32_t burst;
-	unsigned i, nf;
-	int fd, rc = 0;
+	uint32_t burst, n[PROBE_MAX_FLOWS];
+	unsigned i;
+	int rc = 0;
 
 	if (probe_gen_opts(argc, argv, &o))
 		return 2;
-	fd = rawsock_open(o.ifname, 0);
-	if (fd < 0)
+	g.o = &o;
+	g.nf = o.n_flows;
+	g.fd = rawsock_open(o.ifname, 0);
+	if (g.fd < 0)
 		return 2;
-	if (rawsock_mac(fd, o.ifname, o.src)) {
+	if (rawsock_mac(g.fd, o.ifname, o.src)) {
 		fprintf(stderr, "probe-gen: %s has no MAC address\n", o.ifname);
 		return 2;
 	}
-	nf = o.n_flows;
-	for (i = 0; i < nf; i++) {
-		s[i].o = &o;
-		s[i].fd = fd;
-		s[i].flow = o.flows[i];
-		s[i].vid = o.vids[i];
-		s[i].hdr_at = probe_frame_header(&o, s[i].vid, s[i].frame);
-	}
+	for (i = 0; i < g.nf; i++)
+		g.hdr_at[i] = probe_frame_header(&o, o.vids[i], g.frame[i]);
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
-	for (i = 0; i < nf; i++)
-		if (choose_mode(&s[i])) {
-			while (i--)
-				xdpgen_close(s[i].xdp);
-			close(fd);
-			return 1;
-		}
+	if (choose_mode(&g)) {
+		close(g.fd);
+		return 1;
+	}
 	/* The schedule starts now, frame 0 of each flow sent: getting
 	 * ready (loading programs, waiting for frame 0 on a veth) takes
 	 * up to hundreds of ms under TCG, and catching that up at once
@@ -189,18 +208,21 @@ int main(int argc, char **argv)
 	burst = pace_burst(o.pps, tick);
 	t = start;
 	/* One wake-up per tick for all flows. */
-	while (!stop && !all_sent(s, nf, o.count)) {
+	while (!stop && !all_sent(&g, o.count)) {
+		bool any = false;
+
 		due = pace_due(now_ns() - start, o.pps);
-		for (i = 0; i < nf && !rc; i++) {
-			uint32_t n = pace_chunk(due, s[i].sent, o.count);
-
-			if (n > burst)
-				n = burst;
-
-			if (n && send_frames(&s[i], n))
-				rc = 1;
+		for (i = 0; i < g.nf; i++) {
+			n[i] = pace_chunk(due, g.sent[i], o.count);
+			if (n[i] > burst)
+				n[i] = burst;
+			any |= n[i] > 0;
 		}
-		if (rc || all_sent(s, nf, o.count))
+		if (any && send_frames(&g, n)) {
+			rc = 1;
+			break;
+		}
+		if (all_sent(&g, o.count))
 			break;
 		/* The next tick on the grid start + k * tick, past now. */
 		t += tick;
@@ -213,12 +235,11 @@ int main(int argc, char **argv)
 					EINTR)
 			;
 	}
-	for (i = 0; i < nf; i++) {
-		printf("probe-gen: flow %u sent %llu (%s)\n", s[i].flow,
-		       (unsigned long long)s[i].sent,
-		       s[i].xdp ? "xdp" : "af_packet");
-		xdpgen_close(s[i].xdp);
-	}
-	close(fd);
+	for (i = 0; i < g.nf; i++)
+		printf("probe-gen: flow %u sent %llu (%s)\n", o.flows[i],
+		       (unsigned long long)g.sent[i],
+		       g.xdp ? "xdp" : "af_packet");
+	xdpgen_close(g.xdp);
+	close(g.fd);
 	return rc;
 }

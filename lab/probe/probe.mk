@@ -5,7 +5,8 @@
 PROGRAMS += probe-gen probe-sink
 GUEST_PROGRAMS += probe-gen probe-sink
 probe-gen_SRCS := lab/probe/gen.c lab/probe/probe_opts.c lab/probe/rawsock.c \
-	lab/probe/pace.c lab/probe/xdpgen.c lab/probe/xdp_obj.c
+	lab/probe/pace.c lab/probe/xdpgen.c lab/probe/xdp_plan.c \
+	lab/probe/xdp_attach.c lab/probe/xdp_obj.c
 probe-gen_LIBS := -lbpf
 probe-sink_SRCS := lab/probe/sink.c lab/probe/flows.c lab/probe/rawsock.c
 probe-sink_LIBS :=
@@ -28,5 +29,5 @@ $(BUILD)/obj/lab/probe/xdp_obj.o: \
 
 UNIT_TESTS += test_probe
 test_probe_SRCS := tests/unit/test_probe.c lab/probe/flows.c \
-	lab/probe/probe_opts.c lab/probe/pace.c
+	lab/probe/probe_opts.c lab/probe/pace.c lab/probe/xdp_plan.c
 $(BUILD)/obj-san/tests/unit/test_probe.o: CFLAGS_BASE += -Ilab/probe

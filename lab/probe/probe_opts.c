@@ -26,9 +26,10 @@ static int number(const char *what, const char *s, unsigned long lo,
 }
 
 /* A comma-separated list of numbers in lo..hi into out[]; its length,
- * or -1 after saying why. */
+ * or -1 after saying why. With @dash, "-" is a 0 (an untagged flow
+ * among tagged ones: VLAN 0 itself means a priority tag). */
 static int number_list(const char *what, const char *s, unsigned long lo,
-		       unsigned long hi, uint16_t *out)
+		       unsigned long hi, bool dash, uint16_t *out)
 {
 	char buf[256], *tok, *save;
 	unsigned long v;
@@ -46,7 +47,9 @@ static int number_list(const char *what, const char *s, unsigned long lo,
 				PROBE_MAX_FLOWS);
 			return -1;
 		}
-		if (number(what, tok, lo, hi, &v))
+		if (dash && !strcmp(tok, "-"))
+			v = 0;
+		else if (number(what, tok, lo, hi, &v))
 			return -1;
 		out[n++] = (uint16_t)v;
 	}
@@ -80,13 +83,15 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 			dst = true;
 			break;
 		case 'f':
-			n = number_list("flow", optarg, 0, 65535, o->flows);
+			n = number_list("flow", optarg, 0, 65535, false,
+					o->flows);
 			if (n < 0)
 				return -1;
 			o->n_flows = (unsigned)n;
 			break;
 		case 'v':
-			n_vids = number_list("VLAN", optarg, 1, 4094, o->vids);
+			n_vids = number_list("VLAN", optarg, 1, 4094, true,
+					     o->vids);
 			if (n_vids < 0)
 				return -1;
 			break;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,20 +23,25 @@
 #include "pace.h"
 #include "probe_opts.h"
 #include "probe_xdp.h"
+#include "xdp_attach.h"
 #include "xdp_obj.h"
+#include "xdp_plan.h"
 
 struct xdpgen {
 	struct bpf_object *obj;
-	int stamp_fd, state_fd;		/* ours, or the attached program's */
-	int shared_prog_fd, shared_map_fd;	/* -1 unless shared */
-	unsigned ifindex;
-	uint16_t flow;
+	int stamp_fd;
+	unsigned ifindex, nflows;
 	char ifname[IF_NAMESIZE];
+	/* The maps, mmap()ed: a run's plan and its flows' sequence
+	 * numbers, with no system call. */
+	struct probe_xdp_plan *plan;
+	struct probe_xdp_state *state;
+	uint64_t sent[PROBE_XDP_FLOWS];
 	/* probe_xdp_meta, then the frame template */
 	uint8_t data[sizeof(struct probe_xdp_meta) + PROBE_MAX_FRAME];
 	size_t len;			/* of data */
-	uint64_t sent;
 	bool veth, virtio;
+	bool attached;		/* probe_stamp is the interface's */
 	uint64_t tx_base;		/* veth: tx_packets before sending */
 };
 
@@ -119,24 +125,6 @@ static int run(struct xdpgen *g, uint32_t n)
 	return bpf_prog_test_run_opts(g->stamp_fd, &opts);
 }
 
-static int set_state(struct xdpgen *g, const struct probe_xdp_state *st)
-{
-	uint32_t key = probe_xdp_slot(g->flow);
-
-	return bpf_map_update_elem(g->state_fd, &key, st, BPF_ANY) ? -errno : 0;
-}
-
-static int read_state_fd(int fd, uint16_t flow, struct probe_xdp_state *st)
-{
-	uint32_t key = probe_xdp_slot(flow);
-
-	return bpf_map_lookup_elem(fd, &key, st) ? -errno : 0;
-}
-
-static int read_state(struct xdpgen *g, struct probe_xdp_state *st)
-{
-	return read_state_fd(g->state_fd, g->flow, st);
-}
 
 /* The driver's side: can it transmit what XDP_TX hands it? */
 static int check_driver(struct xdpgen *g, char *why, size_t whylen)
@@ -157,170 +145,110 @@ static int check_driver(struct xdpgen *g, char *why, size_t whylen)
 	return -1;
 }
 
-/* The program this process attached, if any (its flows share it). */
-static uint32_t attached_here;
-
-/* Whether @fd is a probe_stamp of the same code as ours: then it is
- * used, with its state map. */
-static bool share(struct xdpgen *g, int fd)
-{
-	struct bpf_prog_info ours = { 0 }, info = { 0 };
-	uint32_t len = sizeof(ours), map_id = 0;
-	struct probe_xdp_state st;
-	int map_fd;
-
-	if (bpf_obj_get_info_by_fd(g->stamp_fd, &ours, &len))
-		return false;
-	len = sizeof(info);
-	info.nr_map_ids = 1;
-	info.map_ids = (uint64_t)(uintptr_t)&map_id;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
-	    strcmp(info.name, ours.name) || info.nr_map_ids != 1 ||
-	    memcmp(info.tag, ours.tag, sizeof(ours.tag)))
-		return false;
-	map_fd = bpf_map_get_fd_by_id(map_id);
-	if (map_fd < 0)
-		return false;
-	/* Another flow in our slot (flow ids 1024 apart): keep ours. */
-	if (read_state_fd(map_fd, g->flow, &st) || (st.active &&
-						     st.flow != g->flow)) {
-		close(map_fd);
-		return false;
-	}
-	g->shared_prog_fd = g->stamp_fd = fd;
-	g->shared_map_fd = g->state_fd = map_fd;
-	return true;
-}
-
 /*
- * The interface's XDP program (see probe_xdp.bpf.c). virtio_net: any,
- * else probe_pass, attached and left there; probe_stamp runs unattached.
- * Others: none yet -> probe_stamp, attached, left there and shared by
- * this process's other flows; any other program -> ours runs unattached
- * (it works, but a run of more than one frame patches the kernel's XDP
- * dispatcher). 0, or -1 after saying why.
+ * Attaches our probe_stamp to the interface unless a running probe-gen's
+ * or another program is there (xdp_attach.h); unattached, it works (on
+ * virtio_net too, which needs some program there), at a cost: see
+ * xdpgen_send. 0, or -1 after saying why.
  */
 static int settle_program(struct xdpgen *g, char *why, size_t whylen)
 {
-	struct bpf_program *pass;
-	int err = 0;
+	const char *how = "";
+	int rc = xdp_attach_stamp(g->ifindex, g->stamp_fd, &how);
 
-	if (g->virtio) {
-		uint32_t id = 0;
-
-		if (!bpf_xdp_query_id((int)g->ifindex, XDP_FLAGS_DRV_MODE,
-				      &id) && id)
-			return 0;
-		pass = bpf_object__find_program_by_name(g->obj, "probe_pass");
-		err = pass ? bpf_xdp_attach((int)g->ifindex,
-					    bpf_program__fd(pass),
-					    XDP_FLAGS_DRV_MODE |
-					    XDP_FLAGS_UPDATE_IF_NOEXIST, NULL)
-			   : -ENOENT;
-		/* EBUSY: another probe-gen got there first, as good. */
-		if (err == -EBUSY)
-			err = 0;
-	}
-
-	for (int tries = 0; !g->virtio && tries < 3; tries++) {
-		uint32_t id = 0;
-		int fd;
-
-		if (bpf_xdp_query_id((int)g->ifindex, XDP_FLAGS_DRV_MODE, &id))
-			id = 0;
-		if (!id) {
-			err = bpf_xdp_attach((int)g->ifindex, g->stamp_fd,
-					     XDP_FLAGS_DRV_MODE |
-					     XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
-			if (err == -EBUSY)
-				continue;	/* another probe-gen won */
-			if (!err)
-				bpf_xdp_query_id((int)g->ifindex,
-						 XDP_FLAGS_DRV_MODE,
-						 &attached_here);
-			debug("probe-gen: flow %u: attaching: %s\n", g->flow,
-			      strerror(-err));
-			break;
-		}
-		/* Only this process's: in a TCG guest, three probe-gens
-		 * running one program took 2.5 times the CPU of each
-		 * running its own, for reasons not found. */
-		fd = id == attached_here ? bpf_prog_get_fd_by_id(id) : -1;
-		if (fd >= 0 && !share(g, fd))
-			close(fd);
-		debug("probe-gen: flow %u: %s program %u\n", g->flow,
-		      g->shared_prog_fd >= 0 ? "sharing" : "not sharing", id);
+	g->attached = rc > 0;
+	debug("probe-gen: %s: probe_stamp %s\n", g->ifname, how);
+	/* veth and tun transmit without a program there. */
+	if (rc >= 0 || !g->virtio)
 		return 0;
-	}
-	/* veth and tun transmit without one; virtio_net does not. */
-	if (err && g->virtio) {
-		snprintf(why, whylen, "virtio_net %s sends XDP frames only "
-			 "with an XDP program loaded, and loading one failed: "
-			 "%s", g->ifname, strerror(-err));
-		return -1;
-	}
-	return 0;
+	snprintf(why, whylen, "virtio_net %s sends XDP frames only with an "
+		 "XDP program loaded, and loading one failed: %s", g->ifname,
+		 strerror(-rc));
+	return -1;
 }
 
-struct xdpgen *xdpgen_open(const char *ifname, uint16_t flow, uint16_t vid,
-			   const uint8_t *frame, size_t len, char *why,
-			   size_t whylen)
+/* The map's values, mapped into this process. */
+static void *map_values(struct bpf_object *obj, const char *name, size_t len)
 {
-	struct probe_xdp_state st = { .flow = flow, .vid = vid, .dry = 1,
-				      .active = 1 };
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, name);
+	void *p;
+
+	if (!m)
+		return NULL;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 bpf_map__fd(m), 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Loads the programs and maps. 0, or -1 after saying why. */
+static int load(struct xdpgen *g, char *why, size_t whylen)
+{
 	struct bpf_program *stamp;
-	struct bpf_map *state;
-	struct xdpgen *g;
 	int err;
 
-	libbpf_set_print(quiet);
-	g = calloc(1, sizeof(*g));
-	if (!g || len > PROBE_MAX_FRAME) {
-		snprintf(why, whylen, "out of memory");
-		free(g);
-		return NULL;
-	}
-	g->stamp_fd = g->state_fd = -1;
-	g->shared_prog_fd = g->shared_map_fd = -1;
-	snprintf(g->ifname, sizeof(g->ifname), "%s", ifname);
-	g->ifindex = if_nametoindex(ifname);
-	g->flow = flow;
-	memcpy(g->data, &(struct probe_xdp_meta){ PROBE_XDP_META_MAGIC,
-						   probe_xdp_slot(flow) },
-	       sizeof(struct probe_xdp_meta));
-	memcpy(g->data + sizeof(struct probe_xdp_meta), frame, len);
-	g->len = sizeof(struct probe_xdp_meta) + len;
-	if (!g->ifindex) {
-		snprintf(why, whylen, "no interface '%s'", ifname);
-		goto fail;
-	}
 	g->obj = bpf_object__open_mem(probe_xdp_obj,
 				      (size_t)(probe_xdp_obj_end - probe_xdp_obj),
 				      NULL);
 	if (!g->obj) {
 		snprintf(why, whylen, "bad embedded BPF object: %s",
 			 strerror(errno));
-		goto fail;
+		return -1;
 	}
 	err = bpf_object__load(g->obj);
 	if (err) {
 		snprintf(why, whylen, "loading the XDP program failed: %s",
 			 strerror(-err));
-		goto fail;
+		return -1;
 	}
 	stamp = bpf_object__find_program_by_name(g->obj, "probe_stamp");
-	state = bpf_object__find_map_by_name(g->obj, "probe_state");
-	if (!stamp || !state) {
-		snprintf(why, whylen, "the BPF object lacks its program");
-		goto fail;
+	g->plan = map_values(g->obj, "probe_plan", sizeof(*g->plan));
+	g->state = map_values(g->obj, "probe_state",
+			      sizeof(*g->state) * PROBE_XDP_FLOWS);
+	if (!stamp || !g->plan || !g->state) {
+		snprintf(why, whylen, "the BPF object lacks its program or "
+			 "maps: %s", strerror(errno));
+		return -1;
 	}
 	g->stamp_fd = bpf_program__fd(stamp);
-	g->state_fd = bpf_map__fd(state);
-	/* A dry run (every frame dropped) tells whether the kernel knows
-	 * the flag: older ones reject it with EINVAL. */
-	err = set_state(g, &st);
-	if (!err)
-		err = run(g, 1);
+	g->plan->owner = (uint32_t)getpid();
+	return 0;
+}
+
+struct xdpgen *xdpgen_open(const char *ifname, const uint16_t *flows,
+			   const uint16_t *vids, unsigned nflows,
+			   const uint8_t *frame, size_t len, char *why,
+			   size_t whylen)
+{
+	const struct probe_xdp_meta meta = { PROBE_XDP_META_MAGIC };
+	struct xdpgen *g;
+	int err;
+
+	libbpf_set_print(quiet);
+	g = calloc(1, sizeof(*g));
+	if (!g || len > PROBE_MAX_FRAME || nflows > PROBE_XDP_FLOWS) {
+		snprintf(why, whylen, "out of memory");
+		free(g);
+		return NULL;
+	}
+	snprintf(g->ifname, sizeof(g->ifname), "%s", ifname);
+	g->ifindex = if_nametoindex(ifname);
+	g->nflows = nflows;
+	memcpy(g->data, &meta, sizeof(meta));
+	memcpy(g->data + sizeof(meta), frame, len);
+	g->len = sizeof(meta) + len;
+	if (!g->ifindex) {
+		snprintf(why, whylen, "no interface '%s'", ifname);
+		goto fail;
+	}
+	if (load(g, why, whylen))
+		goto fail;
+	for (unsigned i = 0; i < nflows; i++)
+		g->state[i] = (struct probe_xdp_state){ .flow = flows[i],
+							.vid = vids[i] };
+	/* A dry run (an empty plan: the frame is dropped) tells whether
+	 * the kernel knows the flag: older ones reject it with EINVAL. */
+	xdp_plan_fill(g->plan, NULL, 0);
+	err = run(g, 1);
 	if (err == -EINVAL) {
 		snprintf(why, whylen, "the kernel has no BPF_PROG_RUN live "
 			 "frames (BPF_F_TEST_XDP_LIVE_FRAMES)");
@@ -331,16 +259,8 @@ struct xdpgen *xdpgen_open(const char *ifname, uint16_t flow, uint16_t vid,
 			 strerror(-err));
 		goto fail;
 	}
-	if (check_driver(g, why, whylen) ||
-	    settle_program(g, why, whylen))
+	if (check_driver(g, why, whylen) || settle_program(g, why, whylen))
 		goto fail;
-	st.dry = 0;
-	err = set_state(g, &st);
-	if (err) {
-		snprintf(why, whylen, "cannot set the XDP program's state: %s",
-			 strerror(-err));
-		goto fail;
-	}
 	if (g->veth && tx_packets(g->ifname, &g->tx_base)) {
 		snprintf(why, whylen, "no statistics for %s", g->ifname);
 		goto fail;
@@ -351,18 +271,26 @@ fail:
 	return NULL;
 }
 
-int xdpgen_send(struct xdpgen *g, uint32_t n)
+int xdpgen_send(struct xdpgen *g, const uint32_t *n)
 {
-	struct probe_xdp_state st;
-	int err = run(g, n);
+	uint32_t total = xdp_plan_fill(g->plan, n, g->nflows);
+	int err = 0;
 
-	if (!err) {
-		g->sent += n;
-		return 0;
+	/* Unattached, a run of more than one frame patches the kernel's
+	 * XDP dispatcher twice (probe_xdp.bpf.c): a tick's few frames go
+	 * one run each, a backlog in one run. */
+	if (!g->attached && total <= PROBE_XDP_FLOWS) {
+		for (uint32_t k = 0; k < total && !err; k++)
+			err = run(g, 1);
+	} else if (total) {
+		err = run(g, total);
 	}
-	/* A signal stops the run part way: the map knows how far. */
-	if (!read_state(g, &st))
-		g->sent = st.next_seq;
+
+	/* The map knows how far each flow got, in a run a signal stopped
+	 * too. Sequence numbers wrap at 2^32, counts do not. */
+	for (unsigned i = 0; i < g->nflows; i++)
+		g->sent[i] += (uint32_t)(g->state[i].next_seq -
+					 (uint32_t)g->sent[i]);
 	return err;
 }
 
@@ -386,25 +314,19 @@ int xdpgen_check_delivery(struct xdpgen *g, char *why, size_t whylen)
 	return -1;
 }
 
-uint64_t xdpgen_sent(struct xdpgen *g)
+uint64_t xdpgen_sent(const struct xdpgen *g, unsigned i)
 {
-	return g->sent;
+	return g->sent[i];
 }
 
 void xdpgen_close(struct xdpgen *g)
 {
-	struct probe_xdp_state idle = { .flow = 0 };
-
 	if (!g)
 		return;
-	/* Our slot is free again; a shared map lives on with the attached
-	 * program. */
-	if (g->state_fd >= 0)
-		set_state(g, &idle);
-	if (g->shared_prog_fd >= 0)
-		close(g->shared_prog_fd);
-	if (g->shared_map_fd >= 0)
-		close(g->shared_map_fd);
+	if (g->plan)
+		munmap(g->plan, sizeof(*g->plan));
+	if (g->state)
+		munmap(g->state, sizeof(*g->state) * PROBE_XDP_FLOWS);
 	bpf_object__close(g->obj);
 	free(g);
 }

@@ -25,6 +25,14 @@ nic_by_mac() {
 
 PS_MAC=02:00:00:00:0b:02
 
+# only_flow JSON FLOW VID RECEIVED: a sink's report with that one flow,
+# whole.
+only_flow() {
+	SINK=$1
+	sink_has "$2" "$3" "$4" &&
+		[ "$(printf '%s' "$1" | grep -o '"flow":' | wc -l)" -eq 1 ]
+}
+
 if ! veth_setup; then
 	echo "not ok 1 - probe_xdp: setup failed"
 	echo "1..1"
@@ -114,14 +122,22 @@ check "forced af_packet still works" said \
 	"probe-gen: flow 6 sent 300 (af_packet)"
 check "... received whole" sink_has 6 0 300
 
-# Two probe-gens at once out of pg: the first attaches probe_stamp there,
-# the other runs its own; each flow keeps its own sequence.
+# Two probe-gens at once out of pg: one attaches its probe_stamp there
+# (in place of the last test's, whose probe-gen has exited), the other
+# leaves it to it and runs its own; each flow keeps its own sequence.
+export PROBE_GEN_DEBUG=1
 sink_start ps
 gen -m xdp -i pg -d "$PS_MAC" -f 10 -n 600 -r 1000 >/tmp/probe_xdp.out 2>&1 &
 gen10=$!
 run gen -m xdp -i pg -d "$PS_MAC" -f 11 -n 400 -r 1000 -v 5
 wait "$gen10"
+unset PROBE_GEN_DEBUG
 sink_stop
+BOTH="$(cat /tmp/probe_xdp.out) $ERR"
+WHY="they said: $BOTH"
+check "one of two probe-gens at once attaches, the other leaves it" eval \
+	'[ "$(printf "%s" "$BOTH" | grep -c "probe_stamp attached")" -eq 1 ] &&
+	 printf "%s" "$BOTH" | grep -q "not attached: a running probe-gen"'
 WHY="$(ip -n gen link show pg)"
 check "probe_stamp stays attached to pg for its flows" \
 	eval 'ip -n gen link show pg | grep -q "prog/xdp id [0-9]* name probe_stamp"'
@@ -139,6 +155,32 @@ check "... each received whole in its VLAN" \
 	eval 'sink_has 12 7 300 && sink_has 13 8 300 && sink_has 14 9 300'
 expect_err "flows and VLANs pair up" 2 "3 flows but 2 VLANs" \
 	gen -i pg -d "$PS_MAC" -f 1,2,3 -v 7,8 -n 1
+
+# Tagged and untagged flows in one probe-gen: one run a tick sends them
+# all, the program writing each frame's tag or none. VLAN devices on ps
+# take only their VLAN's frames: flow 15 must reach ps.7 alone, flow 17
+# ps.9 alone, and untagged flow 16 neither.
+ip link add link ps name ps.7 type vlan id 7 && ip link set ps.7 up
+ip link add link ps name ps.9 type vlan id 9 && ip link set ps.9 up
+probe-sink -i ps.7 -o /tmp/probe-vlan7.json &
+probe-sink -i ps.9 -o /tmp/probe-vlan9.json &
+sink_start ps
+run gen -m xdp -i pg -d "$PS_MAC" -f 15,16,17 -v 7,-,9 -n 400 -r 1000
+sink_stop
+wait
+V7=$(cat /tmp/probe-vlan7.json 2>/dev/null)
+V9=$(cat /tmp/probe-vlan9.json 2>/dev/null)
+check "one probe-gen sends tagged and untagged flows (xdp)" said \
+	"probe-gen: flow 15 sent 400 (xdp)
+probe-gen: flow 16 sent 400 (xdp)
+probe-gen: flow 17 sent 400 (xdp)"
+check "... each received whole, in order from seq 0, with its VLAN" \
+	eval 'sink_has 15 7 400 && sink_has 16 0 400 && sink_has 17 9 400'
+check "... each tagged as its own on the wire, the untagged one not" \
+	eval 'only_flow "$V7" 15 7 400 && only_flow "$V9" 17 9 400'
+ip link del ps.7
+ip link del ps.9
+rm -f /tmp/probe-vlan7.json /tmp/probe-vlan9.json
 
 sink_start ps
 gen -m xdp -i pg -d "$PS_MAC" -f 7 -r 1000 >/tmp/probe_xdp.out 2>&1 &
@@ -166,21 +208,25 @@ else
 	sink_start "$B"
 	run probe-gen -m xdp -i "$A" -d 52:54:00:12:00:02 -f 8 -n 500 -r 1000
 	sink_stop
-	check "xdp sends on virtio_net (probe_pass loaded for ndo_xdp_xmit)" \
+	check "xdp sends on virtio_net (probe_stamp loaded for ndo_xdp_xmit)" \
 		said "probe-gen: flow 8 sent 500 (xdp)"
 	check "... received whole through the hub" sink_has 8 0 500
 	WHY="$(ip link show "$A")"
 	check "... and leaves it loaded for the NIC's other flows" \
-		eval 'ip link show "$A" | grep -q "prog/xdp id [0-9]* name probe_pass"'
+		eval 'ip link show "$A" | grep -q "prog/xdp id [0-9]* name probe_stamp"'
 	# QEMU's virtio-net drops VLANs the guest has not registered (its
 	# VLAN filter): a VLAN device registers 20, and receives the flow.
 	ip link add link "$B" name "$B.20" type vlan id 20
 	ip link set "$B.20" up
 	sink_start "$B.20"
+	export PROBE_GEN_DEBUG=1
 	run probe-gen -i "$A" -d 52:54:00:12:00:02 -f 9 -v 20 -n 300 -r 1000
+	unset PROBE_GEN_DEBUG
 	sink_stop
-	check "a second flow (auto, tagged) uses the loaded program" \
+	check "a second probe-gen (auto, tagged) sends xdp too" \
 		said "probe-gen: flow 9 sent 300 (xdp)"
+	check "... with its program in place of the first's, which has exited" \
+		err_says "probe_stamp attached in place of an earlier"
 	check "... received whole" sink_has 9 20 300
 	ip link set dev "$A" xdp off
 	ip link del "$B.20"

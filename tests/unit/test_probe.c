@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* The probe sink's accounting, the generator's option checks and its
- * pacing. */
+/* The probe sink's accounting, the generator's option checks, its
+ * pacing and the per-run plan of its XDP program (the program's own
+ * probe_xdp_pick, built here). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,9 @@
 #include "flows.h"
 #include "pace.h"
 #include "probe_opts.h"
+#include "probe_xdp.h"
 #include "unit.h"
+#include "xdp_plan.h"
 
 #define MS(x) ((int64_t)(x) * 1000000)
 
@@ -121,6 +124,19 @@ TEST(several_flows_pair_with_their_vlans)
 		       &o), -1);
 	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 "
 		       "-f 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", &o), -1);
+	/* "-": an untagged flow among tagged ones (0 stays refused). */
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 4,5,6 "
+		       "-v 10,-,30", &o), 0);
+	CHECK(o.vids[0] == 10 && o.vids[1] == 0 && o.vids[2] == 30);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 4 -v -",
+		       &o), 0);
+	CHECK_INT(o.vids[0], 0);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 4,5 -v 10,0",
+		       &o), -1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f -,5 -v 10,20",
+		       &o), -1);
+	CHECK_INT(opts("probe-gen -i eth1 -d 02:00:00:00:00:02 -f 4,5 -v 10,--",
+		       &o), -1);
 }
 
 TEST(the_send_mode_is_chosen_by_name)
@@ -240,4 +256,99 @@ TEST(late_wake_ups_neither_lose_nor_stretch_the_schedule)
 		CHECK(sent == count);
 		CHECK(worst < tick + 700000);
 	}
+}
+
+/* The flows a run of @n[0..nflows) sends, in order, as digits. */
+static void run_order(const uint32_t *n, unsigned nflows, char *out,
+		      size_t len)
+{
+	struct probe_xdp_plan p;
+	uint32_t total = xdp_plan_fill(&p, n, nflows), k = 0;
+	int i;
+
+	while ((i = probe_xdp_pick(&p)) >= 0 && k + 1 < len)
+		out[k++] = (char)(i < 10 ? '0' + i : 'a' + i - 10);
+	out[k] = 0;
+	if (k != total)
+		snprintf(out, len, "picked %u of %u", k, total);
+}
+
+TEST(a_run_takes_the_flows_in_turn)
+{
+	static const uint32_t even[] = { 2, 2, 2 }, one[] = { 1, 1, 1 };
+	char got[64];
+
+	run_order(even, 3, got, sizeof(got));
+	CHECK_STR(got, "012012");
+	run_order(one, 3, got, sizeof(got));
+	CHECK_STR(got, "012");
+	run_order(one, 1, got, sizeof(got));
+	CHECK_STR(got, "0");
+}
+
+/* At the start (frame 0 already sent) or after a run a signal stopped,
+ * flows have different counts due: each gets its own, the flows with
+ * frames left still taking turns. */
+TEST(flows_with_different_counts_share_a_run)
+{
+	static const uint32_t uneven[] = { 3, 1, 0, 2 }, last[] = { 0, 0, 4 };
+	char got[64];
+
+	run_order(uneven, 4, got, sizeof(got));
+	CHECK_STR(got, "013030");
+	run_order(last, 3, got, sizeof(got));
+	CHECK_STR(got, "2222");
+}
+
+TEST(sixteen_flows_fit_one_plan)
+{
+	uint32_t n[PROBE_XDP_FLOWS];
+	char got[64];
+
+	for (unsigned i = 0; i < PROBE_XDP_FLOWS; i++)
+		n[i] = i == 15 ? 2 : 1;
+	run_order(n, PROBE_XDP_FLOWS, got, sizeof(got));
+	CHECK_STR(got, "0123456789abcdeff");
+}
+
+/* The program's dry run: an empty plan drops the frame. And a refill
+ * starts afresh whatever the last (interrupted) run left, beyond the
+ * flows too. */
+TEST(a_plan_is_filled_afresh)
+{
+	static const uint32_t n[] = { 5, 5, 5 }, two[] = { 1, 1 };
+	struct probe_xdp_plan p;
+
+	CHECK_INT(xdp_plan_fill(&p, NULL, 0), 0);
+	CHECK_INT(probe_xdp_pick(&p), -1);
+	CHECK_INT(xdp_plan_fill(&p, n, 3), 15);
+	CHECK_INT(probe_xdp_pick(&p), 0);
+	CHECK_INT(probe_xdp_pick(&p), 1);	/* a signal stops it here */
+	CHECK_INT(xdp_plan_fill(&p, two, 2), 2);
+	CHECK_INT(p.left[2], 0);
+	CHECK_INT(p.cursor, 0);
+	CHECK_INT(probe_xdp_pick(&p), 0);
+	CHECK_INT(probe_xdp_pick(&p), 1);
+	CHECK_INT(probe_xdp_pick(&p), -1);
+	/* Counts beyond nflows (a stray write) are not sent. */
+	p.left[5] = 3;
+	CHECK_INT(probe_xdp_pick(&p), -1);
+}
+
+/* A tick of three flows at 1000 pps, one of them behind (its last run
+ * stopped part way): the run's frames catch it up, and every flow ends
+ * on the frames due. */
+TEST(a_tick_plans_what_each_flow_has_due)
+{
+	uint64_t sent[3] = { 5, 3, 4 }, due = pace_due(5000000, 1000);
+	uint32_t n[3];
+	struct probe_xdp_plan p;
+	int i;
+
+	for (unsigned f = 0; f < 3; f++)
+		n[f] = pace_chunk(due, sent[f], 0);
+	CHECK_INT(xdp_plan_fill(&p, n, 3), 6);
+	while ((i = probe_xdp_pick(&p)) >= 0)
+		sent[i]++;
+	CHECK(sent[0] == due && sent[1] == due && sent[2] == due);
 }

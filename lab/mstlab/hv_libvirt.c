@@ -31,28 +31,82 @@ int hv_libvirt_open(struct hv_libvirt *h, const char *uri, bool autodestroy,
 		    char *err)
 {
 	virSetErrorFunc(NULL, quiet);
-	h->autodestroy = autodestroy;
+	*h = (struct hv_libvirt){ .autodestroy = autodestroy };
 	h->conn = virConnectOpen(uri);
 	if (!h->conn)
 		return fail(err, uri);
+	h->uri = strdup(uri);
+	if (!h->uri || pthread_mutex_init(&h->lock, NULL)) {
+		free(h->uri);
+		virConnectClose(h->conn);
+		*h = (struct hv_libvirt){ 0 };
+		return ops_fail(err, "out of memory");
+	}
 	return 0;
 }
 
 void hv_libvirt_close(struct hv_libvirt *h)
 {
-	if (h->conn)
-		virConnectClose(h->conn);
-	h->conn = NULL;
+	if (!h->conn)
+		return;
+	for (int i = 0; i < HV_START_CONNS; i++)
+		if (h->start_conn[i])
+			virConnectClose(h->start_conn[i]);
+	virConnectClose(h->conn);
+	pthread_mutex_destroy(&h->lock);
+	free(h->uri);
+	*h = (struct hv_libvirt){ 0 };
+}
+
+/*
+ * libvirtd serves at most max_client_requests (default 5) calls of one
+ * connection at a time, and starting a domain is a call of a second or
+ * more: a sixth domain started at once waited for a whole start. So
+ * domains start over a few connections of their own, at most
+ * START_PER_CONN each at a time. They stay open as long as the main
+ * one: with autodestroy a domain dies with the connection that started
+ * it. Returns the slot, or -1 with err set.
+ */
+#define START_PER_CONN	4
+static int start_slot(struct hv_libvirt *h, char *err)
+{
+	int best = -1;
+
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < HV_START_CONNS; i++) {
+		if (!h->start_conn[i]) {
+			h->start_conn[i] = virConnectOpen(h->uri);
+			if (!h->start_conn[i]) {
+				if (best < 0)
+					fail(err, h->uri);
+				break;
+			}
+		}
+		if (best < 0 || h->starting[i] < h->starting[best])
+			best = i;
+		if (h->starting[best] < START_PER_CONN)
+			break;
+	}
+	if (best >= 0)
+		h->starting[best]++;
+	pthread_mutex_unlock(&h->lock);
+	return best;
 }
 
 static int hv_start(void *ctx, const char *xml, char *err)
 {
 	struct hv_libvirt *h = ctx;
+	int slot = start_slot(h, err);
 	virDomainPtr dom;
 
-	dom = virDomainCreateXML(h->conn, xml,
+	if (slot < 0)
+		return -1;
+	dom = virDomainCreateXML(h->start_conn[slot], xml,
 				 h->autodestroy ? VIR_DOMAIN_START_AUTODESTROY :
 						  0);
+	pthread_mutex_lock(&h->lock);
+	h->starting[slot]--;
+	pthread_mutex_unlock(&h->lock);
 	if (!dom)
 		return fail(err, "cannot start domain");
 	virDomainFree(dom);

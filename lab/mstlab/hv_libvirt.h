@@ -3,15 +3,24 @@
 #ifndef MSTLAB_HV_LIBVIRT_H
 #define MSTLAB_HV_LIBVIRT_H
 
+#include <pthread.h>
+
 #include "ops.h"
 
 struct _virConnect;
 
+/* Connections that start domains (see hv_start). */
+#define HV_START_CONNS	8
+
 struct hv_libvirt {
 	struct _virConnect *conn;
-	/* Domains die with the connection: for `run`, where nothing may
-	 * outlive mstlab, not even after kill -9. */
+	/* Domains die with the connection that started them: for `run`,
+	 * where nothing may outlive mstlab, not even after kill -9. */
 	bool autodestroy;
+	char *uri;
+	pthread_mutex_t lock;
+	struct _virConnect *start_conn[HV_START_CONNS];
+	unsigned starting[HV_START_CONNS];	/* in flight on each */
 };
 
 extern const struct hv_ops hv_libvirt_ops;

@@ -38,8 +38,7 @@ static void last_line(const char *log, char *out, size_t len)
 static int cap_start(void *ctx, const char *ifname, const char *path,
 		     pid_t *pid, uint64_t *start_time, char *err)
 {
-	char log[4200], why[300];
-	int status;
+	char log[4200];
 	/*
 	 * --immediate-mode: without it libpcap hands frames over in blocks
 	 * up to a second old, and `mstlab watch` follows these files. That
@@ -63,18 +62,29 @@ static int cap_start(void *ctx, const char *ifname, const char *path,
 		return -1;
 	}
 	*start_time = proc_start_time(*pid);
+	return 0;
+}
+
+static int cap_listening(void *ctx, const char *ifname, const char *path,
+			 pid_t pid, uint64_t start_time, char *err)
+{
+	char log[4200], why[300];
+	int status;
+
+	(void)ctx;
+	snprintf(log, sizeof(log), "%s.log", path);
 	for (int i = 0; i < 500; i++) {
 		/* tcpdump says "listening on IFNAME" once it captures. */
 		if (file_says(log, "listening on"))
 			return 0;
-		if (spawn_wait(*pid, 10, &status)) {
+		if (spawn_wait(pid, 10, &status)) {
 			last_line(log, why, sizeof(why));
 			ops_fail(err, "tcpdump on %s failed: %s",
 				 ifname, why);
 			return -1;
 		}
 	}
-	proc_stop(*pid, *start_time, 1000);
+	proc_stop(pid, start_time, 1000);
 	ops_fail(err, "tcpdump on %s did not start within 5 s",
 		 ifname);
 	return -1;
@@ -100,6 +110,7 @@ static int cap_alive(void *ctx, pid_t pid, uint64_t start_time)
 
 const struct capture_ops capture_tcpdump_ops = {
 	.start = cap_start,
+	.listening = cap_listening,
 	.stop = cap_stop,
 	.alive = cap_alive,
 };

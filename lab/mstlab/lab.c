@@ -198,6 +198,12 @@ static void forget(struct lab *l, const char *kind, const char *name)
 	state_add(&l->st, err, "forget %s %s", kind, name);
 }
 
+static void pcap_path(const struct lab *l, size_t link, char *out,
+		      size_t len)
+{
+	snprintf(out, len, "%s/%s", l->run_dir, l->p->links[link].pcap);
+}
+
 static int up_links(struct lab *l, char *err)
 {
 	const struct lab_ops *o = l->ops;
@@ -211,7 +217,7 @@ static int up_links(struct lab *l, char *err)
 		struct lab_link_rt *rt = &l->links[i];
 		char pcap[PATH_MAX + 100];
 
-		snprintf(pcap, sizeof(pcap), "%s/%s", l->run_dir, pl->pcap);
+		pcap_path(l, i, pcap, sizeof(pcap));
 		if (state_add(&l->st, err, "bridge %s", pl->bridge))
 			return -1;
 		rc = o->link->create(o->link_ctx, pl->bridge, owner, err);
@@ -229,6 +235,16 @@ static int up_links(struct lab *l, char *err)
 		    state_add(&l->st, err, "capture-pid %s %d %llu", pl->bridge,
 			      (int)rt->cap_pid,
 			      (unsigned long long)rt->cap_start))
+			return -1;
+	}
+	/* Started all at once, as tcpdump takes a while to listen. */
+	for (size_t i = 0; i < l->t->n_links; i++) {
+		char pcap[PATH_MAX + 100];
+
+		pcap_path(l, i, pcap, sizeof(pcap));
+		if (o->cap->listening(o->cap_ctx, l->p->links[i].bridge, pcap,
+				      l->links[i].cap_pid,
+				      l->links[i].cap_start, err))
 			return -1;
 	}
 	fprintf(l->log, "mstlab: %zu link%s up, each captured to %s/pcap/\n",
@@ -381,38 +397,58 @@ static void console_tail(struct lab *l, const char *node)
 	fprintf(l->log, "  (whole console: %s)\n", path);
 }
 
-/* 1 ready, 0 not yet, -1 failed (reported). */
-static int node_ready(struct lab *l, size_t i)
+/*
+ * The guest's user-data exit status, which it also writes to the share
+ * (images/rootfs/usr/libexec/mstlab/run-user-data): -1 while there is
+ * none. Reading it here costs the booting guests nothing, where asking
+ * the agent to run cat forks a process in a guest and polls for it.
+ */
+static int seed_status(const struct lab *l, const char *node)
 {
-	static char *const status[] = { "cat", "/run/mstlab/user-data.status",
-					NULL };
+	char path[PATH_MAX + 300], line[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/share/%s/user-data.status",
+		 l->run_dir, node);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f) || line[0] < '0' || line[0] > '9')
+		line[0] = 0;
+	fclose(f);
+	/* Written but not complete yet: asked again next time. */
+	return line[0] && strchr(line, '\n') ? atoi(line) : -1;
+}
+
+/* 1 ready, 0 not yet, -1 failed (reported). Whether the domain still
+ * runs is asked only when @check_running (a libvirt call per node). */
+static int node_ready(struct lab *l, size_t i, bool check_running)
+{
 	static char *const ud_log[] = { "tail", "-n", "15",
 					"/run/mstlab/user-data.log", NULL };
 	const char *dom = l->p->nodes[i].domain, *name = l->t->nodes[i].name;
 	struct exec_result res;
 	char err[OPS_ERR_LEN];
-	int rc = 0;
+	int status;
 
-	if (l->ops->hv->running(l->ops->hv_ctx, dom, err) != 1) {
+	if (check_running &&
+	    l->ops->hv->running(l->ops->hv_ctx, dom, err) != 1) {
 		fprintf(l->log, "mstlab: %s stopped while booting\n", name);
 		console_tail(l, name);
 		return -1;
 	}
-	if (agent_ping(l->ops, dom, err) ||
-	    agent_exec(l->ops, dom, status, 5000, &res, err))
+	status = seed_status(l, name);
+	/* Ready once configured and the agent answers. */
+	if (status < 0 || agent_ping(l->ops, dom, err))
 		return 0;
-	if (res.exit_code == 0) {
-		rc = atoi(res.out) == 0 ? 1 : -1;
-		if (rc < 0) {
-			fprintf(l->log, "mstlab: %s: its configuration failed "
-				"(exit %d):\n", name, atoi(res.out));
-			exec_result_free(&res);
-			if (!agent_exec(l->ops, dom, ud_log, 5000, &res, err))
-				fprintf(l->log, "%s", res.out);
-		}
-	}
+	if (status == 0)
+		return 1;
+	fprintf(l->log, "mstlab: %s: its configuration failed (exit %d):\n",
+		name, status);
+	if (!agent_exec(l->ops, dom, ud_log, 5000, &res, err))
+		fprintf(l->log, "%s", res.out);
 	exec_result_free(&res);
-	return rc;
+	return -1;
 }
 
 int lab_wait_ready(struct lab *l, unsigned timeout_ms, char *err)
@@ -421,17 +457,22 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, char *err)
 	long long start = o->now_ms(o->clock_ctx);
 	size_t n = l->t->n_nodes, left = n;
 	signed char *state = calloc(n ? n : 1, 1);
+	unsigned pass = 0;
 
 	err[0] = 0;
 	if (!state)
 		return ops_fail(err, "out of memory");
+	/* Every 50 ms for the guest's word (a file), every 500 ms whether
+	 * the domains still run. */
 	while (left) {
 		long long now = o->now_ms(o->clock_ctx);
+		bool check_running = pass++ % 10 == 0;
 
 		for (size_t i = 0; i < n && !lab_interrupted; i++) {
 			if (state[i])
 				continue;
-			state[i] = (signed char)node_ready(l, i);
+			state[i] = (signed char)node_ready(l, i,
+							   check_running);
 			if (state[i] == 0)
 				continue;
 			left--;
@@ -443,7 +484,7 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, char *err)
 		}
 		if (lab_interrupted || !left || now - start > timeout_ms)
 			break;
-		o->sleep_ms(o->clock_ctx, 200);
+		o->sleep_ms(o->clock_ctx, 50);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (state[i] <= 0 && !err[0])

@@ -61,11 +61,15 @@ struct link_ops {
 struct capture_ops {
 	/*
 	 * Starts capturing on ifname into path (its messages go to
-	 * path.log) and returns once the capture is listening. (pid,
-	 * start_time) name the process for ever (child.h).
+	 * path.log). (pid, start_time) name the process for ever
+	 * (child.h).
 	 */
 	int (*start)(void *ctx, const char *ifname, const char *path,
 		     pid_t *pid, uint64_t *start_time, char *err);
+	/* Returns once that capture is listening, or -1 (it died or took
+	 * more than 5 s: then it is stopped). */
+	int (*listening)(void *ctx, const char *ifname, const char *path,
+			 pid_t pid, uint64_t start_time, char *err);
 	/* Stops it, flushing the file. Not running is not an error. */
 	int (*stop)(void *ctx, pid_t pid, uint64_t start_time, char *err);
 	/* 1 still running, 0 gone. */

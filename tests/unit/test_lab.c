@@ -27,6 +27,7 @@ struct fake {
 	bool unrecorded;	/* a resource was made before its record */
 	bool taken;		/* every name is already someone else's */
 	int leftover;		/* create: 1 = replaced a lost run's bridge */
+	bool deaf;		/* every capture fails to listen */
 	int in_set_link;	/* set_link calls so far */
 	int together;		/* of them, ones that overlapped another */
 };
@@ -203,6 +204,20 @@ static int cap_start(void *c, const char *ifname, const char *path,
 	return 0;
 }
 
+static int cap_listening(void *c, const char *ifname, const char *path,
+			 pid_t pid, uint64_t start, char *err)
+{
+	(void)c;
+	(void)path;
+	(void)pid;
+	(void)start;
+	call("listening %s\n", ifname, "");
+	if (fk.deaf)
+		return ops_fail(err, "tcpdump on %s failed: no such device",
+				ifname);
+	return 0;
+}
+
 static int cap_stop(void *c, pid_t pid, uint64_t start, char *err)
 {
 	char p[32];
@@ -222,7 +237,8 @@ static int cap_alive(void *c, pid_t pid, uint64_t start)
 	return 1;
 }
 
-static const struct capture_ops fake_cap = { cap_start, cap_stop, cap_alive };
+static const struct capture_ops fake_cap = { cap_start, cap_listening,
+					     cap_stop, cap_alive };
 
 static long long now_ms(void *c)
 {
@@ -379,6 +395,42 @@ TEST(a_bridge_a_lost_run_left_is_replaced_and_the_log_says_so)
 	teardown(&fx);
 }
 
+static const char two_links[] =
+	"name: unit\n"
+	"nodes:\n"
+	"  h1: { role: host }\n"
+	"  h2: { role: host }\n"
+	"links:\n"
+	"  - [h1:eth1, h2:eth1]\n"
+	"  - [h1:eth2, h2:eth2]\n";
+
+TEST(captures_start_together_and_one_that_cannot_listen_fails_up)
+{
+	struct fixture fx;
+	char err[OPS_ERR_LEN] = "";
+	const char *second;
+
+	CHECK(setup_text(&fx, two_links) == 0);
+	CHECK_INT(lab_up(&fx.l, err), 0);
+	second = strstr(strstr(fk.calls, "capture ml-") + 1, "capture ml-");
+	CHECK(second != NULL);
+	CHECK(second < strstr(fk.calls, "listening ml-"));
+	CHECK(strstr(fk.calls, "listening ml-") < strstr(fk.calls, "start "));
+	CHECK_INT(lab_down(fx.dir, "unit", fx.l.run_dir, &ops, fx.log), 0);
+
+	fk.calls[0] = 0;
+	fk.deaf = true;
+	CHECK_INT(lab_up(&fx.l, err), -1);
+	CHECK(strstr(err, "no such device") != NULL);
+	CHECK(strstr(fk.calls, "start ") == NULL);
+	/* Both captures were recorded: down stops them. */
+	fk.calls[0] = 0;
+	CHECK_INT(lab_down(fx.dir, "unit", fx.l.run_dir, &ops, fx.log), 0);
+	second = strstr(fk.calls, "stop 4242/99");
+	CHECK(second != NULL && strstr(second + 1, "stop 4242/99") != NULL);
+	teardown(&fx);
+}
+
 TEST(a_lab_cannot_be_claimed_twice)
 {
 	struct fixture fx;
@@ -392,16 +444,38 @@ TEST(a_lab_cannot_be_claimed_twice)
 	teardown(&fx);
 }
 
-TEST(ready_when_agent_answers_and_seed_succeeded)
+/* What the guest writes to the share once its user-data ran. */
+static void seed_status(const struct fixture *fx, const char *node,
+			const char *text)
+{
+	char path[4300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/share/%s/user-data.status",
+		 fx->l.run_dir, node);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+TEST(ready_once_the_seed_says_so_and_the_agent_answers)
 {
 	struct fixture fx;
 	char err[OPS_ERR_LEN] = "";
 
 	CHECK(setup(&fx) == 0);
+	seed_status(&fx, "h1", "0\n");
+	seed_status(&fx, "h2", "0");	/* not complete yet */
+	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), -1);
+	CHECK_STR(err, "h2 not ready after 10 s");
+	seed_status(&fx, "h2", "0\n");
+	err[0] = 0;
 	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), 0);
 	fflush(fx.log);
 	CHECK(strstr(fx.log_buf, "all 2 nodes ready") != NULL);
-	CHECK(strstr(fk.calls, "user-data.status") != NULL);
+	CHECK(strstr(fk.calls, "guest-exec") == NULL);
 	teardown(&fx);
 }
 
@@ -411,10 +485,16 @@ TEST(a_failed_seed_or_a_dead_domain_fails_the_boot)
 	char err[OPS_ERR_LEN] = "";
 
 	CHECK(setup(&fx) == 0);
-	fk.exec_out = "MQo=";	/* "1\n" */
+	seed_status(&fx, "h1", "0\n");
+	seed_status(&fx, "h2", "3\n");
 	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), -1);
-	CHECK(strstr(err, "failed to come up") != NULL);
-	fk.exec_out = "MAo=";
+	CHECK_STR(err, "h2 failed to come up");
+	fflush(fx.log);
+	CHECK(strstr(fx.log_buf, "h2: its configuration failed (exit 3)"));
+	/* ... with the end of its log. */
+	CHECK(strstr(fk.calls, "exec mstlab-unit-h2 ") != NULL);
+	CHECK(strstr(fk.calls, "/run/mstlab/user-data.log") != NULL);
+	seed_status(&fx, "h2", "0\n");
 	fk.dead = "mstlab-unit-h2";
 	err[0] = 0;
 	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), -1);

@@ -81,7 +81,7 @@ all: progs
 KERNEL_TARBALL := /usr/src/linux-source-6.1.tar.xz
 KERNEL_INPUTS  := $(shell find kernel -type f 2>/dev/null) scripts/build-kernel
 BZIMAGE        := $(BUILD)/kernel-$(FLAVOR)/arch/x86/boot/bzImage
-INITRAMFS      := $(BUILD)/initramfs.cpio.gz
+INITRAMFS      := $(BUILD)/initramfs.cpio.lz4
 OVERLAY        ?=
 export OVERLAY
 IMAGE_INPUTS   := $(shell find images $(OVERLAY) -type f 2>/dev/null)

@@ -180,7 +180,7 @@ static void default_paths(struct paths *ps, const char *lab)
 		 "%s/build/kernel-default/arch/x86/boot/bzImage", cwd);
 	snprintf(ps->kernel[1], sizeof(ps->kernel[1]),
 		 "%s/build/kernel-debug/arch/x86/boot/bzImage", cwd);
-	snprintf(ps->initrd, sizeof(ps->initrd), "%s/build/initramfs.cpio.gz",
+	snprintf(ps->initrd, sizeof(ps->initrd), "%s/build/initramfs.cpio.lz4",
 		 cwd);
 }
 

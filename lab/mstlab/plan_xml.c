@@ -153,9 +153,10 @@ enum plan_err plan_domain_xml(const struct plan *p,
 		dsa_ports_arg(x, p, node);
 	sbuf_puts(x, "</cmdline>\n  </os>\n  <features>\n    <acpi/>\n");
 	/* TCG's translation cache defaults to 1 GiB per VM; a small guest
-	 * runs as fast with 32 MiB and the host keeps the memory. */
+	 * boots as fast with 16 MiB (measured: 8 was slower) and the host
+	 * keeps the memory. */
 	if (pp->virt == PLAN_VIRT_QEMU)
-		sbuf_puts(x, "    <tcg>\n      <tb-cache unit='MiB'>32"
+		sbuf_puts(x, "    <tcg>\n      <tb-cache unit='MiB'>16"
 			  "</tb-cache>\n    </tcg>\n");
 	sbuf_puts(x, "  </features>\n");
 	cpu_xml(x, n, pp->virt);
@@ -165,6 +166,9 @@ enum plan_err plan_domain_xml(const struct plan *p,
 		  "  <on_reboot>destroy</on_reboot>\n"
 		  "  <on_crash>destroy</on_crash>\n  <devices>\n");
 
+	/* libvirt adds a USB controller unless told not to: nothing here
+	 * uses one. */
+	sbuf_puts(x, "    <controller type='usb' model='none'/>\n");
 	sbuf_puts(x, "    <disk type='file' device='disk'>\n"
 		  "      <driver name='qemu' type='raw'/>\n"
 		  "      <source file='");

@@ -141,7 +141,7 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		 "%s/build/kernel-default/arch/x86/boot/bzImage", top);
 	snprintf(rt->kernel[1], PATH_MAX,
 		 "%s/build/kernel-debug/arch/x86/boot/bzImage", top);
-	snprintf(rt->initrd, PATH_MAX, "%s/build/initramfs.cpio.gz", top);
+	snprintf(rt->initrd, PATH_MAX, "%s/build/initramfs.cpio.lz4", top);
 	if ((results && absolute(results, rt->results, sizeof(rt->results),
 				 err)) ||
 	    (kernel && absolute(kernel, rt->kernel[0], PATH_MAX, err)) ||

@@ -15,7 +15,7 @@
 # one queue pair, so virtio_net's XDP transmit shares the TX queue.
 
 : "${BZIMAGE:=build/kernel-default/arch/x86/boot/bzImage}"
-: "${INITRAMFS:=build/initramfs.cpio.gz}"
+: "${INITRAMFS:=build/initramfs.cpio.lz4}"
 : "${VM_MEMORY:=256}"
 : "${VM_CPU:=qemu64}"
 : "${VM_SMP:=1}"

@@ -46,7 +46,9 @@ static pid_t plan_owner(int prog_fd)
 }
 
 /* Program @id as a new fd when it is probe-gen's and no running
- * probe-gen uses it; else -1, with @how saying why it stays. */
+ * probe-gen uses it; -ENOENT when it is gone already (another probe-gen
+ * replaced it since we looked); else -1, with @how saying why it
+ * stays. */
 static int stale_prog(uint32_t id, const char **how)
 {
 	struct bpf_prog_info info = { 0 };
@@ -54,6 +56,8 @@ static int stale_prog(uint32_t id, const char **how)
 	int fd = bpf_prog_get_fd_by_id(id);
 	pid_t owner;
 
+	if (fd < 0 && errno == ENOENT)
+		return -ENOENT;
 	*how = "not attached: another XDP program is there";
 	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
 		goto keep;
@@ -93,6 +97,8 @@ int xdp_attach_stamp(unsigned ifindex, int prog_fd, const char **how)
 			continue;
 		}
 		old = stale_prog(id, how);
+		if (old == -ENOENT)
+			continue;
 		if (old < 0)
 			return 0;
 		LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = old);

@@ -257,13 +257,17 @@ static const struct lab_ops ops = {
 	NULL,
 };
 
-static const char topo_text[] =
-	"name: unit\n"
-	"nodes:\n"
-	"  h1: { role: host }\n"
-	"  h2: { role: host }\n"
-	"links:\n"
+/* Two hosts, linked by their eth1. */
+#define TWO_HOSTS \
+	"name: unit\n" \
+	"nodes:\n" \
+	"  h1: { role: host }\n" \
+	"  h2: { role: host }\n" \
+	"links:\n" \
 	"  - [h1:eth1, h2:eth1]\n"
+
+static const char topo_text[] =
+	TWO_HOSTS
 	"scenarios:\n"
 	"  s:\n"
 	"    steps:\n"
@@ -396,12 +400,7 @@ TEST(a_bridge_a_lost_run_left_is_replaced_and_the_log_says_so)
 }
 
 static const char two_links[] =
-	"name: unit\n"
-	"nodes:\n"
-	"  h1: { role: host }\n"
-	"  h2: { role: host }\n"
-	"links:\n"
-	"  - [h1:eth1, h2:eth1]\n"
+	TWO_HOSTS
 	"  - [h1:eth2, h2:eth2]\n";
 
 TEST(captures_start_together_and_one_that_cannot_listen_fails_up)

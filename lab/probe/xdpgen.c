@@ -125,7 +125,6 @@ static int run(struct xdpgen *g, uint32_t n)
 	return bpf_prog_test_run_opts(g->stamp_fd, &opts);
 }
 
-
 /* The driver's side: can it transmit what XDP_TX hands it? */
 static int check_driver(struct xdpgen *g, char *why, size_t whylen)
 {

@@ -21,7 +21,7 @@ LIBMST_LIBS :=
 PROGRAMS :=
 GUEST_PROGRAMS :=
 UNIT_TESTS :=
-include $(sort $(wildcard lab/*/*.mk checks/*.mk tests/*/*.mk bench/*.mk))
+include $(sort $(wildcard lab/*/*.mk images/*/*.mk checks/*.mk tests/*/*.mk bench/*.mk))
 
 LIBMST     := $(BUILD)/lib/libmst.a
 LIBMST_SAN := $(BUILD)/lib/libmst-san.a

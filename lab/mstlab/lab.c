@@ -399,8 +399,8 @@ static void console_tail(struct lab *l, const char *node)
 
 /*
  * The guest's user-data exit status, which it also writes to the share
- * (images/rootfs/usr/libexec/mstlab/run-user-data): -1 while there is
- * none. Reading it here costs the booting guests nothing, where asking
+ * (images/boot/run_user_data.c): -1 while there is none. Reading it
+ * here costs the booting guests nothing, where asking
  * the agent to run cat forks a process in a guest and polls for it.
  */
 static int seed_status(const struct lab *l, const char *node)

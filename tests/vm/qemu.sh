@@ -50,7 +50,7 @@ vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 		-cpu "$VM_CPU" -smp "$VM_SMP" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$BZIMAGE" -initrd "${VM_INITRAMFS:-$INITRAMFS}" \
-		-append "console=ttyS0 panic=-1 no_timer_check ${VM_CMDLINE-loglevel=4} $extra" \
+		-append "console=ttyS0 panic=-1 no_timer_check acpi=noirq ${VM_CMDLINE-loglevel=4} $extra" \
 		-chardev file,id=con,path="$dir/console.log" \
 		-serial chardev:con \
 		-drive file="$dir/seed.img",if=virtio,format=raw,readonly=on \

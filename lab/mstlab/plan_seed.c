@@ -50,46 +50,122 @@ static void cmd(struct sbuf *o, const char *fmt, const char *word,
 	sbuf_puts(o, rest);
 }
 
+/*
+ * iproute2 runs a batch of commands (one per line, quoted words as in
+ * the shell) in one process: under TCG each process costs a booting
+ * guest 20-40 ms, and a bridge used to start ~40 of them. A failing
+ * command stops the batch with its line number, and set -e the script.
+ */
+static void batch_begin(struct sbuf *o, const char *tool)
+{
+	sbuf_printf(o, "%s -batch - <<'MSTLAB_EOF'\n", tool);
+}
+
+static void batch_end(struct sbuf *o)
+{
+	sbuf_puts(o, "MSTLAB_EOF\n");
+}
+
 static void rename_nics(struct sbuf *o, const struct plan *p,
 			const struct topo_node *n)
 {
 	const struct plan_node *pn = &p->nodes[n->index];
 
-	sbuf_puts(o, "\n# NICs are named after their ports, found by MAC; "
-		  "two passes so names can swap.\n"
+	sbuf_puts(o, "\n# NICs are named after their ports, found by MAC "
+		  "(shell builtins only);\n# two passes so names can swap.\n"
 		  "mstlab_nic() {\n"
 		  "\tfor d in /sys/class/net/*; do\n"
-		  "\t\tif [ \"$(cat \"$d/address\" 2>/dev/null)\" = \"$1\" ]; "
-		  "then echo \"${d##*/}\"; return 0; fi\n"
+		  "\t\tread -r a <\"$d/address\" 2>/dev/null || continue\n"
+		  "\t\tif [ \"$a\" = \"$1\" ]; then nic=${d##*/}; "
+		  "return 0; fi\n"
 		  "\tdone\n"
 		  "\techo \"mstlab: no NIC with MAC $1\" >&2\n"
 		  "\treturn 1\n}\n");
-	/* Temporary names contain '.', which no port name can. */
 	for (size_t j = 0; j < n->n_ports; j++)
-		sbuf_printf(o, "nic=$(mstlab_nic %s)\n"
-			    "ip link set dev \"$nic\" name ml.nic%zu\n",
+		sbuf_printf(o, "mstlab_nic %s; nic%zu=$nic\n",
 			    pn->nic[j].mac_str, j);
+	/* Unquoted: the batch takes the kernel's names from the shell.
+	 * Temporary names contain '.', which no port name can. */
+	sbuf_puts(o, "ip -batch - <<MSTLAB_EOF\n");
+	for (size_t j = 0; j < n->n_ports; j++)
+		sbuf_printf(o, "link set dev $nic%zu name ml.nic%zu\n", j, j);
 	for (size_t j = 0; j < n->n_ports; j++) {
-		sbuf_printf(o, "ip link set dev ml.nic%zu name ", j);
+		sbuf_printf(o, "link set dev ml.nic%zu name ", j);
 		sbuf_shell(o, n->ports[j].name);
 		sbuf_puts(o, "\n");
 	}
+	batch_end(o);
 }
 
+/* The ports' impairments, as one tc batch; nothing if there are none. */
 static void netem(struct sbuf *o, const struct topo *t,
-		  const struct topo_port *port)
+		  const struct topo_node *n)
 {
-	const struct topo_impair *im = &t->links[port->link].impair;
+	bool any = false;
 
-	if (!im->delay_ms && !im->loss_ppm)
-		return;
-	cmd(o, "tc qdisc add dev ", port->name, " root netem");
-	if (im->delay_ms)
-		sbuf_printf(o, " delay %ums", im->delay_ms);
-	if (im->loss_ppm)
-		sbuf_printf(o, " loss %u.%04u%%", im->loss_ppm / 10000,
-			    im->loss_ppm % 10000);
-	sbuf_puts(o, "\n");
+	for (size_t j = 0; j < n->n_ports; j++) {
+		const struct topo_port *port = &n->ports[j];
+		const struct topo_impair *im = &t->links[port->link].impair;
+
+		if (!im->delay_ms && !im->loss_ppm)
+			continue;
+		if (!any)
+			batch_begin(o, "tc");
+		any = true;
+		cmd(o, "qdisc add dev ", port->name, " root netem");
+		if (im->delay_ms)
+			sbuf_printf(o, " delay %ums", im->delay_ms);
+		if (im->loss_ppm)
+			sbuf_printf(o, " loss %u.%04u%%", im->loss_ppm / 10000,
+				    im->loss_ppm % 10000);
+		sbuf_puts(o, "\n");
+	}
+	if (any)
+		batch_end(o);
+}
+
+/* Every port's VLANs, then the bridge's own: one bridge batch. Returns
+ * the union in @all. */
+static void bridge_vlans(struct sbuf *o, const struct topo_node *n,
+			 struct topo_vlanset *all)
+{
+	unsigned vid, lo, hi;
+
+	batch_begin(o, "bridge");
+	for (size_t j = 0; j < n->n_ports; j++) {
+		const struct topo_port *port = &n->ports[j];
+
+		/* 802.1D's own costs follow the link speed: use the lab's,
+		 * as mstd does, so both count the same hops. */
+		if (n->kernel_stp) {
+			cmd(o, "link set dev ", port->name, "");
+			sbuf_printf(o, " cost %u\n",
+				    topo_treevals_get(&port->cost, 0,
+						      TOPO_DEFAULT_COST));
+		}
+		vid = 0;
+		while (topo_vlan_next_range(&port->vlans.tagged, &vid, &lo,
+					    &hi)) {
+			cmd(o, "vlan add dev ", port->name, " vid ");
+			vid_range(o, lo, hi);
+			sbuf_puts(o, "\n");
+		}
+		if (port->vlans.untagged) {
+			cmd(o, "vlan add dev ", port->name, "");
+			sbuf_printf(o, " vid %u pvid untagged\n",
+				    port->vlans.untagged);
+			topo_vlan_add(all, port->vlans.untagged);
+		}
+		for (size_t w = 0; w < 64; w++)
+			all->bits[w] |= port->vlans.tagged.bits[w];
+	}
+	vid = 0;
+	while (topo_vlan_next_range(all, &vid, &lo, &hi)) {
+		sbuf_puts(o, "vlan add dev br0 vid ");
+		vid_range(o, lo, hi);
+		sbuf_puts(o, " self\n");
+	}
+	batch_end(o);
 }
 
 static void bridge_setup(struct sbuf *o, const struct plan *p,
@@ -97,8 +173,8 @@ static void bridge_setup(struct sbuf *o, const struct plan *p,
 {
 	const struct topo_mst *m = n->mst;
 	struct topo_vlanset all = { 0 };
+	struct sbuf conf;
 	char log[TOPO_NODE_NAME_MAX + 32];
-	unsigned vid, lo, hi;
 
 	if (n->kernel_stp)
 		/* /sbin/bridge-stp declines bridges listed there: the kernel
@@ -109,8 +185,7 @@ static void bridge_setup(struct sbuf *o, const struct plan *p,
 			    "vlan_filtering 1 vlan_default_pvid 0 "
 			    "priority %u hello_time %u max_age %u "
 			    "forward_delay %u\n"
-			    "echo br0 >> /run/bridge-stp.kernel\n"
-			    "ip link set dev br0 type bridge stp_state 1\n",
+			    "echo br0 >> /run/bridge-stp.kernel\n",
 			    p->nodes[n->index].bridge_mac_str,
 			    topo_treevals_get(&n->priority, 0,
 					      TOPO_DEFAULT_BRIDGE_PRIO),
@@ -124,66 +199,36 @@ static void bridge_setup(struct sbuf *o, const struct plan *p,
 			    "mstctl enable dev br0\n"
 			    "# User-space STP (/sbin/bridge-stp) before any "
 			    "port joins: ports\n# then join blocking and wait "
-			    "for mstd, never forwarding into a loop.\n"
-			    "ip link set dev br0 type bridge stp_state 1\n",
+			    "for mstd, never forwarding into a loop.\n",
 			    p->nodes[n->index].bridge_mac_str);
-	for (size_t j = 0; j < n->n_ports; j++) {
-		const struct topo_port *port = &n->ports[j];
-
-		cmd(o, "ip link set dev ", port->name, " master br0\n");
-		/* 802.1D's own costs follow the link speed: use the lab's,
-		 * as mstd does, so both count the same hops. */
-		if (n->kernel_stp) {
-			cmd(o, "bridge link set dev ", port->name, "");
-			sbuf_printf(o, " cost %u\n",
-				    topo_treevals_get(&port->cost, 0,
-						      TOPO_DEFAULT_COST));
-		}
-		vid = 0;
-		while (topo_vlan_next_range(&port->vlans.tagged, &vid, &lo,
-					    &hi)) {
-			cmd(o, "bridge vlan add dev ", port->name, " vid ");
-			vid_range(o, lo, hi);
-			sbuf_puts(o, "\n");
-		}
-		if (port->vlans.untagged) {
-			cmd(o, "bridge vlan add dev ", port->name, "");
-			sbuf_printf(o, " vid %u pvid untagged\n",
-				    port->vlans.untagged);
-			topo_vlan_add(&all, port->vlans.untagged);
-		}
-		for (size_t w = 0; w < 64; w++)
-			all.bits[w] |= port->vlans.tagged.bits[w];
-		netem(o, p->topo, port);
-		cmd(o, "ip link set dev ", port->name, " up\n");
+	batch_begin(o, "ip");
+	sbuf_puts(o, "link set dev br0 type bridge stp_state 1\n");
+	for (size_t j = 0; j < n->n_ports; j++)
+		cmd(o, "link set dev ", n->ports[j].name, " master br0\n");
+	batch_end(o);
+	bridge_vlans(o, n, &all);
+	netem(o, p->topo, n);
+	/* mstd maps the VLANs to their MSTIs from its configuration when
+	 * it starts (and whenever the kernel drops a mapping). */
+	if (!n->kernel_stp) {
+		/* printf is a shell builtin, cat a process. */
+		sbuf_init(&conf);
+		plan_mstd_conf(p, (int)n->index, &conf);
+		sbuf_puts(o, "\nprintf '%s' ");
+		sbuf_shell(o, sbuf_str(&conf));
+		sbuf_puts(o, " > " MSTD_CONF "\n");
+		o->oom |= sbuf_failed(&conf);
+		sbuf_free(&conf);
 	}
-	vid = 0;
-	while (topo_vlan_next_range(&all, &vid, &lo, &hi)) {
-		sbuf_puts(o, "bridge vlan add dev br0 vid ");
-		vid_range(o, lo, hi);
-		sbuf_puts(o, " self\n");
-	}
-	if (n->kernel_stp) {
-		sbuf_puts(o, "ip link set dev br0 up\n");
+	batch_begin(o, "ip");
+	for (size_t j = 0; j < n->n_ports; j++)
+		cmd(o, "link set dev ", n->ports[j].name, " up\n");
+	sbuf_puts(o, "link set dev br0 up\n");
+	batch_end(o);
+	if (n->kernel_stp)
 		return;
-	}
-	/* Only VLANs present on the bridge can be mapped to an MSTI. */
-	for (size_t i = 0; i < m->n_msti; i++) {
-		vid = 0;
-		while (topo_vlan_next_range(&m->msti[i].vlans, &vid, &lo,
-					    &hi)) {
-			sbuf_puts(o, "mstctl vlan set dev br0 vid ");
-			vid_range(o, lo, hi);
-			sbuf_printf(o, " msti %u\n", m->msti[i].id);
-		}
-	}
-	sbuf_puts(o, "\ncat > " MSTD_CONF " <<'MSTLAB_EOF'\n");
-	plan_mstd_conf(p, (int)n->index, o);
-	sbuf_puts(o, "MSTLAB_EOF\n"
-		  "ip link set dev br0 up\n"
-		  "# mstd goes to the background once running; its log lands "
-		  "in the run folder.\n"
-		  "mkdir -p ");
+	sbuf_puts(o, "# mstd goes to the background once running; its log "
+		  "lands in the run folder.\nmkdir -p ");
 	snprintf(log, sizeof(log), "/lab/share/%s", n->name);
 	sbuf_shell(o, log);
 	sbuf_puts(o, "\nmstd -c " MSTD_CONF " -l ");
@@ -198,15 +243,18 @@ static void host_setup(struct sbuf *o, const struct topo *t,
 	struct topo_vlanset addressed = { 0 };
 	char addr[32];
 
+	if (!n->n_ports)
+		return;
 	sbuf_puts(o, "\n");
+	batch_begin(o, "ip");
 	for (size_t j = 0; j < n->n_ports; j++) {
 		const struct topo_port *port = &n->ports[j];
 		unsigned u = port->vlans.untagged;
 
-		cmd(o, "ip link set dev ", port->name, " up\n");
+		cmd(o, "link set dev ", port->name, " up\n");
 		if (u && !topo_vlan_has(&addressed, u)) {
 			plan_host_addr((int)n->index, u, addr);
-			sbuf_printf(o, "ip addr add %s/24 dev ", addr);
+			sbuf_printf(o, "addr add %s/24 dev ", addr);
 			sbuf_shell(o, port->name);
 			sbuf_puts(o, "\n");
 			topo_vlan_add(&addressed, u);
@@ -217,20 +265,21 @@ static void host_setup(struct sbuf *o, const struct topo *t,
 			if (!topo_vlan_has(&port->vlans.tagged, v))
 				continue;
 			snprintf(sub, sizeof(sub), "%s.%u", port->name, v);
-			cmd(o, "ip link add link ", port->name, " name ");
+			cmd(o, "link add link ", port->name, " name ");
 			sbuf_shell(o, sub);
 			sbuf_printf(o, " type vlan id %u\n", v);
-			cmd(o, "ip link set dev ", sub, " up\n");
+			cmd(o, "link set dev ", sub, " up\n");
 			if (topo_vlan_has(&addressed, v))
 				continue;
 			plan_host_addr((int)n->index, v, addr);
-			sbuf_printf(o, "ip addr add %s/24 dev ", addr);
+			sbuf_printf(o, "addr add %s/24 dev ", addr);
 			sbuf_shell(o, sub);
 			sbuf_puts(o, "\n");
 			topo_vlan_add(&addressed, v);
 		}
-		netem(o, t, port);
 	}
+	batch_end(o);
+	netem(o, t, n);
 }
 
 enum plan_err plan_user_data(const struct plan *p, int node, struct sbuf *o)
@@ -245,8 +294,8 @@ enum plan_err plan_user_data(const struct plan *p, int node, struct sbuf *o)
 	sbuf_puts(o, n->name);
 	sbuf_printf(o, " (%s) of lab %s. Generated: do not edit.\n",
 		    topo_role_name(n->role), t->name);
+	/* The guest took its name from the meta-data. */
 	sbuf_puts(o, "set -eu\n");
-	cmd(o, "hostname ", n->name, "\n");
 	sbuf_puts(o, "# No IPv6 chatter (ND, MLD) in the captures.\n"
 		  "for f in /proc/sys/net/ipv6/conf/all/disable_ipv6 "
 		  "/proc/sys/net/ipv6/conf/default/disable_ipv6; do\n"

@@ -7,7 +7,7 @@ hsmpctl_SRCS := lab/hsmp/hsmpctl.c lab/hsmp/hsmpctl_show.c \
 hsmpctl_LIBS :=
 hsmp-test_SRCS := lab/hsmp/hsmp_test.c lab/hsmp/hsmp_test_msgs.c \
 	lab/hsmp/hsmp_test_faults.c lab/hsmp/hsmp_test_stress.c \
-	lab/hsmp/hsmp_sim.c lab/hsmp/hsmp_dev.c
+	lab/hsmp/hsmp_sim.c lab/hsmp/hsmp_dev.c lab/hsmp/kernel_hz.c
 hsmp-test_LIBS := -pthread
 $(BUILD)/obj/lab/hsmp/%.o $(BUILD)/obj-san/lab/hsmp/%.o: \
 	CFLAGS_BASE += -Ilab/hsmp -Ilab/mstctl

@@ -30,6 +30,8 @@ int msg1(struct suite *t, unsigned int sock, uint32_t id, uint32_t arg,
 	 uint32_t *r);
 /* Milliseconds of CLOCK_MONOTONIC. */
 double now_ms(void);
+/* The running kernel's HZ (100/250/300/1000), measured; 0 if unknown. */
+int kernel_hz(void);
 
 void test_messages(struct suite *t);
 void test_faults(struct suite *t);

@@ -82,6 +82,19 @@ int mstnl_build_port_state_set(void *buf, size_t size, uint32_t seq,
 int mstnl_build_fdb_flush(void *buf, size_t size, uint32_t seq,
 			  int port_ifindex, uint16_t vid);
 
+/*
+ * One port's states for mstnl_port_states_set(): the CIST's and/or some
+ * MSTIs'. Each part is its own request, so that one the kernel refuses
+ * (the CIST of a port without carrier: -ENETDOWN) leaves the other done.
+ */
+struct mstnl_port_states {
+	int ifindex;
+	uint8_t cist;			/* BR_STATE_*; MSTNL_STATE_NONE: leave */
+	const struct mstnl_msti_state *mstis;
+	size_t nmstis;			/* 0: leave the MSTIs */
+	struct mstnl_err cist_err, msti_err;	/* out: each part's outcome */
+};
+
 /* ---- replies ------------------------------------------------------------ */
 
 typedef int (*mstnl_msg_cb)(const struct nlmsghdr *nlh, void *data);
@@ -96,6 +109,15 @@ typedef int (*mstnl_msg_cb)(const struct nlmsghdr *nlh, void *data);
  */
 int mstnl_parse_reply(const void *buf, size_t len, uint32_t seq,
 		      mstnl_msg_cb cb, void *data, struct mstnl_err *err);
+
+/*
+ * Walks one datagram of answers to a batch of @n requests numbered @seq to
+ * @seq + n - 1: request i's ack or error goes to errs[i] and sets done[i].
+ * Answers to other sequence numbers (a request given up on earlier) are
+ * skipped. Returns the number of answers taken, or -EBADMSG.
+ */
+int mstnl_parse_acks(const void *buf, size_t len, uint32_t seq, size_t n,
+		     struct mstnl_err *errs, bool *done);
 
 struct mstnl_link {
 	int ifindex;
@@ -211,6 +233,14 @@ int mstnl_port_state_set(struct mstnl *nl, int port_ifindex, uint8_t state,
 			 struct mstnl_err *err);
 int mstnl_fdb_flush(struct mstnl *nl, int port_ifindex, uint16_t vid,
 		    struct mstnl_err *err);
+/*
+ * Sets the states of @n ports in one datagram: the kernel applies the
+ * requests in array order (CIST before MSTIs within an entry), then
+ * acks each; one round trip however many. Returns 0 when every part was
+ * applied, else the first error; each part's outcome is in its entry.
+ */
+int mstnl_port_states_set(struct mstnl *nl, struct mstnl_port_states *reqs,
+			  size_t n);
 
 enum {
 	MSTNL_GRP_LINK = 1 << 0,	/* RTNLGRP_LINK */

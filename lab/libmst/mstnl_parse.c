@@ -327,6 +327,33 @@ int mstnl_parse_reply(const void *buf, size_t len, uint32_t seq,
 	return 1;
 }
 
+int mstnl_parse_acks(const void *buf, size_t len, uint32_t seq, size_t n,
+		     struct mstnl_err *errs, bool *done)
+{
+	const struct nlmsghdr *nlh = buf;
+	int rem = (int)len, taken = 0;
+
+	if (!buf || len == 0 || len > (size_t)1 << 30)
+		return -EBADMSG;
+	while (rem > 0) {
+		uint32_t i = nlh->nlmsg_seq - seq;	/* wraps like seq */
+
+		if (!msg_ok(nlh, rem))
+			return -EBADMSG;
+		if (nlh->nlmsg_type == NLMSG_ERROR && i < n && !done[i]) {
+			if (mstnl_parse_reply(nlh, nlh->nlmsg_len,
+					      nlh->nlmsg_seq, NULL, NULL,
+					      &errs[i]) == -EBADMSG &&
+			    !errs[i].kernel)
+				return -EBADMSG;
+			done[i] = true;
+			taken++;
+		}
+		nlh = mnl_nlmsg_next(nlh, &rem);
+	}
+	return taken;
+}
+
 /* ---- links -------------------------------------------------------------- */
 
 static int link_br_data(const struct nlattr *a, void *data)

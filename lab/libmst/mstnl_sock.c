@@ -391,3 +391,114 @@ int mstnl_monitor_read(struct mstnl *nl, mstnl_event_cb cb, void *data)
 		return -errno;
 	return mstnl_parse_events(nl->rx, (size_t)n, cb, data);
 }
+
+/* Builds one part of a batch at @buf; its length or -errno. */
+static int build_part(uint8_t *buf, size_t size, uint32_t seq,
+		      const struct mstnl_port_states *r, bool cist)
+{
+	size_t need = MSTNL_REQ_SIZE + r->nmstis * MSTNL_MSTI_ENTRY_SIZE;
+
+	if (size > need)
+		size = need;	/* the builders clear what they are given */
+	if (cist)
+		return mstnl_build_port_state_set(buf, size, seq, r->ifindex,
+						  r->cist);
+	return mstnl_build_port_msti_set(buf, size, seq, r->ifindex, r->mstis,
+					 r->nmstis);
+}
+
+/* Reads acks until every one of the batch's @n parts has its own. */
+static int collect_acks(struct mstnl *nl, uint32_t seq, size_t n,
+			struct mstnl_err *errs, bool *done)
+{
+	size_t left = n;
+
+	while (left) {
+		ssize_t len = mnl_socket_recvfrom(nl->sock, nl->rx,
+						  sizeof(nl->rx));
+		int r;
+
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ?
+				-ETIMEDOUT : -errno;
+		r = mstnl_parse_acks(nl->rx, (size_t)len, seq, n, errs, done);
+		if (r < 0)
+			return r;
+		left -= (size_t)r;
+	}
+	return 0;
+}
+
+int mstnl_port_states_set(struct mstnl *nl, struct mstnl_port_states *reqs,
+			  size_t n)
+{
+	size_t nparts = 0, size = 0, off = 0;
+	struct mstnl_err **out, *errs;
+	uint32_t seq = nl->seq + 1;
+	uint8_t *buf;
+	bool *done;
+	size_t k = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		err_reset(&reqs[i].cist_err);
+		err_reset(&reqs[i].msti_err);
+		if (reqs[i].nmstis > MSTNL_MSTI_MAX)
+			return err_local(&reqs[i].msti_err, -EINVAL,
+					 "too many MSTI entries");
+		nparts += (reqs[i].cist != MSTNL_STATE_NONE) +
+			  (reqs[i].nmstis > 0);
+		size += 2 * MSTNL_REQ_SIZE +
+			reqs[i].nmstis * MSTNL_MSTI_ENTRY_SIZE;
+	}
+	if (nparts == 0)
+		return 0;
+	buf = malloc(size);
+	out = calloc(nparts, sizeof(*out));
+	errs = calloc(nparts, sizeof(*errs));
+	done = calloc(nparts, sizeof(*done));
+	if (!buf || !out || !errs || !done) {
+		ret = err_local(&reqs[0].cist_err, -ENOMEM, NULL);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (int part = 0; part < 2; part++) {
+			struct mstnl_port_states *r = &reqs[i];
+			bool cist = part == 0;
+			int len;
+
+			if (cist ? r->cist == MSTNL_STATE_NONE : !r->nmstis)
+				continue;
+			out[k] = cist ? &r->cist_err : &r->msti_err;
+			len = build_part(buf + off, size - off, seq + (uint32_t)k,
+					 r, cist);
+			if (len < 0) {
+				ret = err_local(out[k], len, "invalid request");
+				goto out;
+			}
+			off += NLMSG_ALIGN((size_t)len);
+			k++;
+		}
+	}
+	nl->seq += (uint32_t)nparts;
+	if (mnl_socket_sendto(nl->sock, buf, off) < 0)
+		ret = -errno;
+	else
+		ret = collect_acks(nl, seq, nparts, errs, done);
+	for (k = 0; k < nparts; k++) {
+		if (!done[k])
+			err_local(&errs[k], ret ? ret : -EPROTO,
+				  "no answer from the kernel");
+		*out[k] = errs[k];
+		if (errs[k].code && !ret)
+			ret = errs[k].code;
+	}
+out:
+	free(buf);
+	free(out);
+	free(errs);
+	free(done);
+	return ret;
+}

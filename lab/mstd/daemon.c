@@ -44,6 +44,11 @@ static void op_set_state(void *ctx, unsigned int port, uint16_t mstid,
 	kernel_set_state(d, port, (unsigned int)slot, map[state]);
 }
 
+static void op_commit_states(void *ctx)
+{
+	kernel_commit_states(ctx);
+}
+
 static void op_flush(void *ctx, unsigned int port, int mstid)
 {
 	kernel_flush(ctx, port, mstid);
@@ -67,6 +72,7 @@ static const struct mstp_ops ops = {
 	.tx_bpdu = op_tx_bpdu,
 	.set_state = op_set_state,
 	.flush = op_flush,
+	.commit_states = op_commit_states,
 	.log = op_log,
 	.now_ms = op_now_ms,
 };
@@ -201,6 +207,7 @@ int mstd_init(struct mstd *d)
 	for (unsigned int i = 0; i < d->nports; i++)
 		for (unsigned int t = 0; t <= d->conf.nmstis; t++)
 			kernel_set_state(d, i, t, BR_STATE_BLOCKING);
+	kernel_commit_states(d);
 	/* Sockets first, then carrier: the first BPDUs go out at once. */
 	for (unsigned int i = 0; i < d->nports; i++) {
 		struct mstd_port *p = &d->ports[i];

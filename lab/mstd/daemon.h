@@ -28,6 +28,7 @@ struct mstd_port {
 	bool full_duplex;
 	/* What mstd last set, per tree slot (for re-apply and status). */
 	uint8_t kstate[MSTP_MAX_MSTIS + 1];	/* BR_STATE_* */
+	bool kdirty[MSTP_MAX_MSTIS + 1];	/* not yet in the kernel */
 	unsigned long rx_bad_frames;	/* failed the Ethernet/LLC parse */
 	unsigned long tx_errors;
 	unsigned long kernel_errors;	/* state/flush requests refused */
@@ -93,6 +94,8 @@ int kernel_sync_vlans(struct mstd *d);	/* map VIDs, refresh kmap */
 void kernel_set_state(struct mstd *d, unsigned int port, unsigned int slot,
 		      uint8_t br_state);
 void kernel_reapply_states(struct mstd *d, unsigned int port);
+/* Sends the states set since the last call, in one batch. */
+void kernel_commit_states(struct mstd *d);
 void kernel_flush(struct mstd *d, unsigned int port, int mstid);
 int kernel_scan_ports(struct mstd *d);	/* initial ports and carrier */
 void kernel_monitor(struct mstd *d);	/* read notifications */

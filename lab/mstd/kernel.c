@@ -190,6 +190,8 @@ int kernel_scan_ports(struct mstd *d)
 	return 0;
 }
 
+static void mark_reapply(struct mstd *d, unsigned int port);
+
 /* Maps the VIDs that differ from the configuration, in ranges. */
 int kernel_sync_vlans(struct mstd *d)
 {
@@ -232,33 +234,12 @@ int kernel_sync_vlans(struct mstd *d)
 		vid = end;
 	}
 	/* A VLAN moved into an MSTI takes whatever state: set ours again. */
-	if (changed && d->br)
+	if (changed && d->br) {
 		for (unsigned int i = 0; i < d->nports; i++)
-			kernel_reapply_states(d, i);
-	return 0;
-}
-
-static void set_one(struct mstd *d, unsigned int port, unsigned int slot,
-		    uint8_t st)
-{
-	struct mstd_port *p = &d->ports[port];
-	struct mstnl_err err = { 0 };
-	char tb[8];
-	int r;
-
-	if (slot == 0) {
-		r = mstnl_port_state_set(d->nl, p->ifindex, st, &err);
-	} else {
-		struct mstnl_msti_state e = { d->conf.mstids[slot - 1], st };
-
-		r = mstnl_port_msti_set(d->nl, p->ifindex, &e, 1, &err);
+			mark_reapply(d, i);
+		kernel_commit_states(d);
 	}
-	if (r == 0 || (r == -ENETDOWN && !p->up))
-		return;
-	p->kernel_errors++;
-	mstd_log(d, MSTP_LOG_ERR, "port %s tree %s: state %s refused: %s (%s)",
-		 p->name, tree_name(d, slot, tb), mstnl_state_name(st),
-		 err.msg[0] ? err.msg : "", strerror(-r));
+	return 0;
 }
 
 void kernel_set_state(struct mstd *d, unsigned int port, unsigned int slot,
@@ -268,13 +249,12 @@ void kernel_set_state(struct mstd *d, unsigned int port, unsigned int slot,
 	char tb[8];
 
 	p->kstate[slot] = br_state;
+	p->kdirty[slot] = p->ifindex > 0 && d->live;
 	mstd_log(d, MSTP_LOG_DEBUG, "port %s tree %s: kernel state %s", p->name,
 		 tree_name(d, slot, tb), mstnl_state_name(br_state));
-	if (p->ifindex > 0 && d->live)
-		set_one(d, port, slot, br_state);
 }
 
-void kernel_reapply_states(struct mstd *d, unsigned int port)
+static void mark_reapply(struct mstd *d, unsigned int port)
 {
 	struct mstd_port *p = &d->ports[port];
 
@@ -282,7 +262,120 @@ void kernel_reapply_states(struct mstd *d, unsigned int port)
 		return;
 	for (unsigned int slot = 0; slot <= d->conf.nmstis; slot++)
 		if (p->kstate[slot] != KSTATE_UNSET && (slot || p->up))
-			set_one(d, port, slot, p->kstate[slot]);
+			p->kdirty[slot] = true;
+}
+
+void kernel_reapply_states(struct mstd *d, unsigned int port)
+{
+	mark_reapply(d, port);
+	kernel_commit_states(d);
+}
+
+static void refused(struct mstd *d, unsigned int port, unsigned int slot,
+		    const struct mstnl_err *err)
+{
+	struct mstd_port *p = &d->ports[port];
+	char tb[8];
+
+	if (!err->code || (err->code == -ENETDOWN && !p->up))
+		return;
+	p->kernel_errors++;
+	mstd_log(d, MSTP_LOG_ERR, "port %s tree %s: state %s refused: %s (%s)",
+		 p->name, tree_name(d, slot, tb),
+		 mstnl_state_name(p->kstate[slot]), err->msg,
+		 strerror(-err->code));
+}
+
+/* One commit's requests: at most one per port per class of state. */
+struct batch {
+	struct mstnl_port_states *reqs;
+	unsigned int *port;		/* per request */
+	struct mstnl_msti_state *mstis;	/* nmstis per port, back to back */
+	size_t n;
+};
+
+static void batch_add(struct mstd *d, struct batch *b, unsigned int port,
+		      bool (*in_class)(uint8_t))
+{
+	struct mstd_port *p = &d->ports[port];
+	struct mstnl_port_states *r = &b->reqs[b->n];
+	struct mstnl_msti_state *m = &b->mstis[b->n * d->conf.nmstis];
+
+	*r = (struct mstnl_port_states){ .ifindex = p->ifindex,
+					 .cist = MSTNL_STATE_NONE, .mstis = m };
+	for (unsigned int slot = 0; slot <= d->conf.nmstis; slot++) {
+		if (!p->kdirty[slot] || !in_class(p->kstate[slot]))
+			continue;
+		p->kdirty[slot] = false;
+		if (slot == 0)
+			r->cist = p->kstate[0];
+		else
+			m[r->nmstis++] = (struct mstnl_msti_state){
+				d->conf.mstids[slot - 1], p->kstate[slot] };
+	}
+	if (r->cist != MSTNL_STATE_NONE || r->nmstis)
+		b->port[b->n++] = port;
+}
+
+static bool leaving(uint8_t st)
+{
+	return st != BR_STATE_LEARNING && st != BR_STATE_FORWARDING;
+}
+
+static bool learning(uint8_t st)
+{
+	return st == BR_STATE_LEARNING;
+}
+
+static bool forwarding(uint8_t st)
+{
+	return st == BR_STATE_FORWARDING;
+}
+
+/*
+ * One netlink round trip for all of it, in an order that never opens a
+ * loop: every port that stops forwarding, then the ones that learn, then
+ * the ones that forward (the kernel applies a datagram's requests in turn).
+ */
+void kernel_commit_states(struct mstd *d)
+{
+	static bool (*const classes[])(uint8_t) = { leaving, learning,
+						    forwarding };
+	size_t max = 3 * (size_t)d->nports;
+	struct batch b = { 0 };
+
+	if (!d->live || !d->nports)
+		return;
+	b.reqs = calloc(max, sizeof(*b.reqs));
+	b.port = calloc(max, sizeof(*b.port));
+	b.mstis = calloc(max * (d->conf.nmstis + 1), sizeof(*b.mstis));
+	if (!b.reqs || !b.port || !b.mstis) {
+		mstd_log(d, MSTP_LOG_ERR, "no memory for port states");
+		goto out;
+	}
+	for (size_t c = 0; c < 3; c++)
+		for (unsigned int i = 0; i < d->nports; i++)
+			if (d->ports[i].ifindex > 0)
+				batch_add(d, &b, i, classes[c]);
+	if (!b.n || mstnl_port_states_set(d->nl, b.reqs, b.n) == 0)
+		goto out;
+	for (size_t k = 0; k < b.n; k++) {
+		const struct mstnl_port_states *r = &b.reqs[k];
+
+		if (r->cist != MSTNL_STATE_NONE)
+			refused(d, b.port[k], 0, &r->cist_err);
+		for (size_t e = 0; e < r->nmstis; e++) {
+			int slot = mstd_conf_tree(&d->conf, r->mstis[e].msti);
+
+			if (slot > 0)
+				refused(d, b.port[k], (unsigned int)slot,
+					&r->msti_err);
+		}
+	}
+out:
+	free(b.reqs);
+	free(b.port);
+	free(b.mstis);
 }
 
 /*

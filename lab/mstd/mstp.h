@@ -95,6 +95,11 @@ struct mstp_ops {
 	/* Flush @port's dynamic FDB entries of MSTI @mstid, or of every
 	 * VLAN if @mstid is MSTP_ALL_TREES. */
 	void (*flush)(void *ctx, unsigned int port, int mstid);
+	/* Optional: apply every state set_state() was given since the last
+	 * call, ports leaving forwarding first. With it set_state() may
+	 * just take note: the core calls this before any BPDU leaves and
+	 * before any flush, so no BPDU announces a state not yet in force. */
+	void (*commit_states)(void *ctx);
 	/* Optional: a line of log text (no newline). */
 	void (*log)(void *ctx, enum mstp_log_level level, const char *msg);
 	/* Optional: a monotonic clock in ms, for "last TC" timestamps. */

@@ -89,11 +89,18 @@ void mstp_update_bridge_prio(struct mstp_bridge *br, struct mstp_tree *t)
 	};
 }
 
+static void commit_states(struct mstp_bridge *br)
+{
+	if (br->ops->commit_states)
+		br->ops->commit_states(br->ctx);
+}
+
 /*
  * Runs every state machine until none makes a transition. Transmit runs
  * only once the others are still, so one BPDU carries what every tree
  * has to say (a TC in the CIST and an MSTI goes out once, not twice);
- * the FDB flushes asked for go last, after the BPDUs.
+ * the port states go to the OS in one batch just before it; the FDB
+ * flushes asked for go last, after the BPDUs.
  */
 static void run(struct mstp_bridge *br)
 {
@@ -121,6 +128,7 @@ static void run(struct mstp_bridge *br)
 			}
 		}
 		if (br->begin) {
+			commit_states(br);
 			for (unsigned int i = 0; i < br->nports; i++)
 				mstp_ptx(br, &br->ports[i]);
 			br->begin = false;
@@ -128,6 +136,7 @@ static void run(struct mstp_bridge *br)
 		}
 		if (changed)
 			continue;
+		commit_states(br);
 		for (unsigned int i = 0; i < br->nports; i++)
 			changed |= mstp_ptx(br, &br->ports[i]);
 		if (!changed) {
@@ -137,6 +146,7 @@ static void run(struct mstp_bridge *br)
 	}
 	br->run_overflows++;
 	mstp_logf(br, MSTP_LOG_ERR, "state machines did not settle");
+	commit_states(br);
 	mstp_flush_pending(br);
 }
 

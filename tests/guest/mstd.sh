@@ -356,6 +356,16 @@ test_failover() {
 	else
 		fail "link back: both MSTIs return to their trees" "$WHY"
 	fi
+	# The down port's CIST state is refused (-ENETDOWN) as it should be;
+	# nothing else in the batches may be.
+	errs=$(mstctl -j stp show | grep -o '"port":"[^"]*"\|"kernel_errors":[0-9]*')
+	n=$(printf '%s\n' "$errs" | grep -c '"kernel_errors":0$')
+	if [ "$n" -eq 8 ]; then
+		pass "every kernel state write of the failover was applied (8 ports)"
+	else
+		fail "every kernel state write of the failover was applied" \
+			"$n of 8 ports without errors: $(echo $errs)"
+	fi
 }
 
 test_control() {

@@ -28,6 +28,8 @@ static void sim_tx(void *ctx, unsigned int port, const uint8_t *bpdu,
 	struct sim *sim = n->sim;
 	struct bpdu b;
 
+	if (sim->npending[n->index])
+		sim->uncommitted++;
 	if (port < SIM_MAX_PORTS && len <= BPDU_MST_MAX_LEN) {
 		memcpy(sim->last_tx[n->index][port], bpdu, len);
 		sim->last_tx_len[n->index][port] = len;
@@ -76,8 +78,27 @@ static void sim_set_state(void *ctx, unsigned int port, uint16_t mstid,
 			break;
 	if (t == n->ntrees)
 		abort();
-	if (port < SIM_MAX_PORTS)
+	if (port >= SIM_MAX_PORTS)
+		return;
+	if (sim->immediate) {
 		sim->state[n->index][port][t] = state;
+		return;
+	}
+	sim->pending[n->index][port][t] = state;
+	sim->npending[n->index]++;
+}
+
+static void sim_commit_states(void *ctx)
+{
+	struct sim_node *n = node_of(ctx);
+	struct sim *sim = n->sim;
+
+	sim->commits++;
+	if (!sim->npending[n->index])
+		return;
+	memcpy(sim->state[n->index], sim->pending[n->index],
+	       sizeof(sim->state[n->index]));
+	sim->npending[n->index] = 0;
 }
 
 static void sim_flush(void *ctx, unsigned int port, int mstid)
@@ -85,6 +106,8 @@ static void sim_flush(void *ctx, unsigned int port, int mstid)
 	struct sim_node *n = node_of(ctx);
 	struct sim *sim = n->sim;
 
+	if (sim->npending[n->index])
+		sim->uncommitted++;
 	if (sim->nflushes < SIM_MAX_FLUSH)
 		sim->flushes[sim->nflushes++] =
 			(struct sim_flush){ n->index, port, mstid, ++sim->seq };
@@ -105,6 +128,16 @@ static uint64_t sim_now(void *ctx)
 }
 
 static const struct mstp_ops sim_ops = {
+	.tx_bpdu = sim_tx,
+	.set_state = sim_set_state,
+	.flush = sim_flush,
+	.commit_states = sim_commit_states,
+	.log = sim_log,
+	.now_ms = sim_now,
+};
+
+/* For the core's other contract: set_state() applies at once. */
+static const struct mstp_ops sim_ops_immediate = {
 	.tx_bpdu = sim_tx,
 	.set_state = sim_set_state,
 	.flush = sim_flush,
@@ -139,7 +172,9 @@ bool sim_add_bridge(struct sim *sim, const struct mstp_bridge_config *cfg)
 					  .ntrees = cfg->nmstis + 1 };
 	for (unsigned int t = 0; t < cfg->nmstis; t++)
 		sim->node[i].mstids[t + 1] = cfg->mstids[t];
-	sim->br[i] = mstp_bridge_new(cfg, &sim_ops, &sim->node[i]);
+	sim->br[i] = mstp_bridge_new(cfg, sim->immediate ? &sim_ops_immediate
+						       : &sim_ops,
+				     &sim->node[i]);
 	if (!sim->br[i])
 		return false;
 	sim->nbridges++;

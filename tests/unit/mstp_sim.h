@@ -46,9 +46,17 @@ struct sim {
 	} node[SIM_MAX_BRIDGES];
 	struct sim_link links[SIM_MAX_LINKS];
 	unsigned int nlinks;
-	/* state[bridge][port][tree index] as last set through the ops. */
+	/* state[bridge][port][tree index] as last committed through the
+	 * ops; set_state() only takes note (pending) until commit_states(). */
 	enum mstp_port_state state[SIM_MAX_BRIDGES][SIM_MAX_PORTS]
 				  [MSTP_MAX_MSTIS + 1];
+	enum mstp_port_state pending[SIM_MAX_BRIDGES][SIM_MAX_PORTS]
+				    [MSTP_MAX_MSTIS + 1];
+	unsigned int npending[SIM_MAX_BRIDGES];
+	unsigned long commits;
+	/* BPDUs sent or flushes asked for with states still pending. */
+	unsigned long uncommitted;
+	bool immediate;			/* bridges added now: no commit op */
 	struct sim_flush flushes[SIM_MAX_FLUSH];
 	unsigned int nflushes;
 	struct sim_tx txlog[SIM_MAX_TXLOG];

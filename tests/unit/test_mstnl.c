@@ -403,6 +403,51 @@ TEST(reply_plain_ack)
 	CHECK_INT(parse_prefixes(&m, SEQ), -1);
 }
 
+/* A batch's acks come in any grouping; each lands at its own index. */
+TEST(acks_of_a_batch)
+{
+	struct mstnl_err errs[3];
+	bool done[3] = { false };
+	struct msg m = { 0 };
+
+	memset(errs, 0x5a, sizeof(errs));
+	ack(&m, SEQ - 1, -EINVAL, "stale", true, 0);	/* given up on */
+	ack(&m, SEQ + 2, 0, NULL, true, 0);
+	ack(&m, SEQ, -ENETDOWN, "port down", true, 0);
+	CHECK_INT(mstnl_parse_acks(m.b, m.len, SEQ, 3, errs, done), 2);
+	CHECK(done[0] && !done[1] && done[2]);
+	CHECK_INT(errs[0].code, -ENETDOWN);
+	CHECK(errs[0].kernel);
+	CHECK_STR(errs[0].msg, "port down");
+	CHECK_INT(errs[2].code, 0);
+	/* A repeated ack counts once; the last one completes the batch. */
+	m.len = 0;
+	ack(&m, SEQ + 2, 0, NULL, true, 0);
+	ack(&m, SEQ + 1, 0, NULL, false, 0);
+	CHECK_INT(mstnl_parse_acks(m.b, m.len, SEQ, 3, errs, done), 1);
+	CHECK(done[1]);
+	CHECK_INT(errs[1].code, 0);
+	CHECK_INT(errs[0].code, -ENETDOWN);
+	/* Truncated bytes are an error, not a guess. */
+	done[0] = done[1] = done[2] = false;
+	CHECK_INT(mstnl_parse_acks(m.b, m.len - 1, SEQ, 3, errs, done),
+		  -EBADMSG);
+	CHECK_INT(mstnl_parse_acks(m.b, 0, SEQ, 3, errs, done), -EBADMSG);
+}
+
+/* Sequence numbers wrap: a batch straddling 2^32 still matches. */
+TEST(acks_of_a_batch_across_seq_wrap)
+{
+	struct mstnl_err errs[2];
+	bool done[2] = { false };
+	struct msg m = { 0 };
+
+	ack(&m, 0, 0, NULL, true, 0);
+	ack(&m, UINT32_MAX, 0, NULL, true, 0);
+	CHECK_INT(mstnl_parse_acks(m.b, m.len, UINT32_MAX, 2, errs, done), 2);
+	CHECK(done[0] && done[1]);
+}
+
 TEST(reply_error_with_extack_capped)
 {
 	static const char text[] =

@@ -27,6 +27,7 @@ enum { CIST = 0, MSTI1 = 1, MSTI2 = 2 };
 static struct sim sim;
 static unsigned int settle_secs;
 static bool quiet;
+static bool immediate;	/* bridges without the commit_states op */
 
 static bool roles_are(unsigned int tree, const enum mstp_role want[4][2]);
 static const enum mstp_role want_cist[4][2], want_msti1[4][2],
@@ -52,6 +53,7 @@ static bool ring(enum mstp_flush_scope scope)
 	sim_free(&sim);
 	memset(&sim, 0, sizeof(sim));
 	sim.verbose = getenv("MSTP_VERBOSE") != NULL;
+	sim.immediate = immediate;
 	table.mstid[10] = 1;
 	table.mstid[20] = 2;
 	for (unsigned int i = 0; i < 4; i++) {
@@ -133,6 +135,38 @@ TEST(ring_converges_rapidly)
 	CHECK(roles_are(CIST, want_cist));
 	CHECK(roles_are(MSTI1, want_msti1));
 	CHECK(roles_are(MSTI2, want_msti2));
+	sim_free(&sim);
+}
+
+/*
+ * The OS gets a run's port states in one batch (commit_states), before
+ * any BPDU leaves and before any flush: through convergence, a root port
+ * loss and its return, nothing went out while a state was still pending.
+ */
+TEST(ring_commits_states_before_bpdus_and_flushes)
+{
+	CHECK(ring(MSTP_FLUSH_TREE));
+	CHECK(converged());
+	sim_link_set(&sim, 2, false);
+	sim_deliver(&sim, 1000);
+	sim_link_set(&sim, 2, true);
+	sim_deliver(&sim, 1000);
+	sim_advance(&sim, 5);
+	CHECK(converged());
+	CHECK(sim.commits > 0);
+	CHECK(sim.nflushes > 0);
+	CHECK_INT(sim.uncommitted, 0);
+	sim_free(&sim);
+}
+
+/* Without commit_states, set_state() must take effect by itself. */
+TEST(ring_converges_without_commit_op)
+{
+	immediate = true;
+	CHECK(ring(MSTP_FLUSH_TREE));
+	immediate = false;
+	CHECK(converged());
+	CHECK_INT(sim.commits, 0);
 	sim_free(&sim);
 }
 

@@ -165,6 +165,26 @@ static void mount_share(void)
 		console_log("mstlab-init: lab share mounted on /lab");
 }
 
+/*
+ * Free page reporting (the VM's virtio-balloon) hands what the guest freed
+ * back to QEMU; above all the packed image, ~12 MiB of every VM's resident
+ * memory once unpacked. 6.1 reports in pageblocks (2 MiB) and only while
+ * 32 of them (64 MiB) stay free, which a 128 MiB guest never has: in
+ * 256 KiB units it needs 8 MiB. The next large free starts a report.
+ */
+static void free_page_reporting(void)
+{
+	int fd = open("/sys/module/page_reporting/parameters/page_reporting_order",
+		      O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;		/* a kernel without it */
+	if (write_all(fd, "6\n", 2))
+		console_log("mstlab-init: cannot set the page reporting order: %s",
+			    strerror(errno));
+	close(fd);
+}
+
 static void loopback_up(void)
 {
 	struct ifreq ifr = { .ifr_name = "lo" };
@@ -186,6 +206,7 @@ int main(void)
 
 	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
 	mount_pseudo();
+	free_page_reporting();
 	read_seed();
 	mount_share();
 	loopback_up();

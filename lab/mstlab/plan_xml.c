@@ -200,8 +200,10 @@ enum plan_err plan_domain_xml(const struct plan *p,
 		nic_xml(x, p, n, j, true);
 
 	sbuf_puts(x, "    <rng model='virtio'>\n      <backend "
-		  "model='random'>/dev/urandom</backend>\n    </rng>\n"
-		  "    <memballoon model='none'/>\n"
+		  "model='random'>/dev/urandom</backend>\n    </rng>\n");
+	/* No ballooning: free page reporting alone, through which the guest
+	 * hands back what it freed after boot (see images/boot/init.c). */
+	sbuf_puts(x, "    <memballoon model='virtio' freePageReporting='on'/>\n"
 		  "    <video>\n      <model type='none'/>\n    </video>\n"
 		  "  </devices>\n");
 	/* QEMU as root: it writes the run folder (9p share, agent socket)

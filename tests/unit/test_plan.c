@@ -234,6 +234,7 @@ TEST(domain_xml_has_what_it_must)
 	CHECK(strstr(s, "<initrd>/k/initramfs.cpio.gz</initrd>"));
 	CHECK(strstr(s, "<cmdline>console=ttyS0 panic=-1 loglevel=4 no_timer_check acpi=noirq</cmdline>"));
 	CHECK(strstr(s, "<tb-cache unit='MiB'>16</tb-cache>"));
+	CHECK(strstr(s, "<memballoon model='virtio' freePageReporting='on'/>"));
 	CHECK(strstr(s, "<label>+0:+0</label>"));
 	CHECK(strstr(s, "<model fallback='forbid'>qemu64</model>"));
 	CHECK(strstr(s, "<source file='/srv/results/run1/seed/sw1.img'/>"));

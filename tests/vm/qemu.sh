@@ -58,6 +58,7 @@ vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 		-device virtio-serial-pci \
 		-chardev socket,id=qga,path="$dir/qga.sock",server=on,wait=off \
 		-device virtserialport,chardev=qga,name=org.qemu.guest_agent.0 \
+		-device virtio-balloon-pci,free-page-reporting=on \
 		-pidfile "$dir/qemu.pid" -nic none $(vm_nic_args) ${VM_EXTRA_ARGS:-} \
 		>"$dir/qemu.log" 2>&1 &
 	echo $! >"$dir/qemu.pid.shell"

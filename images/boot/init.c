@@ -2,7 +2,7 @@
 /*
  * The guest's /init: mounts the pseudo file systems, reads the NoCloud
  * seed (vfat, meta-data names the host, user-data is the script run once
- * booted), mounts the lab share, brings lo up, says the guest is ready,
+ * booted), mounts the lab and tools shares, brings lo up, says the guest is ready,
  * then hands over to busybox init (etc/inittab): the guest agent, the
  * user-data, a console shell on Enter, a clean power-off on request.
  * A shell script did this with ~20 processes: ~0.3 s of a TCG boot.
@@ -136,8 +136,8 @@ static void read_seed(void)
 	console_log("mstlab-init: seed from %s", dev);
 }
 
-/* The lab share, when the VM has one: 9p over virtio, tag "lab". */
-static void mount_share(void)
+/* Whether the VM has a 9p share tagged @want. */
+static bool has_share(const char *want)
 {
 	DIR *d = opendir(SHARE_DRIVER);
 	struct dirent *e;
@@ -150,19 +150,34 @@ static void mount_share(void)
 			continue;
 		snprintf(path, sizeof(path), SHARE_DRIVER "/%s/mount_tag",
 			 e->d_name);
-		found = !read_line(path, tag, sizeof(tag)) &&
-			!strcmp(tag, "lab");
+		found = !read_line(path, tag, sizeof(tag)) && !strcmp(tag, want);
 	}
 	if (d)
 		closedir(d);
-	if (!found)
-		return;
-	if (mount("lab", "/lab", "9p", 0,
-		  "trans=virtio,version=9p2000.L,msize=262144,cache=none"))
-		console_log("mstlab-init: cannot mount the lab share: %s",
+	return found;
+}
+
+/*
+ * The lab share (tag "lab", the run folder: no caching, both sides
+ * write) and the tools share (tag "tools", read-only: tcpdump, ethtool,
+ * bash and their libraries, linked from their usual paths; cached, as
+ * programs run from it).
+ */
+static void mount_shares(void)
+{
+	if (has_share("lab")) {
+		if (mount("lab", "/lab", "9p", 0,
+			  "trans=virtio,version=9p2000.L,msize=262144,cache=none"))
+			console_log("mstlab-init: cannot mount the lab share: %s",
+				    strerror(errno));
+		else
+			console_log("mstlab-init: lab share mounted on /lab");
+	}
+	if (has_share("tools") &&
+	    mount("tools", "/tools", "9p", MS_RDONLY,
+		  "trans=virtio,version=9p2000.L,msize=262144,cache=loose"))
+		console_log("mstlab-init: cannot mount the tools share: %s",
 			    strerror(errno));
-	else
-		console_log("mstlab-init: lab share mounted on /lab");
 }
 
 /*
@@ -170,12 +185,19 @@ static void mount_share(void)
  * back to QEMU; above all the packed image, ~12 MiB of every VM's resident
  * memory once unpacked. 6.1 reports in pageblocks (2 MiB) and only while
  * 32 of them (64 MiB) stay free, which a 128 MiB guest never has: in
- * 256 KiB units it needs 8 MiB. The next large free starts a report.
+ * 256 KiB units (order 6) it needs 8 MiB.
+ *
+ * A report runs 2 s after a block of that order is freed. The one due 2 s
+ * after the balloon came up runs before this on a slow boot (on a loaded
+ * host, half the guests of 16), so free such a block: a pipe ring of 4096
+ * slots is a 160 KiB array, which the kernel takes from the page allocator
+ * as one order-6 block and gives back on close.
  */
 static void free_page_reporting(void)
 {
 	int fd = open("/sys/module/page_reporting/parameters/page_reporting_order",
 		      O_WRONLY | O_CLOEXEC);
+	int p[2];
 
 	if (fd < 0)
 		return;		/* a kernel without it */
@@ -183,6 +205,13 @@ static void free_page_reporting(void)
 		console_log("mstlab-init: cannot set the page reporting order: %s",
 			    strerror(errno));
 	close(fd);
+	if (pipe2(p, O_CLOEXEC))
+		return;
+	if (fcntl(p[0], F_SETPIPE_SZ, 4096 * 4096) < 0)
+		console_log("mstlab-init: cannot start a page report: %s",
+			    strerror(errno));
+	close(p[0]);
+	close(p[1]);
 }
 
 static void loopback_up(void)
@@ -208,7 +237,7 @@ int main(void)
 	mount_pseudo();
 	free_page_reporting();
 	read_seed();
-	mount_share();
+	mount_shares();
 	loopback_up();
 	gethostname(host, sizeof(host) - 1);
 	/* The end of boot, on the console where the lab and tests look. */

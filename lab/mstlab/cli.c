@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "child.h"
 #include "print.h"
+#include "tools_share.h"
 #include "topo.h"
 
 struct cli {
@@ -167,6 +168,7 @@ static int cmd_graph(struct cli *c)
 /* Defaults for the paths in domain XML: the build tree under $PWD. */
 struct paths {
 	char run[PATH_MAX], kernel[2][PATH_MAX], initrd[PATH_MAX];
+	char tools[PATH_MAX];
 };
 
 static void default_paths(struct paths *ps, const char *lab)
@@ -258,6 +260,7 @@ static int cmd_plan(struct cli *c)
 	pp.kernel[0] = kernel[0] ? kernel[0] : ps.kernel[0];
 	pp.kernel[1] = kernel[1] ? kernel[1] : ps.kernel[1];
 	pp.initrd = initrd ? initrd : ps.initrd;
+	pp.tools = tools_share_dir(pp.initrd, ps.tools, sizeof(ps.tools));
 
 	sbuf_init(&sb);
 	if (!what || strcmp(what, "--json") == 0) {

@@ -10,6 +10,7 @@
 #include "runtime.h"
 #include "scenario.h"
 #include "services.h"
+#include "tools_share.h"
 
 #define BOOT_TIMEOUT_MS 180000
 
@@ -83,6 +84,7 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 	l->pp.kernel[0] = rt->kernel[0];
 	l->pp.kernel[1] = rt->kernel[1];
 	l->pp.initrd = rt->initrd;
+	l->pp.tools = tools_share_dir(rt->initrd, rt->tools, sizeof(rt->tools));
 	l->pp.virt = virt;
 	services_check_host(rt->err);
 	fprintf(rt->err, "mstlab: lab %s: %zu nodes, %zu links, %s; run "

@@ -11,6 +11,7 @@ MSTLAB_LIB_SRCS := \
 	lab/mstlab/plan_seed.c \
 	lab/mstlab/plan_print.c \
 	lab/mstlab/plan_dot.c \
+	lab/mstlab/tools_share.c \
 	lab/mstlab/cli.c \
 	lab/mstlab/ops.c \
 	lab/mstlab/child.c \

@@ -48,6 +48,7 @@ struct plan_params {
 	const char *run_dir;		/* results/<run>, shared as 9p "lab" */
 	const char *kernel[2];		/* by enum topo_kernel */
 	const char *initrd;
+	const char *tools;		/* 9p "tools", read-only; NULL: none */
 };
 
 struct plan_nic {

@@ -128,6 +128,7 @@ enum plan_err plan_domain_xml(const struct plan *p,
 	n = &t->nodes[node];
 	kernel = pp->kernel[n->kernel];
 	if (!path_ok(pp->run_dir) || !path_ok(kernel) || !path_ok(pp->initrd) ||
+	    (pp->tools && !path_ok(pp->tools)) ||
 	    !socket_path_ok(pp->run_dir, n->name))
 		return PLAN_EPATH;
 
@@ -183,6 +184,14 @@ enum plan_err plan_domain_xml(const struct plan *p,
 		  "      <source dir='");
 	path_xml(x, pp->run_dir, NULL, NULL, NULL);
 	sbuf_puts(x, "'/>\n      <target dir='lab'/>\n    </filesystem>\n");
+	if (pp->tools) {
+		/* passthrough: the programs keep their modes */
+		sbuf_puts(x, "    <filesystem type='mount' "
+			  "accessmode='passthrough'>\n      <source dir='");
+		path_xml(x, pp->tools, NULL, NULL, NULL);
+		sbuf_puts(x, "'/>\n      <target dir='tools'/>\n"
+			  "      <readonly/>\n    </filesystem>\n");
+	}
 
 	sbuf_puts(x, "    <channel type='unix'>\n"
 		  "      <source mode='bind' path='");

@@ -8,9 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../lab/mstlab/cli.h"
 #include "../../lab/mstlab/plan.h"
+#include "../../lab/mstlab/tools_share.h"
 #include "../../lab/mstlab/topo.h"
 #include "print.h"
 #include "unit.h"
@@ -212,6 +215,58 @@ TEST(bridge_ids_break_ties_in_declaration_order)
 			     p->nodes[i].bridge_mac, 6) < 0);
 	plan_free(p);
 	topo_free(t);
+}
+
+/* The tools share goes in read-only, keeping the programs' modes; none
+ * without one. */
+TEST(domain_xml_mounts_the_tools_share)
+{
+	struct topo *t = load("topologies/ring4.yaml");
+	struct plan_params pp = params;
+	struct plan *p;
+	struct sbuf x;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&x);
+	CHECK_INT(plan_domain_xml(p, &pp, 0, &x), PLAN_OK);
+	CHECK(!strstr(sbuf_str(&x), "<target dir='tools'/>"));
+	sbuf_free(&x);
+	pp.tools = "/k/initramfs.tools";
+	sbuf_init(&x);
+	CHECK_INT(plan_domain_xml(p, &pp, 0, &x), PLAN_OK);
+	CHECK(strstr(sbuf_str(&x), "<filesystem type='mount' accessmode='passthrough'>\n"
+		     "      <source dir='/k/initramfs.tools'/>\n"
+		     "      <target dir='tools'/>\n      <readonly/>\n"));
+	sbuf_free(&x);
+	pp.tools = "relative/tools";
+	sbuf_init(&x);
+	CHECK_INT(plan_domain_xml(p, &pp, 0, &x), PLAN_EPATH);
+	sbuf_free(&x);
+	plan_free(p);
+	topo_free(t);
+}
+
+/* initramfs.cpio.lz4 -> initramfs.tools beside it, when it is a directory. */
+TEST(tools_share_dir_beside_the_image)
+{
+	char dir[] = "/tmp/mstlab-unit-XXXXXX", path[256], buf[256];
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/initramfs.cpio.lz4", dir);
+	CHECK(tools_share_dir(path, buf, sizeof(buf)) == NULL);
+	snprintf(buf, sizeof(buf), "%s/initramfs.tools", dir);
+	CHECK_INT(mkdir(buf, 0755), 0);
+	CHECK(tools_share_dir(path, buf, sizeof(buf)) == buf);
+	CHECK(strcmp(buf + strlen(dir), "/initramfs.tools") == 0);
+	/* a name without dots: the whole name */
+	snprintf(path, sizeof(path), "%s/initramfs", dir);
+	CHECK(tools_share_dir(path, buf, sizeof(buf)) == buf);
+	/* too small a buffer is no directory */
+	CHECK(tools_share_dir(path, buf, 8) == NULL);
+	snprintf(buf, sizeof(buf), "%s/initramfs.tools", dir);
+	CHECK_INT(rmdir(buf), 0);
+	CHECK_INT(rmdir(dir), 0);
 }
 
 TEST(domain_xml_has_what_it_must)

@@ -43,6 +43,16 @@ vm_nic_args() { # one -netdev/-device pair per NIC of VM_NICS
 	done
 }
 
+# The image's on-demand programs (tcpdump, ethtool, bash), which the
+# guest mounts read-only at /tools: build-initramfs puts them beside the
+# image (build/initramfs.cpio.lz4 -> build/initramfs.tools).
+vm_tools_args() {
+	local img=${VM_INITRAMFS:-$INITRAMFS} tools
+	tools=$(dirname "$img")/$(basename "$img" | cut -d. -f1).tools
+	[[ -d $tools ]] &&
+		printf -- '-virtfs local,path=%s,mount_tag=tools,security_model=none,readonly=on,id=tools ' "$tools"
+}
+
 vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 	local dir=$1 extra=${2:-}
 	# shellcheck disable=SC2046 # the NIC arguments are words
@@ -59,7 +69,8 @@ vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 		-chardev socket,id=qga,path="$dir/qga.sock",server=on,wait=off \
 		-device virtserialport,chardev=qga,name=org.qemu.guest_agent.0 \
 		-device virtio-balloon-pci,free-page-reporting=on \
-		-pidfile "$dir/qemu.pid" -nic none $(vm_nic_args) ${VM_EXTRA_ARGS:-} \
+		-pidfile "$dir/qemu.pid" -nic none $(vm_nic_args) $(vm_tools_args) \
+		${VM_EXTRA_ARGS:-} \
 		>"$dir/qemu.log" 2>&1 &
 	echo $! >"$dir/qemu.pid.shell"
 	VM_PIDS+=($!)

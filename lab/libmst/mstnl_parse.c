@@ -336,10 +336,11 @@ int mstnl_parse_acks(const void *buf, size_t len, uint32_t seq, size_t n,
 	if (!buf || len == 0 || len > (size_t)1 << 30)
 		return -EBADMSG;
 	while (rem > 0) {
-		uint32_t i = nlh->nlmsg_seq - seq;	/* wraps like seq */
+		uint32_t i;
 
 		if (!msg_ok(nlh, rem))
 			return -EBADMSG;
+		i = nlh->nlmsg_seq - seq;	/* wraps like seq */
 		if (nlh->nlmsg_type == NLMSG_ERROR && i < n && !done[i]) {
 			if (mstnl_parse_reply(nlh, nlh->nlmsg_len,
 					      nlh->nlmsg_seq, NULL, NULL,

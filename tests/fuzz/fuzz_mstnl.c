@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for the mstnl reply and notification parsers: any bytes
- * must give a clean result, never an out-of-bounds access.
+ * libFuzzer target for the mstnl reply, batch-ack and notification
+ * parsers: any bytes must give a clean result, never an out-of-bounds
+ * access.
  */
 #include "mstnl.h"
 
@@ -32,7 +33,8 @@ static int on_event(const struct mstnl_event *ev, void *data)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct mstnl_err err;
+	struct mstnl_err err, errs[4];
+	bool done[4] = { false };
 	uint32_t seq = 0;
 	/* a private copy: netlink structures want 4-byte alignment */
 	uint8_t *buf = malloc(size ? size : 1);
@@ -44,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&seq, buf + 8, sizeof(seq));	/* first message's */
 	(void)mstnl_parse_reply(buf, size, seq, on_msg, NULL, &err);
 	(void)mstnl_parse_events(buf, size, on_event, NULL);
+	/* the acks of a 4-request batch starting at the first message */
+	(void)mstnl_parse_acks(buf, size, seq, 4, errs, done);
 	free(buf);
 	return 0;
 }

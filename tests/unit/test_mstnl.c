@@ -433,6 +433,10 @@ TEST(acks_of_a_batch)
 	CHECK_INT(mstnl_parse_acks(m.b, m.len - 1, SEQ, 3, errs, done),
 		  -EBADMSG);
 	CHECK_INT(mstnl_parse_acks(m.b, 0, SEQ, 3, errs, done), -EBADMSG);
+	/* fewer bytes than a header, at the start or after an ack */
+	for (size_t n = 1; n < sizeof(struct nlmsghdr); n++)
+		CHECK_INT(mstnl_parse_acks(m.b, n, SEQ, 3, errs, done),
+			  -EBADMSG);
 }
 
 /* Sequence numbers wrap: a batch straddling 2^32 still matches. */

@@ -85,6 +85,10 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 	l->pp.kernel[1] = rt->kernel[1];
 	l->pp.initrd = rt->initrd;
 	l->pp.tools = tools_share_dir(rt->initrd, rt->tools, sizeof(rt->tools));
+	if (!l->pp.tools)
+		fprintf(rt->err, "mstlab: warning: no tools share beside %s: "
+			"the guests will lack tcpdump, ethtool and bash (make "
+			"image builds both)\n", rt->initrd);
 	l->pp.virt = virt;
 	services_check_host(rt->err);
 	fprintf(rt->err, "mstlab: lab %s: %zu nodes, %zu links, %s; run "

@@ -287,7 +287,7 @@ TEST(domain_xml_has_what_it_must)
 	CHECK(strstr(s, "<vcpu placement='static'>1</vcpu>"));
 	CHECK(strstr(s, "<kernel>/k/bzImage</kernel>"));
 	CHECK(strstr(s, "<initrd>/k/initramfs.cpio.gz</initrd>"));
-	CHECK(strstr(s, "<cmdline>console=ttyS0 panic=-1 loglevel=4 no_timer_check acpi=noirq</cmdline>"));
+	CHECK(strstr(s, "<cmdline>console=ttyS0 panic=-1 loglevel=4 no_timer_check acpi=noirq noapictimer</cmdline>"));
 	CHECK(strstr(s, "<tb-cache unit='MiB'>16</tb-cache>"));
 	CHECK(strstr(s, "<memballoon model='virtio' freePageReporting='on'/>"));
 	CHECK(strstr(s, "<label>+0:+0</label>"));
@@ -326,6 +326,8 @@ TEST(domain_xml_has_what_it_must)
 		CHECK_INT(plan_domain_xml(p, &kvm, 0, &x), PLAN_OK);
 		CHECK(STARTS(sbuf_str(&x), "<domain type='kvm'>"));
 		CHECK(strstr(sbuf_str(&x), "<cpu mode='host-passthrough'"));
+		/* KVM has a TSC deadline timer: nothing to calibrate */
+		CHECK(!strstr(sbuf_str(&x), "noapictimer"));
 	}
 	sbuf_free(&x);
 	plan_free(p);
@@ -374,6 +376,8 @@ TEST(domain_xml_hsmp_and_debug_kernel)
 				   "threads='1'/>"));
 	CHECK(strstr(sbuf_str(&x), "<kernel>/k/bzImage-debug</kernel>"));
 	CHECK(strstr(sbuf_str(&x), " amd_smu_sim.sockets=2</cmdline>"));
+	/* four vCPUs keep their local APIC timers */
+	CHECK(!strstr(sbuf_str(&x), "noapictimer"));
 	sbuf_reset(&x);
 	CHECK_INT(plan_domain_xml(p, &params, 1, &x), PLAN_OK);
 	CHECK(strstr(sbuf_str(&x), ">Haswell</model>"));
@@ -385,6 +389,7 @@ TEST(domain_xml_hsmp_and_debug_kernel)
 	sbuf_reset(&x);
 	CHECK_INT(plan_domain_xml(p, &params, 2, &x), PLAN_OK);
 	CHECK(strstr(sbuf_str(&x), "<driver queues='4'/>"));
+	CHECK(!strstr(sbuf_str(&x), "noapictimer"));
 	sbuf_reset(&x);
 	CHECK_INT(plan_domain_xml(p, &params, 0, &x), PLAN_OK);
 	CHECK(!strstr(sbuf_str(&x), "<driver queues="));

@@ -1,6 +1,6 @@
 # BPDU codec and MST Configuration Identifier (owner: MSTP protocol helper)
 LIBMST_SRCS += lab/libmst/bpdu.c lab/libmst/mst_config.c
-LIBMST_LIBS += -lcrypto
+LIBMST_LIBS += -lnettle
 
 UNIT_TESTS += test_bpdu test_mst_config
 test_bpdu_SRCS := tests/unit/test_bpdu.c

@@ -29,9 +29,8 @@ struct mst_config_id {
 };
 
 /*
- * Computes the configuration digest of @table.  Returns 0, -EINVAL if an
- * entry is above MST_MSTID_MAX or VID 0/4095 is mapped, or -EIO if the
- * crypto library fails.
+ * Computes the configuration digest of @table.  Returns 0, or -EINVAL if
+ * an entry is above MST_MSTID_MAX or VID 0/4095 is mapped.
  */
 int mst_config_digest(const struct mst_vid_table *table,
 		      uint8_t digest[MST_CONFIG_DIGEST_LEN]);

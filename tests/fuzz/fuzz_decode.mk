@@ -4,7 +4,7 @@ $(BUILD)/fuzz/fuzz_decode: tests/fuzz/fuzz_decode.c checks/bpdu_print.c \
 		lab/libmst/bpdu.c lab/libmst/mst_config.c checks/bpdu_print.h \
 		lab/libmst/bpdu.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Ichecks -o $@ $(filter %.c,$^) -lcrypto
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Ichecks -o $@ $(filter %.c,$^) -lnettle
 
 FUZZ_TARGETS += $(BUILD)/fuzz/fuzz_decode
 fuzz: $(BUILD)/fuzz/fuzz_decode

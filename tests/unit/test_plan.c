@@ -287,7 +287,7 @@ TEST(domain_xml_has_what_it_must)
 	CHECK(strstr(s, "<vcpu placement='static'>1</vcpu>"));
 	CHECK(strstr(s, "<kernel>/k/bzImage</kernel>"));
 	CHECK(strstr(s, "<initrd>/k/initramfs.cpio.gz</initrd>"));
-	CHECK(strstr(s, "<cmdline>console=ttyS0 panic=-1 loglevel=4 no_timer_check acpi=noirq noapictimer</cmdline>"));
+	CHECK(strstr(s, "<cmdline>console=ttyS0 panic=-1 loglevel=4 no_timer_check acpi=noirq noapictimer noreplace-smp</cmdline>"));
 	CHECK(strstr(s, "<tb-cache unit='MiB'>16</tb-cache>"));
 	CHECK(strstr(s, "<memballoon model='virtio' freePageReporting='on'/>"));
 	CHECK(strstr(s, "<label>+0:+0</label>"));

@@ -55,9 +55,9 @@ vm_tools_args() {
 
 vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 	local dir=$1 extra=${2:-} up=
-	# As mstlab does: a one-vCPU TCG guest skips the local APIC timer's
-	# 100 ms calibration spin (lab/mstlab/plan_xml.c).
-	[[ $VM_SMP == 1 ]] && up=noapictimer
+	# As mstlab does: a one-vCPU TCG guest skips two spins of its boot
+	# (lab/mstlab/plan_xml.c).
+	[[ $VM_SMP == 1 ]] && up='noapictimer noreplace-smp'
 	# shellcheck disable=SC2046 # the NIC arguments are words
 	qemu-system-x86_64 -machine pc,accel=tcg -m "$VM_MEMORY" \
 		-cpu "$VM_CPU" -smp "$VM_SMP" \

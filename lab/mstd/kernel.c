@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define KSTATE_UNSET 0xff
@@ -286,6 +287,15 @@ static void refused(struct mstd *d, unsigned int port, unsigned int slot,
 		 strerror(-err->code));
 }
 
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) * 1e3 +
+	       (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
 /* One commit's requests: at most one per port per class of state. */
 struct batch {
 	struct mstnl_port_states *reqs;
@@ -343,6 +353,8 @@ void kernel_commit_states(struct mstd *d)
 						    forwarding };
 	size_t max = 3 * (size_t)d->nports;
 	struct batch b = { 0 };
+	struct timespec t0;
+	int r;
 
 	if (!d->live || !d->nports)
 		return;
@@ -357,7 +369,14 @@ void kernel_commit_states(struct mstd *d)
 		for (unsigned int i = 0; i < d->nports; i++)
 			if (d->ports[i].ifindex > 0)
 				batch_add(d, &b, i, classes[c]);
-	if (!b.n || mstnl_port_states_set(d->nl, b.reqs, b.n) == 0)
+	if (!b.n)
+		goto out;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = mstnl_port_states_set(d->nl, b.reqs, b.n);
+	/* How long the kernel took: a failover waits for it. */
+	mstd_log(d, MSTP_LOG_DEBUG, "kernel: %zu port state requests in %.1f ms",
+		 b.n, ms_since(&t0));
+	if (r == 0)
 		goto out;
 	for (size_t k = 0; k < b.n; k++) {
 		const struct mstnl_port_states *r = &b.reqs[k];
@@ -420,11 +439,13 @@ void kernel_flush(struct mstd *d, unsigned int port, int mstid)
 	struct mstd_port *p = &d->ports[port];
 	struct mstnl_err err = { 0 };
 	unsigned int n = 0;
+	struct timespec t0;
 	int r;
 
 	if (p->ifindex <= 0 || !d->live)
 		return;
 	p->flushes++;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (mstid == MSTP_ALL_TREES) {
 		r = mstnl_fdb_flush(d->nl, p->ifindex, 0, &err);
 		if (r < 0)
@@ -443,8 +464,8 @@ void kernel_flush(struct mstd *d, unsigned int port, int mstid)
 			p->kernel_errors++;
 		n++;
 	}
-	mstd_log(d, MSTP_LOG_DEBUG, "port %s: flushed %u VLANs of MSTI %d",
-		 p->name, n, mstid);
+	mstd_log(d, MSTP_LOG_DEBUG, "port %s: flushed %u VLANs of MSTI %d in "
+		 "%.1f ms", p->name, n, mstid, ms_since(&t0));
 	if (mstid > 0 && dport_offloaded(p->name))
 		switch_fast_age(d, port, mstid);
 }

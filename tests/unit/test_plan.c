@@ -290,6 +290,8 @@ TEST(domain_xml_has_what_it_must)
 	CHECK(strstr(s, "<cmdline>console=ttyS0 panic=-1 loglevel=4 no_timer_check acpi=noirq noapictimer noreplace-smp</cmdline>"));
 	CHECK(strstr(s, "<tb-cache unit='MiB'>16</tb-cache>"));
 	CHECK(strstr(s, "<memballoon model='virtio' freePageReporting='on'/>"));
+	/* a bridge is under test: it comes first for the host's CPU */
+	CHECK(strstr(s, "<cputune>\n    <shares>4096</shares>\n  </cputune>"));
 	CHECK(strstr(s, "<label>+0:+0</label>"));
 	CHECK(strstr(s, "<model fallback='forbid'>qemu64</model>"));
 	CHECK(strstr(s, "<source file='/srv/results/run1/seed/sw1.img'/>"));
@@ -389,6 +391,8 @@ TEST(domain_xml_hsmp_and_debug_kernel)
 	sbuf_reset(&x);
 	CHECK_INT(plan_domain_xml(p, &params, 2, &x), PLAN_OK);
 	CHECK(strstr(sbuf_str(&x), "<driver queues='4'/>"));
+	/* an end host is the measuring side: default shares */
+	CHECK(!strstr(sbuf_str(&x), "<cputune>"));
 	CHECK(!strstr(sbuf_str(&x), "noapictimer"));
 	sbuf_reset(&x);
 	CHECK_INT(plan_domain_xml(p, &params, 0, &x), PLAN_OK);

@@ -354,7 +354,7 @@ void kernel_commit_states(struct mstd *d)
 	size_t max = 3 * (size_t)d->nports;
 	struct batch b = { 0 };
 	struct timespec t0;
-	int r;
+	int rc;
 
 	if (!d->live || !d->nports)
 		return;
@@ -372,11 +372,11 @@ void kernel_commit_states(struct mstd *d)
 	if (!b.n)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	r = mstnl_port_states_set(d->nl, b.reqs, b.n);
+	rc = mstnl_port_states_set(d->nl, b.reqs, b.n);
 	/* How long the kernel took: a failover waits for it. */
 	mstd_log(d, MSTP_LOG_DEBUG, "kernel: %zu port state requests in %.1f ms",
 		 b.n, ms_since(&t0));
-	if (r == 0)
+	if (rc == 0)
 		goto out;
 	for (size_t k = 0; k < b.n; k++) {
 		const struct mstnl_port_states *r = &b.reqs[k];

@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 		return 2;
 	g.o = &o;
 	g.nf = o.n_flows;
-	g.fd = rawsock_open(o.ifname, 0);
+	g.fd = rawsock_open(o.ifname);
 	if (g.fd < 0)
 		return 2;
 	if (rawsock_mac(g.fd, o.ifname, o.src)) {

@@ -8,7 +8,8 @@ probe-gen_SRCS := lab/probe/gen.c lab/probe/probe_opts.c lab/probe/rawsock.c \
 	lab/probe/pace.c lab/probe/xdpgen.c lab/probe/xdp_plan.c \
 	lab/probe/xdp_attach.c lab/probe/xdp_obj.c
 probe-gen_LIBS := -lbpf
-probe-sink_SRCS := lab/probe/sink.c lab/probe/flows.c lab/probe/rawsock.c
+probe-sink_SRCS := lab/probe/sink.c lab/probe/flows.c lab/probe/rxring.c \
+	lab/probe/flow_filter.c
 probe-sink_LIBS :=
 $(BUILD)/obj/lab/probe/%.o $(BUILD)/obj-san/lab/probe/%.o: \
 	CFLAGS_BASE += -Ilab/probe

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rawsock.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
@@ -12,34 +11,24 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int rawsock_open(const char *ifname, uint16_t proto)
+int rawsock_open(const char *ifname)
 {
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	int one = 1, rcvbuf = 8 << 20, fd;
+	int fd;
 
 	sll.sll_ifindex = (int)if_nametoindex(ifname);
 	if (!sll.sll_ifindex) {
 		fprintf(stderr, "probe: no interface '%s'\n", ifname);
 		return -1;
 	}
-	sll.sll_protocol = htons(proto);
-	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(proto));
+	/* Protocol 0: it sends, and receives nothing. */
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 		fprintf(stderr, "probe: %s: %s\n", ifname, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	/* The VLAN tag arrives out of band (the NIC or the stack strips
-	 * it): ask for it with each frame. */
-	setsockopt(fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof(one));
-	/* A receiver that the scheduler keeps away for tens of ms must not
-	 * lose frames to its own buffer: XDP frames turned into skbs cost
-	 * a page each, so the default (~200 KiB) holds only ~40. The
-	 * FORCE variant passes rmem_max when we may (root). */
-	if (proto && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
-				sizeof(rcvbuf)))
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	return fd;
 }
 

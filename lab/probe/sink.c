@@ -6,24 +6,26 @@
  *
  *   probe-sink -i IFACE -o FILE [-f FLOW]
  *
- * With -f only that flow is counted (one sink per flow). Frames of the
+ * With -f only that flow is counted (one sink per flow), and a socket
+ * filter keeps the other flows' frames from waking it. Frames of the
  * probe EtherType that are not probe frames (too short, another magic or
- * version) are counted as "malformed" and otherwise ignored.
+ * version) are counted as "malformed" and otherwise ignored; "dropped"
+ * counts those the receive ring had no room for (rxring.h).
  */
 #include <errno.h>
-#include <linux/if_packet.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "flow_filter.h"
 #include "flows.h"
 #include "probe_wire.h"
-#include "rawsock.h"
+#include "rxring.h"
 
 #define MAX_FLOWS 64
 
@@ -49,43 +51,78 @@ static int64_t ns_of(clockid_t clock)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/*
- * recv() with the time the kernel took the frame in (SO_TIMESTAMPNS), on
- * CLOCK_MONOTONIC: gap times then do not include the sink's own wake-up
- * latency (tens of ms under TCG). The stamp is CLOCK_REALTIME; its age
- * now is the same on either clock. Without a stamp: the time now.
- */
-static ssize_t recv_stamped(int fd, uint8_t *buf, size_t size, int64_t *ns)
+/* The flows the sink counts, and the frames it could not take for one. */
+struct sink {
+	long only;		/* the one flow to count, or -1 */
+	struct flow flows[MAX_FLOWS];
+	size_t n;
+	uint64_t malformed;
+	bool out_of_memory;
+};
+
+static struct flow *find(struct sink *k, uint16_t id, uint16_t vid)
 {
-	union {
-		char raw[CMSG_SPACE(sizeof(struct timespec))];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { buf, size };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = ctl.raw,
-			      .msg_controllen = sizeof(ctl.raw) };
-	struct cmsghdr *c;
-	ssize_t len = recvmsg(fd, &msg, 0);
-	int64_t age = 0;
-
-	for (c = CMSG_FIRSTHDR(&msg); len >= 0 && c; c = CMSG_NXTHDR(&msg, c)) {
-		struct timespec ts;
-
-		if (c->cmsg_level != SOL_SOCKET ||
-		    c->cmsg_type != SCM_TIMESTAMPNS)
-			continue;
-		memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-		if (ts.tv_sec)
-			age = ns_of(CLOCK_REALTIME) -
-			      ((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
-	}
-	*ns = ns_of(CLOCK_MONOTONIC) - (age > 0 ? age : 0);
-	return len;
+	for (size_t i = 0; i < k->n; i++)
+		if (k->flows[i].id == id)
+			return &k->flows[i];
+	if (k->n == MAX_FLOWS)
+		return NULL;
+	k->flows[k->n] = (struct flow){ .id = id, .vid = vid };
+	return &k->flows[k->n++];
 }
 
-static int write_json(const char *path, struct flow *flows, size_t n,
-		      uint64_t malformed)
+/*
+ * Counts the frames of one block. Each carries the time the kernel took
+ * it in (CLOCK_REALTIME), which goes onto CLOCK_MONOTONIC: gap times then
+ * do not include the sink's own wake-up latency (tens of ms under TCG).
+ */
+static void count_block(struct sink *k, struct tpacket_block_desc *b)
+{
+	int64_t to_mono = ns_of(CLOCK_MONOTONIC) - ns_of(CLOCK_REALTIME);
+	struct tpacket3_hdr *h = NULL;
+	unsigned left;
+
+	while ((h = rxring_frame(b, h, &left))) {
+		const uint8_t *frame = (const uint8_t *)h + h->tp_mac;
+		int64_t ns = (int64_t)h->tp_sec * 1000000000LL + h->tp_nsec;
+		struct probe_hdr ph;
+		struct flow *f;
+
+		if (h->tp_snaplen < FLOW_FILTER_PAYLOAD ||
+		    probe_hdr_decode(frame + FLOW_FILTER_PAYLOAD,
+				     h->tp_snaplen - FLOW_FILTER_PAYLOAD, &ph)) {
+			k->malformed++;
+			continue;
+		}
+		if (k->only >= 0 && ph.flow != k->only)
+			continue;
+		f = find(k, ph.flow, ph.vid);
+		if (f && flow_add(f, ph.seq, ns + to_mono))
+			k->out_of_memory = true;
+	}
+}
+
+/* Counts every block the kernel has handed over. */
+static void drain(struct sink *k, struct rxring *r)
+{
+	struct tpacket_block_desc *b;
+
+	while (!k->out_of_memory && (b = rxring_block(r))) {
+		count_block(k, b);
+		rxring_release(r, b);
+	}
+}
+
+/* Waits up to ms for a block; false when none came. */
+static bool wait_block(struct rxring *r, int ms)
+{
+	struct pollfd p = { .fd = r->fd, .events = POLLIN };
+
+	return rxring_block(r) || poll(&p, 1, ms) > 0;
+}
+
+static int write_json(const char *path, const struct sink *k,
+		      uint64_t dropped)
 {
 	char tmp[4096];
 	FILE *f;
@@ -95,38 +132,27 @@ static int write_json(const char *path, struct flow *flows, size_t n,
 	if (!f)
 		return -1;
 	fputs("{\"flows\":[", f);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < k->n; i++) {
 		if (i)
 			fputc(',', f);
-		flow_json(&flows[i], f);
+		flow_json(&k->flows[i], f);
 	}
-	fprintf(f, "],\"malformed\":%llu}\n", (unsigned long long)malformed);
+	fprintf(f, "],\"malformed\":%llu,\"dropped\":%llu}\n",
+		(unsigned long long)k->malformed, (unsigned long long)dropped);
 	/* Renamed whole: a reader never sees half a file. */
 	if (fclose(f) || rename(tmp, path))
 		return -1;
 	return 0;
 }
 
-static struct flow *find(struct flow *flows, size_t *n, uint16_t id,
-			 uint16_t vid)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (flows[i].id == id)
-			return &flows[i];
-	if (*n == MAX_FLOWS)
-		return NULL;
-	flows[*n] = (struct flow){ .id = id, .vid = vid };
-	return &flows[(*n)++];
-}
-
 int main(int argc, char **argv)
 {
-	static struct flow flows[MAX_FLOWS];
+	static struct sink k = { .only = -1 };
 	const char *ifname = NULL, *out = NULL;
-	long only = -1;
-	uint64_t malformed = 0;
-	size_t n = 0;
-	int opt, fd, one = 1;
+	struct flow_filter filter;
+	struct rxring ring;
+	int64_t until;
+	int opt, rc = 0;
 	char *end;
 
 	while ((opt = getopt(argc, argv, "i:o:f:")) != -1) {
@@ -135,8 +161,8 @@ int main(int argc, char **argv)
 		} else if (opt == 'o') {
 			out = optarg;
 		} else if (opt == 'f') {
-			only = strtol(optarg, &end, 10);
-			if (*end || !*optarg || only < 0 || only > 65535) {
+			k.only = strtol(optarg, &end, 10);
+			if (*end || !*optarg || k.only < 0 || k.only > 65535) {
 				fprintf(stderr, "probe-sink: flow '%s' is not "
 					"in 0..65535\n", optarg);
 				return 2;
@@ -150,52 +176,43 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: probe-sink -i IFACE -o FILE [-f FLOW]\n");
 		return 2;
 	}
-	fd = rawsock_open(ifname, PROBE_ETHERTYPE);
-	if (fd < 0)
+	if (k.only >= 0)
+		flow_filter_build(&filter, (uint16_t)k.only);
+	if (rxring_open(&ring, ifname, PROBE_ETHERTYPE,
+			k.only >= 0 ? &filter.prog : NULL))
 		return 2;
-	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 	signal(SIGTERM, on_stop);
 	signal(SIGINT, on_stop);
 	signal(SIGUSR1, on_dump);
-	while (!stop) {
-		uint8_t buf[2048];
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		struct probe_hdr h;
-		struct flow *f;
-		int64_t ns;
-		ssize_t len;
-
+	while (!stop && !k.out_of_memory) {
 		if (dump) {
 			dump = 0;
-			write_json(out, flows, n, malformed);
+			drain(&k, &ring);
+			write_json(out, &k, rxring_drops(&ring));
 		}
-		if (poll(&p, 1, 200) <= 0)
-			continue;
-		len = recv_stamped(fd, buf, sizeof(buf), &ns);
-		/* SOCK_RAW on one EtherType: the tag is gone (auxdata),
-		 * the payload starts at 14. */
-		if (len < 0)
-			continue;
-		if (len < 14 ||
-		    probe_hdr_decode(buf + 14, (size_t)len - 14, &h)) {
-			malformed++;
-			continue;
-		}
-		if (only >= 0 && h.flow != only)
-			continue;
-		f = find(flows, &n, h.flow, h.vid);
-		if (f && flow_add(f, h.seq, ns)) {
-			fprintf(stderr, "probe-sink: out of memory\n");
-			break;
-		}
+		if (wait_block(&ring, 200))
+			drain(&k, &ring);
 	}
-	if (write_json(out, flows, n, malformed)) {
+	/* Frames taken in before the signal sit in a block the kernel
+	 * hands over within RXRING_BLOCK_MS. */
+	until = ns_of(CLOCK_MONOTONIC) + 3 * RXRING_BLOCK_MS * 1000000LL;
+	while (!k.out_of_memory && ns_of(CLOCK_MONOTONIC) < until)
+		if (wait_block(&ring, RXRING_BLOCK_MS))
+			drain(&k, &ring);
+	if (k.out_of_memory) {
+		fprintf(stderr, "probe-sink: out of memory\n");
+		rc = 1;
+	}
+	if (rxring_drops(&ring))
+		fprintf(stderr, "probe-sink: %s: %llu frames found the receive "
+			"ring full\n", ifname, (unsigned long long)ring.drops);
+	if (write_json(out, &k, ring.drops)) {
 		fprintf(stderr, "probe-sink: cannot write %s: %s\n", out,
 			strerror(errno));
-		return 1;
+		rc = 1;
 	}
-	for (size_t i = 0; i < n; i++)
-		flow_free(&flows[i]);
-	close(fd);
-	return 0;
+	for (size_t i = 0; i < k.n; i++)
+		flow_free(&k.flows[i]);
+	rxring_close(&ring);
+	return rc;
 }

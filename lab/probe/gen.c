@@ -21,7 +21,8 @@
  *            ndo_xdp_xmit (virtio_net: with an XDP program loaded, which
  *            probe-gen does; veth: with an XDP program or GRO on the
  *            peer). The program stays attached to the interface.
- *  af_packet one send() per frame on an AF_PACKET socket, stamped here.
+ *  af_packet the tick's frames stamped here and handed to an AF_PACKET
+ *            socket with one sendmmsg() per RAWSOCK_BATCH of them.
  *  auto      (the default) xdp when the kernel and interface can, else
  *            af_packet, saying why on stderr.
  *
@@ -76,11 +77,26 @@ struct gen {
 	size_t hdr_at[PROBE_MAX_FLOWS];
 };
 
-/* af_packet: stamps and sends the planned frames here, in the order
- * the XDP program would (probe_xdp_pick). 0, or -1 after saying why. */
+/* af_packet: hands n stamped frames to the socket. 0, or -1 after
+ * saying why. */
+static int send_batch(struct gen *g, uint8_t (*batch)[PROBE_MAX_FRAME],
+		      unsigned n)
+{
+	if (!n || !rawsock_send_many(g->fd, batch[0], sizeof(batch[0]),
+				     g->o->size, n))
+		return 0;
+	fprintf(stderr, "probe-gen: %s: %s\n", g->o->ifname, strerror(errno));
+	return -1;
+}
+
+/* af_packet: stamps the planned frames here, in the order the XDP
+ * program would (probe_xdp_pick), and sends them RAWSOCK_BATCH at a
+ * time. 0, or -1 after saying why. */
 static int send_packets(struct gen *g, struct probe_xdp_plan *plan)
 {
+	static uint8_t batch[RAWSOCK_BATCH][PROBE_MAX_FRAME];
 	const struct probe_opts *o = g->o;
+	unsigned n = 0;
 	int i;
 
 	while (!stop && (i = probe_xdp_pick(plan)) >= 0) {
@@ -88,16 +104,16 @@ static int send_packets(struct gen *g, struct probe_xdp_plan *plan)
 				       .seq = (uint32_t)g->sent[i],
 				       .sent_ns = now_ns() };
 
-		probe_hdr_encode(&h, g->frame[i] + g->hdr_at[i]);
-		if (rawsock_send(g->fd, g->frame[i], o->size) < 0 &&
-		    errno != ENOBUFS) {
-			fprintf(stderr, "probe-gen: %s: %s\n", o->ifname,
-				strerror(errno));
-			return -1;
-		}
+		memcpy(batch[n], g->frame[i], o->size);
+		probe_hdr_encode(&h, batch[n] + g->hdr_at[i]);
 		g->sent[i]++;
+		if (++n == RAWSOCK_BATCH) {
+			if (send_batch(g, batch, n))
+				return -1;
+			n = 0;
+		}
 	}
-	return 0;
+	return send_batch(g, batch, n);
 }
 
 /* Sends n[i] frames of flow i, the flows taking turns; 0, or -1 after

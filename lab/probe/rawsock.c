@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 int rawsock_open(const char *ifname)
@@ -43,7 +44,31 @@ int rawsock_mac(int fd, const char *ifname, uint8_t mac[6])
 	return 0;
 }
 
-ssize_t rawsock_send(int fd, const uint8_t *frame, size_t len)
+int rawsock_send_many(int fd, const uint8_t *frames, size_t stride,
+		      size_t len, unsigned n)
 {
-	return send(fd, frame, len, 0);
+	struct mmsghdr msgs[RAWSOCK_BATCH];
+	struct iovec iov[RAWSOCK_BATCH];
+	unsigned done = 0;
+
+	if (n > RAWSOCK_BATCH) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		iov[i] = (struct iovec){ (void *)(frames + i * stride), len };
+		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i],
+							 .msg_iovlen = 1 } };
+	}
+	while (done < n) {
+		int k = sendmmsg(fd, msgs + done, n - done, 0);
+
+		if (k > 0)
+			done += (unsigned)k;
+		else if (k < 0 && errno == ENOBUFS)
+			done++;
+		else if (k < 0 && errno != EINTR)
+			return -1;
+	}
+	return 0;
 }

@@ -12,6 +12,18 @@
  * failure. */
 int rawsock_open(const char *ifname);
 int rawsock_mac(int fd, const char *ifname, uint8_t mac[6]);
-ssize_t rawsock_send(int fd, const uint8_t *frame, size_t len);
+
+/* Frames one rawsock_send_many() call takes at most. */
+#define RAWSOCK_BATCH 64
+
+/*
+ * Sends n (at most RAWSOCK_BATCH) frames of len octets, stride apart
+ * from frames, with as few system calls as the kernel allows
+ * (sendmmsg). A frame the interface's queue has no room for (ENOBUFS)
+ * is lost, as on a wire, and the next one goes on. 0, or -1 with errno
+ * set on any other error.
+ */
+int rawsock_send_many(int fd, const uint8_t *frames, size_t stride,
+		      size_t len, unsigned n);
 
 #endif

@@ -75,6 +75,7 @@ int outage_load(const char *path, unsigned flow, unsigned pps,
 	o->lost = count(rep, "lost");
 	o->duplicated = count(rep, "duplicated");
 	o->reordered = count(rep, "reordered");
+	o->sink_dropped = count(root, "dropped");
 	json_array_foreach(gaps, i, g) {
 		json_int_t first = json_integer_value(json_object_get(g, "first"));
 		json_int_t last = json_integer_value(json_object_get(g, "last"));

@@ -18,6 +18,9 @@ struct flow_outage {
 	/* Missing frames the sender never put on the wire, and the first
 	 * range of them: a stalled guest, not the network. */
 	unsigned long unsent, unsent_first, unsent_last;
+	/* Frames the sink's own receive ring had no room for (all its
+	 * flows'): the sink's loss, not the network's. */
+	unsigned long sink_dropped;
 };
 
 /* Whether frame seq went out on the sender's wire (the captures say). */

@@ -38,6 +38,10 @@ static void check_sink_vs_capture(const struct analysis *a,
 			 counted < seen ? "missed" : "counted", counted < seen ?
 			 seen - counted : counted - seen,
 			 counted < seen ? "seen in" : "more than");
+	if (counted < seen && o->sink_dropped)
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 "; its receive ring had no room for %lu",
+			 o->sink_dropped);
 	snprintf(name, sizeof(name), "link%u", a->t->links[link].index);
 	c = result_add_check(r, sc, "sink-vs-capture", tree, name,
 			     counted == seen, text, why);

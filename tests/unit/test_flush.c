@@ -94,6 +94,7 @@ struct leak {
 	bool flow1, flow2, before;
 	bool silent_root;	/* sw3:p2 was root, went quiet; p1 is now */
 	long sink_missing;	/* frames the sink of flow 2 did not count */
+	bool sink_dropped;	/* ... because its receive ring was full */
 	bool capture_lost;	/* link 5's tcpdump says it dropped 3 */
 	bool no_flows;		/* the event log starts no probe flow */
 	/* flow 1: seq 100-119 never sent; 200-209 sent, lost after h1's link */
@@ -254,9 +255,11 @@ static void write_run(struct run *r, const struct leak *lk)
 
 		snprintf(json, sizeof(json),
 			 "{\"flows\":[{\"flow\":%u,\"vid\":%u,\"received\":%ld,"
-			 "\"lost\":%d,\"duplicated\":0,\"reordered\":0,\"gaps\":[%s]}]}\n",
+			 "\"lost\":%d,\"duplicated\":0,\"reordered\":0,\"gaps\":[%s]}],"
+			 "\"malformed\":0,\"dropped\":%ld}\n",
 			 f, f * 10, got, gaps ? 30 : 0, gaps ?
-			 "{\"first\":100,\"last\":119},{\"first\":200,\"last\":209}" : "");
+			 "{\"first\":100,\"last\":119},{\"first\":200,\"last\":209}" : "",
+			 f == 2 && lk->sink_dropped ? lk->sink_missing : 0L);
 		snprintf(name, sizeof(name), "share/h2/probe-%u.json", f);
 		fx_write_file(r->dir, name, json);
 	}
@@ -345,6 +348,19 @@ TEST(the_sink_must_count_what_its_link_carried)
 	CHECK(strstr(out, "\nnot ok 8 - check s: flow 2: the sink counted 647 "
 			  "frames, its link's capture 650\n# the sink missed 3 "
 			  "frames seen in the capture\n") != NULL);
+	free(out);
+}
+
+/* The sink says its ring overflowed: the check says so too. */
+TEST(a_sink_whose_ring_overflowed_says_so)
+{
+	char *out = verdicts(&(struct leak){ .flow1 = true, .sink_missing = 3,
+					     .sink_dropped = true });
+
+	CHECK(strstr(out, "\nnot ok 8 - check s: flow 2: the sink counted 647 "
+			  "frames, its link's capture 650\n# the sink missed 3 "
+			  "frames seen in the capture; its receive ring had no "
+			  "room for 3\n") != NULL);
 	free(out);
 }
 

@@ -3,8 +3,8 @@
  * A TPACKET_V3 receive ring on an AF_PACKET socket. The kernel copies
  * frames into blocks and wakes the reader once per block (full, or
  * RXRING_BLOCK_MS after its first frame), not once per frame: under TCG a
- * wake-up costs ~60-90 us of the one vCPU, so 1000 frames/s taken one by
- * one cost a tenth of it before any work.
+ * wake-up costs ~50-110 us of the one vCPU, so 1000 frames/s taken one by
+ * one cost 5-11% of it before any work.
  */
 #ifndef MSTLAB_RXRING_H
 #define MSTLAB_RXRING_H

@@ -6,7 +6,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 /* Opens a raw socket bound to ifname. Prints why and returns -1 on
  * failure. */

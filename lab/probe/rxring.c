@@ -84,9 +84,21 @@ struct tpacket_block_desc *rxring_block(struct rxring *r)
 
 void rxring_release(struct rxring *r, struct tpacket_block_desc *b)
 {
+	/* The kernel sets it again when it opens the block; until then a
+	 * stale count would look like frames waiting (rxring_filling). */
+	__atomic_store_n(&b->hdr.bh1.num_pkts, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&b->hdr.bh1.block_status, TP_STATUS_KERNEL,
 			 __ATOMIC_RELEASE);
 	r->cur = (r->cur + 1) % r->nblocks;
+}
+
+bool rxring_filling(struct rxring *r)
+{
+	struct tpacket_block_desc *b =
+		(void *)(r->map + (size_t)r->cur * r->block_size);
+
+	return !rxring_block(r) &&
+	       __atomic_load_n(&b->hdr.bh1.num_pkts, __ATOMIC_RELAXED);
 }
 
 struct tpacket3_hdr *rxring_frame(struct tpacket_block_desc *b,

@@ -11,6 +11,7 @@
 
 #include <linux/filter.h>
 #include <linux/if_packet.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,11 @@ int rxring_open(struct rxring *r, const char *ifname, uint16_t proto,
 struct tpacket_block_desc *rxring_block(struct rxring *r);
 /* Gives the block back to the kernel and moves on to the next one. */
 void rxring_release(struct rxring *r, struct tpacket_block_desc *b);
+/*
+ * True while the block after the last one handed over holds frames the
+ * kernel has not handed over yet (it does within RXRING_BLOCK_MS).
+ */
+bool rxring_filling(struct rxring *r);
 /* The block's frames: the first, then each one's next; NULL at the end. */
 struct tpacket3_hdr *rxring_frame(struct tpacket_block_desc *b,
 				  struct tpacket3_hdr *prev, unsigned *left);

@@ -28,6 +28,7 @@
 #include "rxring.h"
 
 #define MAX_FLOWS 64
+#define SETTLE_MS 1000
 
 static volatile sig_atomic_t stop, dump;
 
@@ -121,6 +122,27 @@ static bool wait_block(struct rxring *r, int ms)
 	return rxring_block(r) || poll(&p, 1, ms) > 0;
 }
 
+/*
+ * Counts every frame taken in so far: waits, draining, for at least
+ * min_ms (frames still on their way) and until the block being filled is
+ * handed over, which the kernel does within RXRING_BLOCK_MS; SETTLE_MS
+ * bounds it should the guest's timers be late.
+ */
+static void settle(struct sink *k, struct rxring *r, int min_ms)
+{
+	int64_t now = ns_of(CLOCK_MONOTONIC);
+	int64_t until = now + min_ms * 1000000LL;
+	int64_t limit = now + SETTLE_MS * 1000000LL;
+
+	drain(k, r);
+	while (!k->out_of_memory && now < limit &&
+	       (now < until || rxring_filling(r))) {
+		if (wait_block(r, RXRING_BLOCK_MS))
+			drain(k, r);
+		now = ns_of(CLOCK_MONOTONIC);
+	}
+}
+
 static int write_json(const char *path, const struct sink *k,
 		      uint64_t dropped)
 {
@@ -151,7 +173,6 @@ int main(int argc, char **argv)
 	const char *ifname = NULL, *out = NULL;
 	struct flow_filter filter;
 	struct rxring ring;
-	int64_t until;
 	int opt, rc = 0;
 	char *end;
 
@@ -187,18 +208,13 @@ int main(int argc, char **argv)
 	while (!stop && !k.out_of_memory) {
 		if (dump) {
 			dump = 0;
-			drain(&k, &ring);
+			settle(&k, &ring, 0);
 			write_json(out, &k, rxring_drops(&ring));
 		}
 		if (wait_block(&ring, 200))
 			drain(&k, &ring);
 	}
-	/* Frames taken in before the signal sit in a block the kernel
-	 * hands over within RXRING_BLOCK_MS. */
-	until = ns_of(CLOCK_MONOTONIC) + 3 * RXRING_BLOCK_MS * 1000000LL;
-	while (!k.out_of_memory && ns_of(CLOCK_MONOTONIC) < until)
-		if (wait_block(&ring, RXRING_BLOCK_MS))
-			drain(&k, &ring);
+	settle(&k, &ring, 3 * RXRING_BLOCK_MS);
 	if (k.out_of_memory) {
 		fprintf(stderr, "probe-sink: out of memory\n");
 		rc = 1;

@@ -103,15 +103,18 @@ static void count_block(struct sink *k, struct tpacket_block_desc *b)
 	}
 }
 
-/* Counts every block the kernel has handed over. */
-static void drain(struct sink *k, struct rxring *r)
+/* Counts every block the kernel has handed over; how many. */
+static unsigned drain(struct sink *k, struct rxring *r)
 {
 	struct tpacket_block_desc *b;
+	unsigned n = 0;
 
 	while (!k->out_of_memory && (b = rxring_block(r))) {
 		count_block(k, b);
 		rxring_release(r, b);
+		n++;
 	}
+	return n;
 }
 
 /* Waits up to ms for a block; false when none came. */
@@ -124,8 +127,9 @@ static bool wait_block(struct rxring *r, int ms)
 
 /*
  * Counts every frame taken in so far: waits, draining, for at least
- * min_ms (frames still on their way) and until the block being filled is
- * handed over, which the kernel does within RXRING_BLOCK_MS; SETTLE_MS
+ * min_ms (frames still on their way) and until the block being filled
+ * now is handed over, which the kernel does within RXRING_BLOCK_MS (not
+ * for the blocks after it: a flow may still be running); SETTLE_MS
  * bounds it should the guest's timers be late.
  */
 static void settle(struct sink *k, struct rxring *r, int min_ms)
@@ -133,12 +137,13 @@ static void settle(struct sink *k, struct rxring *r, int min_ms)
 	int64_t now = ns_of(CLOCK_MONOTONIC);
 	int64_t until = now + min_ms * 1000000LL;
 	int64_t limit = now + SETTLE_MS * 1000000LL;
+	bool filling;
 
 	drain(k, r);
-	while (!k->out_of_memory && now < limit &&
-	       (now < until || rxring_filling(r))) {
-		if (wait_block(r, RXRING_BLOCK_MS))
-			drain(k, r);
+	filling = rxring_filling(r);
+	while (!k->out_of_memory && now < limit && (now < until || filling)) {
+		if (wait_block(r, RXRING_BLOCK_MS) && drain(k, r))
+			filling = false;
 		now = ns_of(CLOCK_MONOTONIC);
 	}
 }

@@ -168,4 +168,26 @@ WHY="sink: $SINK"
 check "... and its ring had room for all" \
 	eval 'printf "%s" "$SINK" | grep -q ",\"dropped\":0}$"'
 
+# Ended while its flow still runs, a sink waits for the block being filled
+# at the signal, not for the flow: it is gone within half a second.
+uptime_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+probe-sink -i ps -o "$SINK_JSON" -f 5 &
+SINK_PID=$!
+sleep 0.5
+ip netns exec gen probe-gen -m af_packet -i pg -d "$PS_MAC" -f 5 -r 1000 \
+	-n 5000 >/dev/null &
+GEN=$!
+sleep 0.5
+t0=$(uptime_ms)
+kill "$SINK_PID"
+wait "$SINK_PID"
+t1=$(uptime_ms)
+SINK_PID=
+kill "$GEN" 2>/dev/null
+wait "$GEN" 2>/dev/null
+WHY="the sink took $((t1 - t0)) ms to end; report: $(cat "$SINK_JSON" 2>/dev/null)"
+check "a sink ended while its flow runs is gone within 0.5 s, its report written" \
+	eval '[ $((t1 - t0)) -lt 500 ] && grep -q "\"flow\":5," "$SINK_JSON"'
+echo "# sink ended $((t1 - t0)) ms after SIGTERM, its flow running"
+
 tap_end

@@ -149,15 +149,21 @@ WHY="sink: $SINK"
 check "-f: ... nor count in its report" \
 	eval 'printf "%s" "$SINK" | grep -q "^{\"flows\":\[\],\"malformed\":0,\"dropped\":0}$"'
 
+# sink_and_flow FLOW COUNT: a sink of FLOW alone (SINK_PID), then COUNT
+# frames of it at 1000 frames/s (GEN), running for 0.5 s on return.
+sink_and_flow() {
+	probe-sink -i ps -o "$SINK_JSON" -f "$1" &
+	SINK_PID=$!
+	sleep 0.5
+	ip netns exec gen probe-gen -m af_packet -i pg -d "$PS_MAC" -f "$1" \
+		-r 1000 -n "$2" >/dev/null &
+	GEN=$!
+	sleep 0.5
+}
+
 # A sink kept off the CPU for a second loses nothing: its receive ring
 # holds the frames meanwhile (2.5 s of them at 1000 small frames/s).
-probe-sink -i ps -o "$SINK_JSON" -f 4 &
-SINK_PID=$!
-sleep 0.5
-ip netns exec gen probe-gen -m af_packet -i pg -d "$PS_MAC" -f 4 -r 1000 \
-	-n 2000 >/dev/null &
-GEN=$!
-sleep 0.5
+sink_and_flow 4 2000
 kill -STOP "$SINK_PID"
 sleep 1
 kill -CONT "$SINK_PID"
@@ -171,13 +177,7 @@ check "... and its ring had room for all" \
 # Ended while its flow still runs, a sink waits for the block being filled
 # at the signal, not for the flow: it is gone within half a second.
 uptime_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
-probe-sink -i ps -o "$SINK_JSON" -f 5 &
-SINK_PID=$!
-sleep 0.5
-ip netns exec gen probe-gen -m af_packet -i pg -d "$PS_MAC" -f 5 -r 1000 \
-	-n 5000 >/dev/null &
-GEN=$!
-sleep 0.5
+sink_and_flow 5 5000
 t0=$(uptime_ms)
 kill "$SINK_PID"
 wait "$SINK_PID"

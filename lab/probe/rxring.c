@@ -70,10 +70,15 @@ int rxring_open(struct rxring *r, const char *ifname, uint16_t proto,
 	return 0;
 }
 
+/* The block after the last one handed over, whoever holds it. */
+static struct tpacket_block_desc *cur_block(const struct rxring *r)
+{
+	return (void *)(r->map + (size_t)r->cur * r->block_size);
+}
+
 struct tpacket_block_desc *rxring_block(struct rxring *r)
 {
-	struct tpacket_block_desc *b =
-		(void *)(r->map + (size_t)r->cur * r->block_size);
+	struct tpacket_block_desc *b = cur_block(r);
 
 	/* Acquire: the frames are written before the status says so. */
 	if (!(__atomic_load_n(&b->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
@@ -94,11 +99,9 @@ void rxring_release(struct rxring *r, struct tpacket_block_desc *b)
 
 bool rxring_filling(struct rxring *r)
 {
-	struct tpacket_block_desc *b =
-		(void *)(r->map + (size_t)r->cur * r->block_size);
-
 	return !rxring_block(r) &&
-	       __atomic_load_n(&b->hdr.bh1.num_pkts, __ATOMIC_RELAXED);
+	       __atomic_load_n(&cur_block(r)->hdr.bh1.num_pkts,
+			       __ATOMIC_RELAXED);
 }
 
 struct tpacket3_hdr *rxring_frame(struct tpacket_block_desc *b,

@@ -191,14 +191,15 @@ enum plan_err plan_domain_xml(const struct plan *p,
 	if (n->role == TOPO_ROLE_DSA_SWITCH)
 		dsa_ports_arg(x, p, node);
 	sbuf_puts(x, "</cmdline>\n  </os>\n  <features>\n    <acpi/>\n");
-	/* TCG's translation cache defaults to 1 GiB per VM. A boot fills
-	 * ~50 MiB, and then a guest's working set (its kernel paths, and
-	 * the programs mstlab runs in it) stays: with 16 MiB a bridge
-	 * emptied it every 3-7 s under `wait: converged`, and every
-	 * takeover paid for translating its code anew (bench/mstp's lab:
-	 * 117 ms median against 24). Only what is generated is touched. */
+	/* TCG's translation cache defaults to 1 GiB per VM. A boot
+	 * generates ~50 MiB; what a bridge runs after it (its kernel paths,
+	 * the programs mstlab runs in it) fits in 24 (~23 used through ten
+	 * scenarios, no flush after boot). With 16 a bridge emptied it
+	 * every 3-7 s and each failover ran through the translator again
+	 * (bench/mstp's takeover: median 117 ms against 28). 24 keeps a
+	 * VM at 124 MiB resident (bench/up); more holds boot's code. */
 	if (pp->virt == PLAN_VIRT_QEMU)
-		sbuf_puts(x, "    <tcg>\n      <tb-cache unit='MiB'>64"
+		sbuf_puts(x, "    <tcg>\n      <tb-cache unit='MiB'>24"
 			  "</tb-cache>\n    </tcg>\n");
 	sbuf_puts(x, "  </features>\n");
 	cpu_xml(x, n, pp->virt);

@@ -169,6 +169,16 @@ int mstd_init(struct mstd *d)
 	 * before touching the bridge. */
 	if (ctl_listen(d))
 		return -1;
+	/* Subscribe before reading any state: a port whose carrier comes up
+	 * between the scan and the subscription would otherwise stay down
+	 * for mstd until its next change. What queues up meanwhile is
+	 * handled once the loop runs. */
+	d->mon = mstnl_open_monitor(MSTNL_GRP_LINK | MSTNL_GRP_VLAN, &err);
+	if (!d->mon) {
+		fprintf(stderr, "mstd: cannot subscribe to rtnetlink notifications: %s\n",
+			strerror(-err));
+		return -1;
+	}
 	if (kernel_check_bridge(d) || kernel_scan_ports(d))
 		return -1;
 	if (kernel_sync_vlans(d))
@@ -185,10 +195,9 @@ int mstd_init(struct mstd *d)
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	d->mon = mstnl_open_monitor(MSTNL_GRP_LINK | MSTNL_GRP_VLAN, &err);
-	if (d->epfd < 0 || d->tfd < 0 || d->sigfd < 0 || !d->mon) {
+	if (d->epfd < 0 || d->tfd < 0 || d->sigfd < 0) {
 		fprintf(stderr, "mstd: cannot set up the event loop: %s\n",
-			strerror(d->mon ? errno : -err));
+			strerror(errno));
 		return -1;
 	}
 	if (timerfd_settime(d->tfd, 0, &its, NULL) < 0 ||

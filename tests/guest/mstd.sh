@@ -203,18 +203,18 @@ setup() {
 }
 
 cleanup() {
-	for n in 1 2 3 4; do
+	for n in 1 2 3 4 6; do
 		[ -r "/run/mstd.br$n.pid" ] && kill "$(cat "/run/mstd.br$n.pid")"
 	done 2>/dev/null
 	sleep 0.3
-	for n in 1 2 3 4 5; do
+	for n in 1 2 3 4 5 6; do
 		ip link del "br$n"
 	done 2>/dev/null
 	rm -f /run/bridge-stp.kernel
 	[ -d /lab/results ] && cp /tmp/mstd/*.log /lab/results/ 2>/dev/null
 	tc qdisc del dev b4p1 root 2>/dev/null
 	tc qdisc del dev b3p2 root 2>/dev/null
-	for p in b1p2 b2p2 b3p2 b4p2 b2p3; do
+	for p in b1p2 b2p2 b3p2 b4p2 b2p3 r6a; do
 		ip link del "$p"
 	done 2>/dev/null
 }
@@ -304,6 +304,54 @@ test_converge() {
 	else
 		fail "stp show without dev lists every mstd" "$n bridges: $OUT"
 	fi
+}
+
+# A carrier that comes up while mstd starts must not be lost. br6's one
+# port r6a gets its carrier (peer r6b up) at a spread of moments around
+# mstd's start-up (mstd up to 40 ms later, or the carrier up to 40 ms
+# later), VLANs unmapped each time so mstd maps them as a seed's start
+# does; mstd must see the link up every time.
+r6a_seen_up() { [ "$(role br6 r6a cist)" != "disabled discarding" ]; }
+br6_mstd_gone() { ! [ -e /run/mstd.br6.pid ]; }
+secs() { echo "$1" | awk '{ print ($1 < 0 ? -$1 : $1) / 1000 }'; }
+test_start_race() {
+	t="a carrier that comes up while mstd starts is seen"
+	ip link add name br6 type bridge vlan_filtering 1 vlan_default_pvid 0 &&
+		mstctl enable dev br6 &&
+		ip link set dev br6 type bridge stp_state 1 &&
+		ip link add r6a type veth peer name r6b &&
+		ip link set dev r6a master br6 &&
+		bridge vlan add dev r6a vid 10 && bridge vlan add dev r6a vid 20 &&
+		ip link set dev r6a up && ip link set dev br6 up || {
+		fail "$t" "setting up br6 failed"
+		return
+	}
+	printf 'bridge br6\nregion race\nmsti 1 vlans 10\nmsti 2 vlans 20\nport r6a edge no\n' \
+		>/tmp/mstd/br6.conf
+	lost= n=0
+	for ms in -40 -20 -10 -5 0 1 2 3 4 5 6 7 8 9 10 12 14 16 20 30 40; do
+		mstctl vlan set dev br6 vid 10 msti 0
+		mstctl vlan set dev br6 vid 20 msti 0
+		# ms < 0: mstd starts that much after the carrier; else later.
+		(if [ "$ms" -gt 0 ]; then sleep "$(secs "$ms")"; fi
+		 ip link set dev r6b up) &
+		up=$!
+		[ "$ms" -lt 0 ] && sleep "$(secs "$ms")"
+		run mstd -c /tmp/mstd/br6.conf -l /tmp/mstd/br6.log
+		wait "$up"
+		wait_until 3 r6a_seen_up || lost="$lost ${ms}ms:$(role br6 r6a cist)"
+		[ -r /run/mstd.br6.pid ] && kill "$(cat /run/mstd.br6.pid)"
+		wait_until 3 br6_mstd_gone
+		ip link set dev r6b down
+		n=$((n + 1))
+	done
+	if [ -z "$lost" ]; then
+		pass "$t ($n starts, carrier -40..+40 ms)"
+	else
+		fail "$t" "mstd saw no link up with the carrier at (mstd start +):$lost"
+	fi
+	ip link del r6a
+	ip link del br6
 }
 
 # The br3-br4 link is MSTI 2's root path of br4 but blocked (b3p2) in
@@ -566,6 +614,7 @@ main() {
 	fi
 	pass "set up the ring of four bridges (MST on, VLAN 10/20 -> MSTI 1/2)"
 	test_start
+	test_start_race
 	test_converge
 	test_failover
 	test_silent_failure

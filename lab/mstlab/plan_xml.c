@@ -25,6 +25,11 @@
  * cost nothing there, as TCG translates them as plain accesses when a
  * guest has one vCPU. */
 #define CMDLINE_TCG_UP " noapictimer noreplace-smp"
+/* norandmaps: this QEMU's TCG finds a translation by virtual address,
+ * so a process at random addresses (a PIE and its libraries) is
+ * translated afresh on every run: ~1.8 MB of host code per mstctl, of
+ * which `wait: converged` runs one per bridge every 500 ms. */
+#define CMDLINE_TCG " norandmaps"
 
 static bool path_ok(const char *s)
 {
@@ -176,6 +181,8 @@ enum plan_err plan_domain_xml(const struct plan *p,
 	path_xml(x, pp->initrd, NULL, NULL, NULL);
 	sbuf_puts(x, "</initrd>\n");
 	sbuf_puts(x, "    <cmdline>" CMDLINE);
+	if (pp->virt == PLAN_VIRT_QEMU)
+		sbuf_puts(x, CMDLINE_TCG);
 	if (pp->virt == PLAN_VIRT_QEMU && n->vcpus == 1)
 		sbuf_puts(x, CMDLINE_TCG_UP);
 	/* The emulated SMU has as many sockets as the CPU topology. */
@@ -184,11 +191,15 @@ enum plan_err plan_domain_xml(const struct plan *p,
 	if (n->role == TOPO_ROLE_DSA_SWITCH)
 		dsa_ports_arg(x, p, node);
 	sbuf_puts(x, "</cmdline>\n  </os>\n  <features>\n    <acpi/>\n");
-	/* TCG's translation cache defaults to 1 GiB per VM; a small guest
-	 * boots as fast with 16 MiB (measured: 8 was slower) and the host
-	 * keeps the memory. */
+	/* TCG's translation cache defaults to 1 GiB per VM. A boot
+	 * generates ~50 MiB; what a bridge runs after it (its kernel paths,
+	 * the programs mstlab runs in it) fits in 24 (~23 used through ten
+	 * scenarios, no flush after boot). With 16 a bridge emptied it
+	 * every 3-7 s and each failover ran through the translator again
+	 * (bench/mstp's takeover: median 117 ms against 28). 24 keeps a
+	 * VM at 124 MiB resident (bench/up); more holds boot's code. */
 	if (pp->virt == PLAN_VIRT_QEMU)
-		sbuf_puts(x, "    <tcg>\n      <tb-cache unit='MiB'>16"
+		sbuf_puts(x, "    <tcg>\n      <tb-cache unit='MiB'>24"
 			  "</tb-cache>\n    </tcg>\n");
 	sbuf_puts(x, "  </features>\n");
 	cpu_xml(x, n, pp->virt);

@@ -287,8 +287,8 @@ TEST(domain_xml_has_what_it_must)
 	CHECK(strstr(s, "<vcpu placement='static'>1</vcpu>"));
 	CHECK(strstr(s, "<kernel>/k/bzImage</kernel>"));
 	CHECK(strstr(s, "<initrd>/k/initramfs.cpio.gz</initrd>"));
-	CHECK(strstr(s, "<cmdline>console=ttyS0 panic=-1 loglevel=4 no_timer_check acpi=noirq noapictimer noreplace-smp</cmdline>"));
-	CHECK(strstr(s, "<tb-cache unit='MiB'>16</tb-cache>"));
+	CHECK(strstr(s, "<cmdline>console=ttyS0 panic=-1 loglevel=4 no_timer_check acpi=noirq norandmaps noapictimer noreplace-smp</cmdline>"));
+	CHECK(strstr(s, "<tb-cache unit='MiB'>24</tb-cache>"));
 	CHECK(strstr(s, "<memballoon model='virtio' freePageReporting='on'/>"));
 	/* a bridge is under test: it comes first for the host's CPU */
 	CHECK(strstr(s, "<cputune>\n    <shares>4096</shares>\n  </cputune>"));
@@ -330,6 +330,8 @@ TEST(domain_xml_has_what_it_must)
 		CHECK(strstr(sbuf_str(&x), "<cpu mode='host-passthrough'"));
 		/* KVM has a TSC deadline timer: nothing to calibrate */
 		CHECK(!strstr(sbuf_str(&x), "noapictimer"));
+		/* KVM runs guest code as is: random maps cost nothing */
+		CHECK(!strstr(sbuf_str(&x), "norandmaps"));
 	}
 	sbuf_free(&x);
 	plan_free(p);

@@ -55,15 +55,15 @@ vm_tools_args() {
 
 vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 	local dir=$1 extra=${2:-} up=
-	# As mstlab does: a one-vCPU TCG guest skips two spins of its boot
-	# (lab/mstlab/plan_xml.c).
+	# As mstlab does (lab/mstlab/plan_xml.c): fixed maps let TCG reuse a
+	# program's translations; a one-vCPU guest skips two spins of its boot.
 	[[ $VM_SMP == 1 ]] && up='noapictimer noreplace-smp'
 	# shellcheck disable=SC2046 # the NIC arguments are words
 	qemu-system-x86_64 -machine pc,accel=tcg -m "$VM_MEMORY" \
 		-cpu "$VM_CPU" -smp "$VM_SMP" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$BZIMAGE" -initrd "${VM_INITRAMFS:-$INITRAMFS}" \
-		-append "console=ttyS0 panic=-1 no_timer_check acpi=noirq $up ${VM_CMDLINE-loglevel=4} $extra" \
+		-append "console=ttyS0 panic=-1 no_timer_check acpi=noirq norandmaps $up ${VM_CMDLINE-loglevel=4} $extra" \
 		-chardev file,id=con,path="$dir/console.log" \
 		-serial chardev:con \
 		-drive file="$dir/seed.img",if=virtio,format=raw,readonly=on \

@@ -196,8 +196,9 @@ enum plan_err plan_domain_xml(const struct plan *p,
 	 * the programs mstlab runs in it) fits in 24 (~23 used through ten
 	 * scenarios, no flush after boot). With 16 a bridge emptied it
 	 * every 3-7 s and each failover ran through the translator again
-	 * (bench/mstp's takeover: median 117 ms against 28). 24 keeps a
-	 * VM at 124 MiB resident (bench/up); more holds boot's code. */
+	 * (ten takeovers in one lab: median 117 ms lost against 28).
+	 * 24 keeps a VM at 124 MiB resident (bench/up); more holds boot's
+	 * code. */
 	if (pp->virt == PLAN_VIRT_QEMU)
 		sbuf_puts(x, "    <tcg>\n      <tb-cache unit='MiB'>24"
 			  "</tb-cache>\n    </tcg>\n");

@@ -32,6 +32,8 @@ int msg1(struct suite *t, unsigned int sock, uint32_t id, uint32_t arg,
 double now_ms(void);
 /* The running kernel's HZ (100/250/300/1000), measured; 0 if unknown. */
 int kernel_hz(void);
+/* The kernel's jiffies now (/proc/timer_list); -1 if unreadable. */
+long long kernel_jiffies(void);
 
 void test_messages(struct suite *t);
 void test_faults(struct suite *t);

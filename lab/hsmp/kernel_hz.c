@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The running kernel's HZ, for checks on waits the kernel counts in
- * jiffies. Userspace only sees USER_HZ (always 100), so count how far
- * /proc/timer_list's "jiffies:" moves in a known time and round to the
+ * The running kernel's jiffies and HZ, for checks on waits the kernel
+ * counts in jiffies. Userspace only sees USER_HZ (always 100), so count how
+ * far /proc/timer_list's "jiffies:" moves in a known time and round to the
  * nearest HZ the kernel can be configured with.
  */
 #include <stdio.h>
@@ -12,7 +12,7 @@
 
 #include "hsmp_test.h"
 
-static long long read_jiffies(void)
+long long kernel_jiffies(void)
 {
 	char line[256];
 	long long j = -1;
@@ -38,9 +38,9 @@ int kernel_hz(void)
 	int best = 0;
 
 	t0 = now_ms();
-	j0 = read_jiffies();
+	j0 = kernel_jiffies();
 	nanosleep(&pause, NULL);
-	j1 = read_jiffies();
+	j1 = kernel_jiffies();
 	if (j0 < 0 || j1 <= j0)
 		return 0;
 	hz = (double)(j1 - j0) * 1e3 / (now_ms() - t0);

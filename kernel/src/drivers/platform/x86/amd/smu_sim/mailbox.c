@@ -8,6 +8,7 @@
  * that moment runs the firmware. This needs no timer, never sleeps (config
  * accessors run with interrupts off) and is deterministic.
  */
+#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/string.h>
 
@@ -61,7 +62,8 @@ static void check_pending_write(struct smu_sim_socket *s)
 {
 	if (!s->pending)
 		return;
-	if (ktime_get_ns() - s->issued_ns >= SMU_SIM_DRIVER_TIMEOUT_NS)
+	if (time_after_eq(jiffies, s->issued_jiffies +
+			  msecs_to_jiffies(SMU_SIM_DRIVER_TIMEOUT_MS)))
 		s->stats.abandoned++;
 	else
 		s->stats.violations++;
@@ -109,6 +111,7 @@ static void start_message(struct smu_sim_socket *s, u32 id)
 		smu_sim.boot_first_ns = now;
 	s->pending = true;
 	s->issued_ns = now;
+	s->issued_jiffies = jiffies;
 	s->ready_ns = now + delay_ns;
 }
 

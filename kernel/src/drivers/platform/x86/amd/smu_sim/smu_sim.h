@@ -36,11 +36,13 @@
 #define SMU_SIM_SMN_TCTL	0x59800
 
 /*
- * The driver gives up on a message after 100 ms (HSMP_MSG_TIMEOUT) counted
- * in jiffies, which can come up to a jiffy early in real time: a write
- * this long after the id is the driver's next message, not interleaving.
+ * The driver gives up on a message once jiffies reach the value they had
+ * after its id write plus 100 ms (HSMP_MSG_TIMEOUT). Counted in jiffies, as
+ * the driver does: in real time that can be well under 100 ms when a tick
+ * comes late, as under TCG. A write this many jiffies after the id is the
+ * driver's next message, not interleaving.
  */
-#define SMU_SIM_DRIVER_TIMEOUT_NS	(90 * NSEC_PER_MSEC)
+#define SMU_SIM_DRIVER_TIMEOUT_MS	100
 
 enum smu_sim_fault_action {
 	SMU_SIM_FAULT_DROP,	/* never answer this message */
@@ -106,6 +108,7 @@ struct smu_sim_socket {
 	u8 forced_status;	/* set by a fault, 0 if none */
 	bool corrupt;
 	u64 issued_ns, ready_ns;
+	unsigned long issued_jiffies;
 
 	u32 latency_us, jitter_us;
 	struct smu_sim_fault faults[SMU_SIM_MAX_FAULTS];

@@ -10,8 +10,10 @@
  * frame or two keeps the run, a path that stopped carrying the flow and
  * started again does not. */
 #define RUN_GAP_INTERVALS 3
-/* Sequence numbers the sender bitmap follows (2 MiB per flow at most). */
-#define SENT_MAX_SEQ (1UL << 24)
+/* Sequence numbers whose wire time is kept: 70 min at 1000 frames/s,
+ * as long as a 32-bit count of us from the flow's start lasts. */
+#define WIRE_MAX_SEQ (1UL << 22)
+#define WIRE_MAX_US 0xfffffffeLL
 
 void flows_init(struct flows *fl, size_t n_links)
 {
@@ -25,7 +27,7 @@ void flows_free(struct flows *fl)
 		for (size_t l = 0; fl->f[i].link && l < fl->n_links; l++)
 			free(fl->f[i].link[l].r);
 		free(fl->f[i].link);
-		free(fl->f[i].sent);
+		free(fl->f[i].wire);
 	}
 	fl->n = 0;
 }
@@ -81,31 +83,42 @@ static bool parse(const uint8_t *frame, size_t len, struct probe_hdr *h,
 	return !probe_hdr_decode(frame + off + 2, len - off - 2, h);
 }
 
-static void mark_sent(struct flow *f, unsigned long seq)
+static void mark_sent(struct flow *f, unsigned long seq, int64_t ns)
 {
-	size_t byte = seq / 8;
+	int64_t us = ns > f->start_ns ? (ns - f->start_ns) / 1000 : 0;
 
-	if (seq >= SENT_MAX_SEQ)
+	if (seq >= WIRE_MAX_SEQ || us > WIRE_MAX_US)
 		return;
-	if (byte >= f->sent_bytes) {
-		size_t n = byte * 2 + 64;
-		uint8_t *m = realloc(f->sent, n);
+	if (seq >= f->wire_n) {
+		size_t n = seq * 2 + 64;
+		uint32_t *m;
 
+		if (n > WIRE_MAX_SEQ)
+			n = WIRE_MAX_SEQ;
+		m = realloc(f->wire, n * sizeof(*m));
 		if (!m)
 			return;
-		memset(m + f->sent_bytes, 0, n - f->sent_bytes);
-		f->sent = m;
-		f->sent_bytes = n;
+		memset(m + f->wire_n, 0, (n - f->wire_n) * sizeof(*m));
+		f->wire = m;
+		f->wire_n = n;
 	}
-	f->sent[byte] |= (uint8_t)(1u << (seq % 8));
+	if (!f->wire[seq])	/* the first copy: a resent one is later */
+		f->wire[seq] = (uint32_t)us + 1;
 }
 
 bool flows_sent(const struct flow *f, unsigned long seq)
 {
-	if (!f->sent || seq >= SENT_MAX_SEQ)
+	if (!f->wire || seq >= WIRE_MAX_SEQ)
 		return true;
-	return seq / 8 < f->sent_bytes &&
-	       (f->sent[seq / 8] & (1u << (seq % 8)));
+	return seq < f->wire_n && f->wire[seq];
+}
+
+bool flows_wire_ns(const struct flow *f, unsigned long seq, int64_t *ns)
+{
+	if (seq >= f->wire_n || !f->wire[seq])
+		return false;
+	*ns = f->start_ns + (int64_t)(f->wire[seq] - 1) * 1000;
+	return true;
 }
 
 void flows_frame(struct flows *fl, size_t link, int64_t ns, uint32_t frame_no,
@@ -125,7 +138,7 @@ void flows_frame(struct flows *fl, size_t link, int64_t ns, uint32_t frame_no,
 	if (!f || h.vid != f->vid || vid != f->vid)
 		return;
 	if ((int)link == f->sender_link)
-		mark_sent(f, h.seq);
+		mark_sent(f, h.seq, ns);
 	fk = &f->link[link];
 	gap = RUN_GAP_INTERVALS * (1000000000LL / f->pps);
 	if (fk->n && ns >= fk->r[fk->n - 1].last_ns &&

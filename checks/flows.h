@@ -3,7 +3,8 @@
  * The probe flows of a run (from the event log) and where their frames
  * appeared (from the captures): per flow and link, runs of frames close
  * together in time. A steady flow on its path is one run per link for
- * its whole life, so memory follows the events, not the frame count.
+ * its whole life, so memory follows the events, not the frame count;
+ * only the sender's link keeps a time per frame, to time the gaps.
  */
 #ifndef MSTLAB_FLOWS_H
 #define MSTLAB_FLOWS_H
@@ -29,8 +30,10 @@ struct flow {
 	unsigned id, vid, pps;
 	int from, to;		/* node indexes */
 	int sender_link;	/* the link of from's NIC, -1 if none */
-	uint8_t *sent;		/* bitmap: seqs seen on sender_link */
-	size_t sent_bytes;
+	/* When each seq first crossed sender_link: us after start_ns, plus
+	 * one (0: not seen). 4 octets per seq, up to 16 MiB a flow. */
+	uint32_t *wire;
+	size_t wire_n;
 	int64_t start_ns, stop_ns;	/* stop: INT64_MAX if never stopped */
 	struct flow_link *link;	/* [n_links] */
 };
@@ -63,5 +66,9 @@ unsigned long flows_count(const struct flow *f, size_t link, int64_t from,
 /* Whether frame seq of the flow crossed its sender's link; true when
  * that link's capture holds none of the flow (no evidence either way). */
 bool flows_sent(const struct flow *f, unsigned long seq);
+
+/* When frame seq crossed its sender's link (capture time, *ns); false if
+ * the capture does not hold it. */
+bool flows_wire_ns(const struct flow *f, unsigned long seq, int64_t *ns);
 
 #endif

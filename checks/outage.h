@@ -1,20 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Data-plane outage of one probe flow, from its sink's report
- * (share/<to>/probe-<flow>.json): the longest run of missing sequence
- * numbers, times the flow's interval.
+ * (share/<to>/probe-<flow>.json) and the sender's link capture: for each
+ * gap, how far apart the frames either side of it crossed the sender's
+ * link. A sender that stalls and then sends its late frames in a burst
+ * makes frames x interval wrong either way; the wire times bound it.
  */
 #ifndef MSTLAB_OUTAGE_H
 #define MSTLAB_OUTAGE_H
 
 #include <stdbool.h>
-#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct flow_outage {
 	unsigned long received, lost, duplicated, reordered;
 	unsigned long longest_missing;	/* frames in the longest gap */
-	double outage_ms;		/* longest_missing x interval */
+	/*
+	 * The worst gap: at most outage_ms (the frames either side of it
+	 * crossed the sender's link that far apart), at least min_ms (the
+	 * span of its lost frames there). Without wire times, both are
+	 * its frames x interval.
+	 */
+	double outage_ms, min_ms;
+	unsigned long worst_first, worst_last;	/* its sequence numbers */
+	bool timed;			/* wire times bound it */
 	/* Missing frames the sender never put on the wire, and the first
 	 * range of them: a stalled guest, not the network. */
 	unsigned long unsent, unsent_first, unsent_last;
@@ -23,16 +33,22 @@ struct flow_outage {
 	unsigned long sink_dropped;
 };
 
-/* Whether frame seq went out on the sender's wire (the captures say). */
-typedef bool (*outage_sent_fn)(const void *ctx, unsigned long seq);
+/* What the sender's link capture says of the flow's frames. */
+struct outage_sender {
+	/* Whether frame seq is the network's to lose: it went out. */
+	bool (*sent)(const void *ctx, unsigned long seq);
+	/* When frame seq crossed the sender's link; false if unknown. */
+	bool (*wire_ns)(const void *ctx, unsigned long seq, int64_t *ns);
+	const void *ctx;
+};
 
 /*
  * Reads flow @flow from the sink's report; -1 with a sentence in @err if
- * it cannot. With @sent, a gap counts only the frames that left the
- * sender: the outage is the network's.
+ * it cannot. With @snd, a gap counts only if frames of it left the
+ * sender (the outage is the network's), and is timed on its wire.
  */
 int outage_load(const char *path, unsigned flow, unsigned pps,
-		outage_sent_fn sent, const void *ctx, struct flow_outage *o,
+		const struct outage_sender *snd, struct flow_outage *o,
 		char *err, size_t len);
 
 #endif

@@ -78,6 +78,30 @@ static bool left_sender(const void *ctx, unsigned long seq)
 		!analysis_link_up(s->a, (size_t)s->f->sender_link, due));
 }
 
+static bool on_sender_wire(const void *ctx, unsigned long seq, int64_t *ns)
+{
+	const struct sender *s = ctx;
+
+	return flows_wire_ns(s->f, seq, ns);
+}
+
+/* Why the outage is what it is: the frames, and the wire times. */
+static void explain(char *why, size_t len, const struct flow *f,
+		    const struct flow_outage *o)
+{
+	unsigned long n = o->worst_last - o->worst_first + 1;
+
+	if (!o->timed) {
+		snprintf(why, len, "%lu frames missing in a row at %u frames/s",
+			 o->longest_missing, f->pps);
+		return;
+	}
+	snprintf(why, len, "frames %lu-%lu missing (%lu at %u frames/s): "
+		 "the frames either side crossed the sender's link %.1f ms "
+		 "apart, the missing ones over %.1f ms", o->worst_first,
+		 o->worst_last, n, f->pps, o->outage_ms, o->min_ms);
+}
+
 void probe_checks(struct analysis *a, struct result_run *r,
 		  struct result_scenario *sc, const struct topo_scenario *tsc,
 		  size_t first, int64_t end)
@@ -91,6 +115,7 @@ void probe_checks(struct analysis *a, struct result_run *r,
 		int slot = topo_tree_slot(&a->t->mst, tree);
 		long bound = slot >= 0 ? tsc->expect.outage_max_ms[slot] : -1;
 		struct sender snd = { a, f };
+		struct outage_sender os = { left_sender, on_sender_wire, &snd };
 		struct flow_outage o;
 		struct result_check *c;
 		bool ok;
@@ -99,7 +124,7 @@ void probe_checks(struct analysis *a, struct result_run *r,
 			continue;
 		snprintf(path, sizeof(path), "%s/share/%s/probe-%u.json",
 			 a->run_dir, to, f->id);
-		if (outage_load(path, f->id, f->pps, left_sender, &snd, &o, why,
+		if (outage_load(path, f->id, f->pps, &os, &o, why,
 				sizeof(why))) {
 			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u has a sink report",
 				 f->id, from, to, f->vid);
@@ -114,8 +139,7 @@ void probe_checks(struct analysis *a, struct result_run *r,
 			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u: outage %.0f ms, no budget",
 				 f->id, from, to, f->vid, o.outage_ms);
 		if (!ok)
-			snprintf(why, sizeof(why), "%lu frames missing in a row at %u frames/s",
-				 o.longest_missing, f->pps);
+			explain(why, sizeof(why), f, &o);
 		/* Frames the sender's own link never carried: a guest that
 		 * stalled, not an outage of the network. */
 		if (o.unsent)
@@ -126,6 +150,7 @@ void probe_checks(struct analysis *a, struct result_run *r,
 		c = result_add_check(r, sc, "outage", tree, NULL, ok, text,
 				     why[0] ? why : NULL);
 		result_add_figure(r, c, "outage_ms", o.outage_ms, tree);
+		result_add_figure(r, c, "outage_min_ms", o.min_ms, tree);
 		result_add_figure(r, c, "received", (double)o.received, tree);
 		result_add_figure(r, c, "lost", (double)o.lost, tree);
 		result_add_figure(r, c, "duplicated", (double)o.duplicated, tree);

@@ -99,6 +99,10 @@ struct leak {
 	bool no_flows;		/* the event log starts no probe flow */
 	/* flow 1: seq 100-119 never sent; 200-209 sent, lost after h1's link */
 	bool sender_skips;
+	/* The sender stalls over seqs 195-214 (due 3.45-3.64 s) and sends
+	 * them in one burst at 3.64 s; flow 1 loses, after h1's link,
+	 * 1: seqs 200-209, inside the burst; 2: seqs 193-194, before it. */
+	int burst;
 	bool access_down;	/* h1's link down while 100-119 were due */
 	bool h3_blocked;	/* sw3:p3 discards: no link left to flood to */
 	/* sw3's FDB dumps around the failure: 0 none, 1 it lost h1 in
@@ -206,6 +210,22 @@ static void write_run(struct run *r, const struct leak *lk)
 			probe(r, L4, MS(ms) + 1, 1, seq);
 			continue;
 		}
+		if (lk->burst && seq >= 193 && seq <= 214) {
+			int64_t t = seq < 195 ? MS(ms) + 1 :
+					MS(3640) + (seq - 195) * 100000;
+			bool lost = lk->burst == 1 ? seq >= 200 && seq <= 209 :
+						     seq <= 194;
+
+			probe(r, L4, t, 1, seq);
+			probe(r, L4, t + 1, 2, seq);
+			if (!lost)
+				probe(r, L1, t + 1000, 1, seq);
+			probe(r, L1, t + 1001, 2, seq);
+			if (!lost)
+				probe(r, L5, t + 3000, 1, seq);
+			probe(r, L5, t + 3001, 2, seq);
+			continue;
+		}
 		probe(r, L4, MS(ms) + 1, 1, seq);
 		probe(r, L4, MS(ms) + 1, 2, seq);
 		probe(r, after ? L3 : L1, MS(ms) + 2, 1, seq);
@@ -251,14 +271,16 @@ static void write_run(struct run *r, const struct leak *lk)
 		char name[32];
 		long got = (long)r->on_link5[f] - (f == 2 ? lk->sink_missing : 0);
 
-		bool gaps = lk->sender_skips;
-
+		const char *gaps = lk->sender_skips ?
+			"{\"first\":100,\"last\":119},{\"first\":200,\"last\":209}" :
+			f == 2 ? "" :
+			lk->burst == 1 ? "{\"first\":200,\"last\":209}" :
+			lk->burst == 2 ? "{\"first\":193,\"last\":194}" : "";
 		snprintf(json, sizeof(json),
 			 "{\"flows\":[{\"flow\":%u,\"vid\":%u,\"received\":%ld,"
 			 "\"lost\":%d,\"duplicated\":0,\"reordered\":0,\"gaps\":[%s]}],"
 			 "\"malformed\":0,\"dropped\":%ld}\n",
-			 f, f * 10, got, gaps ? 30 : 0, gaps ?
-			 "{\"first\":100,\"last\":119},{\"first\":200,\"last\":209}" : "",
+			 f, f * 10, got, lk->sender_skips ? 30 : 0, gaps,
 			 f == 2 && lk->sink_dropped ? lk->sink_missing : 0L);
 		snprintf(name, sizeof(name), "share/h2/probe-%u.json", f);
 		fx_write_file(r->dir, name, json);
@@ -416,25 +438,50 @@ TEST(the_fdb_dumps_judge_the_flush_where_flows_cannot)
 }
 
 /* A gap the sender's own link never carried is the sender's, not the
- * network's: 20 frames never sent, then 10 lost on the way (100 ms). */
+ * network's: 20 frames never sent, then 10 lost on the way, whose
+ * neighbours crossed h1's link 110 ms apart. */
 TEST(frames_never_sent_are_no_outage_of_the_network)
 {
 	char *out = verdicts(&(struct leak){ .sender_skips = true });
 
 	CHECK(strstr(out, "\nok 5 - check s: flow 1 h1->h2 vlan 10: outage "
-			  "100 ms, no budget\n") != NULL);
+			  "110 ms, no budget\n") != NULL);
 	free(out);
 }
 
 /* But frames due while the sender's own link was down are the network's
- * outage: 20 frames, 200 ms. */
+ * outage: 20 frames, between neighbours 210 ms apart. */
 TEST(frames_due_on_a_failed_access_link_are_an_outage)
 {
 	char *out = verdicts(&(struct leak){ .sender_skips = true,
 					     .access_down = true });
 
-	CHECK(strstr(out, " - check s: flow 1 h1->h2 vlan 10: outage 200 ms, "
+	CHECK(strstr(out, " - check s: flow 1 h1->h2 vlan 10: outage 210 ms, "
 			  "no budget\n") != NULL);
+	free(out);
+}
+
+/* A stalled sender's catch-up burst: 10 frames lost (100 ms at 100/s)
+ * whose neighbours crossed h1's link 1.1 ms apart. The path was down
+ * 1.1 ms at most, not 100. */
+TEST(frames_lost_in_a_burst_are_timed_on_the_wire)
+{
+	char *out = verdicts(&(struct leak){ .burst = 1 });
+
+	CHECK(strstr(out, "\nok 5 - check s: flow 1 h1->h2 vlan 10: outage "
+			  "1 ms, no budget\n") != NULL);
+	free(out);
+}
+
+/* And the other way: 2 frames lost (20 ms) just before the sender
+ * stalled; the next frame left 200 ms later, so the path may have been
+ * down up to 220 ms, and the outage says so. */
+TEST(a_stall_after_a_loss_counts_until_the_next_frame_left)
+{
+	char *out = verdicts(&(struct leak){ .burst = 2 });
+
+	CHECK(strstr(out, "\nok 5 - check s: flow 1 h1->h2 vlan 10: outage "
+			  "220 ms, no budget\n") != NULL);
 	free(out);
 }
 

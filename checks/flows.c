@@ -10,10 +10,11 @@
  * frame or two keeps the run, a path that stopped carrying the flow and
  * started again does not. */
 #define RUN_GAP_INTERVALS 3
-/* Sequence numbers whose wire time is kept: 70 min at 1000 frames/s,
- * as long as a 32-bit count of us from the flow's start lasts. */
+/* Sequence numbers whose wire time is kept: 70 min at 1000 frames/s.
+ * Times are us from the flow's start plus one; past 71 min (32 bits) a
+ * frame is only marked seen. */
 #define WIRE_MAX_SEQ (1UL << 22)
-#define WIRE_MAX_US 0xfffffffeLL
+#define WIRE_UNTIMED UINT32_MAX
 
 void flows_init(struct flows *fl, size_t n_links)
 {
@@ -87,7 +88,7 @@ static void mark_sent(struct flow *f, unsigned long seq, int64_t ns)
 {
 	int64_t us = ns > f->start_ns ? (ns - f->start_ns) / 1000 : 0;
 
-	if (seq >= WIRE_MAX_SEQ || us > WIRE_MAX_US)
+	if (seq >= WIRE_MAX_SEQ)
 		return;
 	if (seq >= f->wire_n) {
 		size_t n = seq * 2 + 64;
@@ -103,7 +104,8 @@ static void mark_sent(struct flow *f, unsigned long seq, int64_t ns)
 		f->wire_n = n;
 	}
 	if (!f->wire[seq])	/* the first copy: a resent one is later */
-		f->wire[seq] = (uint32_t)us + 1;
+		f->wire[seq] = us < WIRE_UNTIMED - 1 ? (uint32_t)us + 1 :
+						       WIRE_UNTIMED;
 }
 
 bool flows_sent(const struct flow *f, unsigned long seq)
@@ -115,7 +117,7 @@ bool flows_sent(const struct flow *f, unsigned long seq)
 
 bool flows_wire_ns(const struct flow *f, unsigned long seq, int64_t *ns)
 {
-	if (seq >= f->wire_n || !f->wire[seq])
+	if (seq >= f->wire_n || !f->wire[seq] || f->wire[seq] == WIRE_UNTIMED)
 		return false;
 	*ns = f->start_ns + (int64_t)(f->wire[seq] - 1) * 1000;
 	return true;

@@ -31,7 +31,8 @@ struct flow {
 	int from, to;		/* node indexes */
 	int sender_link;	/* the link of from's NIC, -1 if none */
 	/* When each seq first crossed sender_link: us after start_ns, plus
-	 * one (0: not seen). 4 octets per seq, up to 16 MiB a flow. */
+	 * one (0: not seen; all ones: seen, too late to time). 4 octets per
+	 * seq, up to 16 MiB a flow. */
 	uint32_t *wire;
 	size_t wire_n;
 	int64_t start_ns, stop_ns;	/* stop: INT64_MAX if never stopped */

@@ -14,6 +14,7 @@
 #include "bpdu.h"
 #include "child.h"
 #include "cmd_checks.h"
+#include "flows.h"
 #include "plan.h"
 #include "probe_wire.h"
 #include "checks_fixture.h"
@@ -483,6 +484,33 @@ TEST(a_stall_after_a_loss_counts_until_the_next_frame_left)
 	CHECK(strstr(out, "\nok 5 - check s: flow 1 h1->h2 vlan 10: outage "
 			  "220 ms, no budget\n") != NULL);
 	free(out);
+}
+
+/* Wire times on the sender's link, to the us; a frame past the 32 bits
+ * of them (71 min into the flow) is still seen, only untimed. */
+TEST(the_sender_link_keeps_each_frames_wire_time)
+{
+	uint8_t f[64] = { 0 };
+	struct flows fl;
+	int64_t ns = 0;
+
+	flows_init(&fl, 2);
+	CHECK_INT(flows_start(&fl, 7, 0, 1, 0, 10, 1000, MS(1000)), 0);
+	f[12] = 0x81;
+	f[15] = 10;
+	f[16] = PROBE_ETHERTYPE >> 8;
+	f[17] = PROBE_ETHERTYPE & 0xff;
+	probe_hdr_encode(&(struct probe_hdr){ .flow = 7, .vid = 10, .seq = 3 }, f + 18);
+	flows_frame(&fl, 0, MS(1003) + 1500, 1, f, sizeof(f));
+	flows_frame(&fl, 0, MS(1009), 2, f, sizeof(f));	/* a later copy */
+	probe_hdr_encode(&(struct probe_hdr){ .flow = 7, .vid = 10, .seq = 5 }, f + 18);
+	flows_frame(&fl, 0, MS(1000) + MS(72 * 60 * 1000), 3, f, sizeof(f));
+	CHECK(flows_wire_ns(&fl.f[0], 3, &ns));
+	CHECK(ns == MS(1003) + 1000);
+	CHECK(flows_sent(&fl.f[0], 3));
+	CHECK(!flows_sent(&fl.f[0], 4) && !flows_wire_ns(&fl.f[0], 4, &ns));
+	CHECK(flows_sent(&fl.f[0], 5) && !flows_wire_ns(&fl.f[0], 5, &ns));
+	flows_free(&fl);
 }
 
 /* With sw3's last other port discarding, a flush on the new path could

@@ -3,110 +3,14 @@
 #
 # Runs as root INSIDE the guest VM (busybox sh, iproute2 ip/bridge, mstctl
 # on PATH); never on the build host: it creates bridges, veths and network
-# namespaces. Prints "ok - ..." / "not ok - ..." (+ "# reason") lines and a
-# plan at the end; exits non-zero if anything failed.
+# namespaces. Prints "ok N - ..." / "not ok N - ..." (+ "# reason") lines
+# and a plan at the end; exits non-zero if anything failed.
 #
 # Topology: br0 (vlan_filtering, MST on) with ports p1, p2; their veth peers
 # e1, e2 live in namespaces ns1, ns2 with VLAN interfaces for 10, 20, 30.
 # VLANs 10 and 20 are in MSTI 1, VLAN 30 in MSTI 2.
 
-PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
-
-# busybox sh prefers its own ip applet to any PATH entry: find iproute2's
-# binaries and call them by their paths.
-find_iproute2() {
-	for d in /usr/sbin /usr/bin /sbin /bin /usr/local/sbin /usr/local/bin
-	do
-		if [ -x "$d/$1" ] && "$d/$1" -V 2>&1 | grep -q "^$1 utility"; then
-			echo "$d/$1"
-			return 0
-		fi
-	done
-	return 1
-}
-IP=$(find_iproute2 ip)
-BRIDGE=$(find_iproute2 bridge)
-ip() { "$IP" "$@"; }
-bridge() { "$BRIDGE" "$@"; }
-TESTS=0
-FAILED=0
-OUT=
-RC=0
-
-pass() {
-	TESTS=$((TESTS + 1))
-	echo "ok - $1"
-}
-
-fail() {
-	TESTS=$((TESTS + 1))
-	FAILED=$((FAILED + 1))
-	echo "not ok - $1"
-	# one reason line; the output may span several
-	echo "# $2" | tr '\n' ' '
-	echo
-}
-
-# run CMD...: its output (stdout and stderr) in OUT, exit code in RC.
-run() {
-	OUT=$("$@" 2>&1)
-	RC=$?
-}
-
-# expect_ok DESC CMD...: exit code 0.
-expect_ok() {
-	desc=$1
-	shift
-	run "$@"
-	if [ "$RC" -eq 0 ]; then
-		pass "$desc"
-	else
-		fail "$desc" "'$*' exited $RC: $OUT"
-	fi
-}
-
-# expect_err DESC CODE TEXT CMD...: exit code CODE, one line naming TEXT.
-expect_err() {
-	desc=$1
-	code=$2
-	text=$3
-	shift 3
-	run "$@"
-	lines=$(printf '%s\n' "$OUT" | grep -c .)
-	if [ "$RC" -ne "$code" ]; then
-		fail "$desc" "'$*' exited $RC, want $code: $OUT"
-	elif ! printf '%s' "$OUT" | grep -qF -- "$text"; then
-		fail "$desc" "'$*' said '$OUT', want '$text'"
-	elif [ "$lines" -ne 1 ]; then
-		fail "$desc" "'$*' printed $lines lines, want 1: $OUT"
-	else
-		pass "$desc"
-	fi
-}
-
-# check DESC CONDITION-CMD...: the command succeeds.
-check() {
-	desc=$1
-	shift
-	if "$@"; then
-		pass "$desc"
-	else
-		fail "$desc" "${WHY:-condition '$*' is false}"
-	fi
-	WHY=
-}
-
-# wait_until TENTHS CMD...: polls until CMD succeeds or time runs out.
-wait_until() {
-	tries=$1
-	shift
-	while [ "$tries" -gt 0 ]; do
-		"$@" && return 0
-		tries=$((tries - 1))
-		sleep 0.1
-	done
-	return 1
-}
+. /lab/lib/guest.sh
 
 # vlan_state PORT VID: the per-VLAN state `bridge -d vlan show` reports
 # (a "vlan-id" line, possibly a range like 40-42, then a "state" line).
@@ -325,10 +229,10 @@ test_port_states() {
 test_traffic() {
 	WHY="no answer from 10.0.10.2"
 	check "VLAN 10 carries traffic while msti 1 forwards" \
-		wait_until 30 pings ns1 10.0.10.2
+		wait_until 20 pings ns1 10.0.10.2
 	WHY="no answer from 10.0.30.2"
 	check "VLAN 30 carries traffic while msti 2 forwards" \
-		wait_until 30 pings ns1 10.0.30.2
+		wait_until 20 pings ns1 10.0.30.2
 
 	expect_ok "set dev p1 msti 1 state blocking" \
 		mstctl set dev p1 msti 1 state blocking
@@ -349,7 +253,7 @@ test_traffic() {
 		mstctl set dev p1 msti 1 state forwarding
 	WHY="no answer from 10.0.10.2"
 	check "VLAN 10 flows again after forwarding" \
-		wait_until 30 pings ns1 10.0.10.2
+		wait_until 20 pings ns1 10.0.10.2
 }
 
 # ---- FDB flush ----------------------------------------------------------------
@@ -506,17 +410,17 @@ test_monitor() {
 	mstctl -j monitor >/tmp/mstctl-monitor.out 2>&1 &
 	MON_PID=$!
 	# the subscription is in place once the first event shows up
-	wait_until 50 eval 'bridge vlan add dev p1 vid 50 &&
+	wait_until 10 eval 'bridge vlan add dev p1 vid 50 &&
 		bridge vlan del dev p1 vid 50 && monitor_saw "\"vlan\":50"'
 	bridge vlan add dev p1 vid 51
 	mstctl vlan set dev br0 vid 51 msti 4
 	WHY="$(cat /tmp/mstctl-monitor.out)"
-	check "monitor reports a VLAN's new msti" wait_until 30 monitor_saw \
+	check "monitor reports a VLAN's new msti" wait_until 10 monitor_saw \
 		'{"event":"vlan","deleted":false,"ifname":"br0","vlan":51,"msti":4}'
 	pings ns1 10.0.10.2
 	mstctl flush dev p1 vid 10
 	WHY="$(cat /tmp/mstctl-monitor.out)"
-	check "monitor reports the flushed FDB entry" wait_until 30 \
+	check "monitor reports the flushed FDB entry" wait_until 10 \
 		monitor_saw "\"event\":\"fdb\",\"deleted\":true,\"mac\":\"$MAC1\",\"ifname\":\"p1\",\"vlan\":10"
 	kill "$MON_PID" 2>/dev/null
 	wait "$MON_PID" 2>/dev/null
@@ -524,11 +428,11 @@ test_monitor() {
 
 	mstctl monitor >/tmp/mstctl-monitor.out 2>&1 &
 	MON_PID=$!
-	wait_until 50 eval 'bridge vlan add dev p1 vid 52 &&
+	wait_until 10 eval 'bridge vlan add dev p1 vid 52 &&
 		bridge vlan del dev p1 vid 52 && monitor_saw "vid 52"'
 	mstctl vlan set dev br0 vid 51 msti 5
 	WHY="$(cat /tmp/mstctl-monitor.out)"
-	check "monitor prints one text line per change" wait_until 30 \
+	check "monitor prints one text line per change" wait_until 10 \
 		monitor_saw "vlan br0 vid 51 msti 5"
 	kill "$MON_PID" 2>/dev/null
 	wait "$MON_PID" 2>/dev/null
@@ -550,7 +454,7 @@ main() {
 	trap cleanup EXIT
 	if ! setup; then
 		fail "set up br0, p1, p2, ns1, ns2" "a setup command failed"
-		echo "1..$TESTS"
+		tap_end
 		exit 1
 	fi
 	pass "set up br0 with MST on, p1 and p2 into ns1 and ns2"
@@ -562,9 +466,7 @@ main() {
 	test_errors
 	test_gotchas
 	test_monitor
-	echo "1..$TESTS"
-	[ "$FAILED" -eq 0 ] || echo "# $FAILED of $TESTS failed"
-	[ "$FAILED" -eq 0 ]
+	tap_end
 }
 
 main "$@"

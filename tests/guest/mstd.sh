@@ -3,7 +3,7 @@
 #
 # Runs as root INSIDE the guest VM (busybox sh, iproute2, mstctl and mstd
 # on PATH); never on the build host: it creates bridges and veths.
-# Prints "ok - ..." / "not ok - ..." (+ "# reason") lines and a plan.
+# Prints "ok N - ..." / "not ok N - ..." (+ "# reason") lines and a plan.
 #
 # Topology: a ring of four bridges br1..br4, all in the initial network
 # namespace (the kernel runs /sbin/bridge-stp, and so allows user-space
@@ -13,65 +13,9 @@
 # MSTI 1 root, br3 the MSTI 2 root, so the blocked ports differ:
 #   CIST and MSTI 1: b3p2 alternate;  MSTI 2: b1p1 alternate.
 
-PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+. /lab/lib/guest.sh
 
-find_iproute2() {
-	for d in /usr/sbin /usr/bin /sbin /bin /usr/local/sbin /usr/local/bin
-	do
-		if [ -x "$d/$1" ] && "$d/$1" -V 2>&1 | grep -q "^$1 utility"; then
-			echo "$d/$1"
-			return 0
-		fi
-	done
-	return 1
-}
-IP=$(find_iproute2 ip)
-BRIDGE=$(find_iproute2 bridge)
-TC=$(find_iproute2 tc)
-ip() { "$IP" "$@"; }
-bridge() { "$BRIDGE" "$@"; }
-tc() { "$TC" "$@"; }
-TESTS=0
-FAILED=0
-OUT=
-RC=0
-WHY=
 T0=0
-
-pass() {
-	TESTS=$((TESTS + 1))
-	echo "ok - $1"
-}
-
-fail() {
-	TESTS=$((TESTS + 1))
-	FAILED=$((FAILED + 1))
-	echo "not ok - $1"
-	echo "# $2" | tr '\n' ' '
-	echo
-}
-
-run() {
-	OUT=$("$@" 2>&1)
-	RC=$?
-}
-
-# now_ms: monotonic enough for durations (uptime in ms).
-now_ms() {
-	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
-}
-
-# wait_until SECS CMD...: polls CMD every 0.1 s for SECS seconds (by the
-# clock: each poll runs several programs, slow under TCG).
-wait_until() {
-	end=$(( $(now_ms) + $1 * 1000 ))
-	shift
-	while [ "$(now_ms)" -lt "$end" ]; do
-		"$@" && return 0
-		sleep 0.1
-	done
-	"$@"
-}
 
 # kstate PORT MSTI: the kernel's state of PORT in MSTI (0 = the port
 # state), from `mstctl -j show dev PORT` and sysfs.
@@ -609,7 +553,7 @@ main() {
 	trap cleanup EXIT
 	if ! setup; then
 		fail "set up the ring of four bridges" "a setup command failed"
-		echo "1..$TESTS"
+		tap_end
 		exit 1
 	fi
 	pass "set up the ring of four bridges (MST on, VLAN 10/20 -> MSTI 1/2)"
@@ -638,9 +582,7 @@ main() {
 		echo "# br$n log tail:"
 		tail -5 "/tmp/mstd/br$n.log" | sed 's/^/#   /'
 	done
-	echo "1..$TESTS"
-	[ "$FAILED" -eq 0 ] || echo "# $FAILED of $TESTS failed"
-	[ "$FAILED" -eq 0 ]
+	tap_end
 }
 
 main "$@"

@@ -82,7 +82,7 @@ expect_err "xdp on a veth whose peer cannot take XDP frames fails clearly" 1 \
 	gen -m xdp -i pg -d "$PS_MAC" -f 1 -n 5 -r 1000
 
 sink_start ps
-run gen -i pg -d "$PS_MAC" -f 2 -n 50 -r 1000
+run_split gen -i pg -d "$PS_MAC" -f 2 -n 50 -r 1000
 sink_stop
 check "auto falls back to af_packet and says so" said \
 	"probe-gen: flow 2 sent 50 (af_packet)"
@@ -94,7 +94,7 @@ check "... and the sink gets all 50 from seq 0" sink_has 2 0 50
 ethtool -K ps gro on >/dev/null 2>&1
 sink_start ps
 t0=$(uptime_cs)
-run gen -m xdp -i pg -d "$PS_MAC" -f 3 -n 1000 -r 500
+run_split gen -m xdp -i pg -d "$PS_MAC" -f 3 -n 1000 -r 500
 t1=$(uptime_cs)
 sink_stop
 check "xdp sends 1000 frames on veth" said "probe-gen: flow 3 sent 1000 (xdp)"
@@ -104,19 +104,19 @@ check "... paced: 1000 at 500/s take about 2 s" \
 	test $((t1 - t0)) -ge 195 -a $((t1 - t0)) -le 400
 
 sink_start ps
-run gen -m xdp -i pg -d "$PS_MAC" -f 4 -v 10 -n 300 -r 1000
+run_split gen -m xdp -i pg -d "$PS_MAC" -f 4 -v 10 -n 300 -r 1000
 sink_stop
 check "xdp sends a VLAN-tagged flow" said "probe-gen: flow 4 sent 300 (xdp)"
 check "... received whole with its VLAN" sink_has 4 10 300
 
 sink_start ps
-run gen -i pg -d "$PS_MAC" -f 5 -n 200 -r 1000 -s 1000
+run_split gen -i pg -d "$PS_MAC" -f 5 -n 200 -r 1000 -s 1000
 sink_stop
 check "auto picks xdp when it works" said "probe-gen: flow 5 sent 200 (xdp)"
 check "... 1000-octet frames received whole" sink_has 5 0 200
 
 sink_start ps
-run gen -m af_packet -i pg -d "$PS_MAC" -f 6 -n 300 -r 1000
+run_split gen -m af_packet -i pg -d "$PS_MAC" -f 6 -n 300 -r 1000
 sink_stop
 check "forced af_packet still works" said \
 	"probe-gen: flow 6 sent 300 (af_packet)"
@@ -129,7 +129,7 @@ export PROBE_GEN_DEBUG=1
 sink_start ps
 gen -m xdp -i pg -d "$PS_MAC" -f 10 -n 600 -r 1000 >/tmp/probe_xdp.out 2>&1 &
 gen10=$!
-run gen -m xdp -i pg -d "$PS_MAC" -f 11 -n 400 -r 1000 -v 5
+run_split gen -m xdp -i pg -d "$PS_MAC" -f 11 -n 400 -r 1000 -v 5
 wait "$gen10"
 unset PROBE_GEN_DEBUG
 sink_stop
@@ -146,7 +146,7 @@ check "two probe-gens at once, each flow counted whole" \
 
 # Several flows from one probe-gen: one wake-up per tick sends them all.
 sink_start ps
-run gen -m xdp -i pg -d "$PS_MAC" -f 12,13,14 -v 7,8,9 -n 300 -r 1000
+run_split gen -m xdp -i pg -d "$PS_MAC" -f 12,13,14 -v 7,8,9 -n 300 -r 1000
 sink_stop
 check "one probe-gen sends three flows (xdp)" said "probe-gen: flow 12 sent 300 (xdp)
 probe-gen: flow 13 sent 300 (xdp)
@@ -165,7 +165,7 @@ ip link add link ps name ps.9 type vlan id 9 && ip link set ps.9 up
 probe-sink -i ps.7 -o /tmp/probe-vlan7.json &
 probe-sink -i ps.9 -o /tmp/probe-vlan9.json &
 sink_start ps
-run gen -m xdp -i pg -d "$PS_MAC" -f 15,16,17 -v 7,-,9 -n 400 -r 1000
+run_split gen -m xdp -i pg -d "$PS_MAC" -f 15,16,17 -v 7,-,9 -n 400 -r 1000
 sink_stop
 wait
 V7=$(cat /tmp/probe-vlan7.json 2>/dev/null)
@@ -206,7 +206,7 @@ if [ -z "$A" ] || [ -z "$B" ]; then
 else
 	ip link set "$A" up && ip link set "$B" up
 	sink_start "$B"
-	run probe-gen -m xdp -i "$A" -d 52:54:00:12:00:02 -f 8 -n 500 -r 1000
+	run_split probe-gen -m xdp -i "$A" -d 52:54:00:12:00:02 -f 8 -n 500 -r 1000
 	sink_stop
 	check "xdp sends on virtio_net (probe_stamp loaded for ndo_xdp_xmit)" \
 		said "probe-gen: flow 8 sent 500 (xdp)"
@@ -220,7 +220,7 @@ else
 	ip link set "$B.20" up
 	sink_start "$B.20"
 	export PROBE_GEN_DEBUG=1
-	run probe-gen -i "$A" -d 52:54:00:12:00:02 -f 9 -v 20 -n 300 -r 1000
+	run_split probe-gen -i "$A" -d 52:54:00:12:00:02 -f 9 -v 20 -n 300 -r 1000
 	unset PROBE_GEN_DEBUG
 	sink_stop
 	check "a second probe-gen (auto, tagged) sends xdp too" \

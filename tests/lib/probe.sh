@@ -1,84 +1,8 @@
 # Helpers for the in-guest probe suites (tests/guest/probe_*.sh; sourced:
-# tests/vm/guest-run puts this at /lab/lib/probe.sh). TAP with a reason
-# line after a failure, and probe-gen / probe-sink runners.
+# tests/vm/guest-run puts this at /lab/lib/probe.sh): probe-gen and
+# probe-sink runners, on top of the TAP helpers of guest.sh.
 
-PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
-
-# busybox sh prefers its own ip applet: call iproute2's by its path.
-find_iproute2() {
-	for d in /usr/sbin /usr/bin /sbin /bin; do
-		if [ -x "$d/$1" ] && "$d/$1" -V 2>&1 | grep -q "^$1 utility"; then
-			echo "$d/$1"
-			return 0
-		fi
-	done
-	return 1
-}
-IP=$(find_iproute2 ip)
-ip() { "$IP" "$@"; }
-N=0
-FAILED=0
-OUT=
-RC=0
-WHY=
-ERR_FILE=/tmp/probe-suite.err
-
-pass() {
-	N=$((N + 1))
-	echo "ok $N - $1"
-}
-
-fail() {
-	N=$((N + 1))
-	FAILED=$((FAILED + 1))
-	echo "not ok $N - $1"
-	echo "# $2" | tr '\n' ' '
-	echo
-}
-
-skip() {
-	N=$((N + 1))
-	echo "ok $N - $1 # SKIP $2"
-}
-
-# run CMD...: stdout in OUT, stderr in ERR, exit code in RC.
-run() {
-	OUT=$("$@" 2>"$ERR_FILE")
-	RC=$?
-	ERR=$(cat "$ERR_FILE")
-}
-
-# check DESC CMD...: the command succeeds; WHY says what went wrong.
-check() {
-	desc=$1
-	shift
-	if "$@"; then
-		pass "$desc"
-	else
-		fail "$desc" "${WHY:-'$*' is false}"
-	fi
-	WHY=
-}
-
-# expect_err DESC CODE TEXT CMD...: exit code CODE, one stderr line
-# naming TEXT.
-expect_err() {
-	desc=$1
-	code=$2
-	text=$3
-	shift 3
-	run "$@"
-	lines=$(printf '%s\n' "$ERR" | grep -c .)
-	if [ "$RC" -ne "$code" ]; then
-		fail "$desc" "'$*' exited $RC, want $code: $ERR"
-	elif ! printf '%s' "$ERR" | grep -qF -- "$text"; then
-		fail "$desc" "'$*' said '$ERR', want '$text'"
-	elif [ "$lines" -ne 1 ]; then
-		fail "$desc" "'$*' printed $lines lines, want 1: $ERR"
-	else
-		pass "$desc"
-	fi
-}
+. /lab/lib/guest.sh
 
 SINK_PID=
 SINK_JSON=/tmp/probe-suite.json
@@ -153,8 +77,3 @@ veth_cleanup() {
 	rm -f "$SINK_JSON" "$ERR_FILE"
 }
 
-# tap_end: the plan line; the exit code says whether all passed.
-tap_end() {
-	echo "1..$N"
-	[ "$FAILED" -eq 0 ]
-}

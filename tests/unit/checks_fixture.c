@@ -56,16 +56,3 @@ void fx_write_file(const char *dir, const char *name, const char *text)
 		fclose(f);
 	}
 }
-
-char *fx_capture(int (*fn)(int, char **, FILE *, FILE *), int argc,
-		 char **argv, int *rc, char **err)
-{
-	char *out = NULL;
-	size_t olen = 0, elen = 0;
-	FILE *o = open_memstream(&out, &olen), *e = open_memstream(err, &elen);
-
-	*rc = fn(argc, argv, o, e);
-	fclose(o);
-	fclose(e);
-	return out;
-}

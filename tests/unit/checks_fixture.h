@@ -33,9 +33,4 @@ size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
 /* Writes text to dir/name (a test's run folder). */
 void fx_write_file(const char *dir, const char *name, const char *text);
 
-/* Runs fn(argc, argv, out, err) with both streams in memory: returns
- * what it printed (free it), its error output in *err, its status in *rc. */
-char *fx_capture(int (*fn)(int, char **, FILE *, FILE *), int argc,
-		 char **argv, int *rc, char **err);
-
 #endif

@@ -181,7 +181,7 @@ TEST(decode_prints_one_line_per_bpdu_text_and_json)
 	CHECK(write_captures(&fx) == 0);
 	snprintf(path, sizeof(path), "%s/%s", fx.dir, fx.p->links[0].pcap);
 	argv[0] = path;
-	out = fx_capture(cmd_decode, 1, argv, &rc, &err);
+	out = unit_capture(cmd_decode, 1, argv, &rc, &err);
 	CHECK_INT(rc, 0);
 	CHECK(strncmp(out, "1 2.000000000 02:", 17) == 0);
 	CHECK(strstr(out, " MST designated,L,F root 4096/") != NULL);
@@ -191,7 +191,7 @@ TEST(decode_prints_one_line_per_bpdu_text_and_json)
 	free(out);
 	free(err);
 	argv[1] = "--json";
-	out = fx_capture(cmd_decode, 2, argv, &rc, &err);
+	out = unit_capture(cmd_decode, 2, argv, &rc, &err);
 	CHECK_INT(rc, 0);
 	CHECK(strncmp(out, "{\"frame.number\":1,\"frame.time_epoch\":"
 		      "\"2.000000000\",", 51) == 0);
@@ -211,7 +211,7 @@ TEST(decode_names_a_missing_file)
 	char *argv[] = { "/nonexistent/x.pcap" }, *err, *out;
 	int rc;
 
-	out = fx_capture(cmd_decode, 1, argv, &rc, &err);
+	out = unit_capture(cmd_decode, 1, argv, &rc, &err);
 	CHECK_INT(rc, 1);
 	CHECK(strncmp(err, "mstlab: /nonexistent/x.pcap: ", 29) == 0);
 	free(out);
@@ -497,7 +497,7 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	CHECK(make_run(&fx) == 0);
 	CHECK(write_captures(&fx) == 0);
 	argv[0] = fx.dir;
-	out = fx_capture(cmd_verdict, 1, argv, &rc, &err);
+	out = unit_capture(cmd_verdict, 1, argv, &rc, &err);
 	CHECK_INT(rc, 1);
 	snprintf(want, sizeof(want), "\n1..16\nRESULT: FAIL 16 checks, 1 failed"
 		 " \xe2\x80\x94 %s/report.html\n", fx.dir);
@@ -725,7 +725,7 @@ TEST(report_html_renders_in_headless_chromium)
 	CHECK(make_run(&fx_browser) == 0);
 	CHECK(write_captures(&fx_browser) == 0);
 	argv[0] = fx_browser.dir;
-	out = fx_capture(cmd_verdict, 1, argv, &rc, &err);
+	out = unit_capture(cmd_verdict, 1, argv, &rc, &err);
 	free(out);
 	free(err);
 	CHECK_INT(rc, 1);

@@ -663,50 +663,38 @@ TEST(sbuf_escapes)
 	sbuf_free(&s);
 }
 
-static int cli(const char *const *args, int n, char **out, char **err)
-{
-	size_t olen, elen;
-	FILE *o = open_memstream(out, &olen), *e = open_memstream(err, &elen);
-	char *argv[16];
-	int r;
-
-	for (int i = 0; i < n; i++)
-		argv[i] = (char *)args[i];
-	argv[n] = NULL;
-	r = mstlab_cli(n, argv, o, e);
-	fclose(o);
-	fclose(e);
-	return r;
-}
-
 TEST(cli_plan_and_graph)
 {
-	static const char *const json[] = { "mstlab", "plan",
-		"topologies/smoke.yaml", "--json" };
-	static const char *const xml[] = { "mstlab", "plan",
-		"topologies/smoke.yaml", "--xml", "sw2", "--virt", "kvm",
-		"--run", "/r", "--kernel", "/k", "--initrd", "/i" };
-	static const char *const nonode[] = { "mstlab", "plan",
-		"topologies/smoke.yaml", "--user-data", "sw9" };
-	static const char *const graph[] = { "mstlab", "graph",
-		"topologies/smoke.yaml" };
+	char *json[] = { "mstlab", "plan", "topologies/smoke.yaml", "--json",
+			 NULL };
+	char *xml[] = { "mstlab", "plan", "topologies/smoke.yaml", "--xml",
+			"sw2", "--virt", "kvm", "--run", "/r", "--kernel",
+			"/k", "--initrd", "/i", NULL };
+	char *nonode[] = { "mstlab", "plan", "topologies/smoke.yaml",
+			   "--user-data", "sw9", NULL };
+	char *graph[] = { "mstlab", "graph", "topologies/smoke.yaml", NULL };
 	char *out, *err;
+	int rc;
 
-	CHECK_INT(cli(json, 4, &out, &err), 0);
+	out = unit_capture(mstlab_cli, 4, json, &rc, &err);
+	CHECK_INT(rc, 0);
 	CHECK(STARTS(out, "{\"lab\":\"smoke\","));
 	free(out);
 	free(err);
-	CHECK_INT(cli(xml, 13, &out, &err), 0);
+	out = unit_capture(mstlab_cli, 13, xml, &rc, &err);
+	CHECK_INT(rc, 0);
 	CHECK(STARTS(out, "<domain type='kvm'>"));
 	CHECK(strstr(out, "<kernel>/k</kernel>"));
 	CHECK(strstr(out, "<source dir='/r'/>"));
 	free(out);
 	free(err);
-	CHECK_INT(cli(nonode, 5, &out, &err), 1);
+	out = unit_capture(mstlab_cli, 5, nonode, &rc, &err);
+	CHECK_INT(rc, 1);
 	CHECK(strstr(err, "has no node 'sw9'"));
 	free(out);
 	free(err);
-	CHECK_INT(cli(graph, 3, &out, &err), 0);
+	out = unit_capture(mstlab_cli, 3, graph, &rc, &err);
+	CHECK_INT(rc, 0);
 	CHECK(STARTS(out, "graph \"smoke\" {"));
 	free(out);
 	free(err);

@@ -512,37 +512,20 @@ TEST(key_order_does_not_matter)
 	topo_free(t);
 }
 
-static int run_cli(const char *const *args, int n, char **out, char **err)
-{
-	size_t olen, elen;
-	FILE *o = open_memstream(out, &olen), *e = open_memstream(err, &elen);
-	char *argv[8];
-	int r;
-
-	for (int i = 0; i < n; i++)
-		argv[i] = (char *)args[i];
-	argv[n] = NULL;
-	r = mstlab_cli(n, argv, o, e);
-	fclose(o);
-	fclose(e);
-	return r;
-}
-
 TEST(cli_check)
 {
-	static const char *const ok[] = { "mstlab", "check",
-					  "topologies/ring4.yaml" };
-	static const char *const bad[] = { "mstlab", "check", "/tmp/x" };
+	char *ok[] = { "mstlab", "check", "topologies/ring4.yaml", NULL };
+	char *bad[] = { "mstlab", "check", NULL };
 	/* A lab command stops at a topology it cannot read, before it
 	 * touches libvirt or the host. */
-	static const char *const up[] = { "mstlab", "up",
-					   "/nonexistent/x.yaml" };
+	char *up[] = { "mstlab", "up", "/nonexistent/x.yaml", NULL };
 	char *out, *err, path[] = "/tmp/mstlab-test-XXXXXX";
-	const char *args[3] = { "mstlab", "check", path };
+	char *args[] = { "mstlab", "check", path, NULL };
 	FILE *f;
-	int fd;
+	int fd, rc;
 
-	CHECK_INT(run_cli(ok, 3, &out, &err), 0);
+	out = unit_capture(mstlab_cli, 3, ok, &rc, &err);
+	CHECK_INT(rc, 0);
 	CHECK(strstr(out, "lab ring4 ok") != NULL);
 	CHECK_STR(err, "");
 	free(out);
@@ -553,7 +536,8 @@ TEST(cli_check)
 	f = fdopen(fd, "w");
 	fputs("name: t\nnodes:\n  a: { role: bridge, memory: x }\n", f);
 	fclose(f);
-	CHECK_INT(run_cli(args, 3, &out, &err), 1);
+	out = unit_capture(mstlab_cli, 3, args, &rc, &err);
+	CHECK_INT(rc, 1);
 	remove(path);
 	CHECK_STR(out, "");
 	CHECK(strncmp(err, path, strlen(path)) == 0);
@@ -561,10 +545,12 @@ TEST(cli_check)
 	free(out);
 	free(err);
 
-	CHECK_INT(run_cli(bad, 2, &out, &err), 2);	/* usage */
+	out = unit_capture(mstlab_cli, 2, bad, &rc, &err);
+	CHECK_INT(rc, 2);	/* usage */
 	free(out);
 	free(err);
-	CHECK_INT(run_cli(up, 3, &out, &err), 1);
+	out = unit_capture(mstlab_cli, 3, up, &rc, &err);
+	CHECK_INT(rc, 1);
 	CHECK(strncmp(err, "/nonexistent/x.yaml", 19) == 0);
 	free(out);
 	free(err);

@@ -591,7 +591,7 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 				 r.results, "--json", "--replay", "--for",
 				 "0.2", NULL };
 
-		out = fx_capture(mstlab_cli, 9, argv, &rc, &err);
+		out = unit_capture(mstlab_cli, 9, argv, &rc, &err);
 	}
 	CHECK_INT(rc, 0);
 	CHECK(strstr(out, "\"type\":\"link\",\"link\":\"link3\",\"state\":"
@@ -606,7 +606,7 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 		char *argv[] = { "mstlab", "watch", r.dir, "--replay",
 				 "--count", "2", NULL };
 
-		out = fx_capture(mstlab_cli, 6, argv, &rc, &err);
+		out = unit_capture(mstlab_cli, 6, argv, &rc, &err);
 	}
 	CHECK_INT(rc, 0);
 	CHECK(strstr(out, "tree   root"));
@@ -617,7 +617,7 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 		char *argv[] = { "mstlab", "watch", "nolab", "--results",
 				 r.results, NULL };
 
-		out = fx_capture(mstlab_cli, 5, argv, &rc, &err);
+		out = unit_capture(mstlab_cli, 5, argv, &rc, &err);
 	}
 	CHECK_INT(rc, 1);
 	CHECK(strstr(err, "lab nolab is not up"));
@@ -627,7 +627,7 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 		char *argv[] = { "mstlab", "watch", "tri", "--for", "-1",
 				 NULL };
 
-		out = fx_capture(mstlab_cli, 5, argv, &rc, &err);
+		out = unit_capture(mstlab_cli, 5, argv, &rc, &err);
 	}
 	CHECK_INT(rc, 2);
 	CHECK(strstr(err, "usage: mstlab watch"));

@@ -15,6 +15,19 @@ static size_t ncases;
 static bool current_failed;
 static const char *current_skip;
 
+char *unit_capture(int (*fn)(int, char **, FILE *, FILE *), int argc,
+		   char **argv, int *rc, char **err)
+{
+	char *out = NULL;
+	size_t olen = 0, elen = 0;
+	FILE *o = open_memstream(&out, &olen), *e = open_memstream(err, &elen);
+
+	*rc = fn(argc, argv, o, e);
+	fclose(o);
+	fclose(e);
+	return out;
+}
+
 void unit_skip(const char *why)
 {
 	current_skip = why;

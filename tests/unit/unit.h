@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef void (*unit_fn)(void);
@@ -17,6 +18,11 @@ void unit_register(const char *name, unit_fn fn);
 void unit_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void unit_skip(const char *why);
+/* Runs a command's entry point fn(argc, argv, out, err) with both streams
+ * in memory: returns what it printed (free it), its error output in *err
+ * (free it too), its exit status in *rc. */
+char *unit_capture(int (*fn)(int, char **, FILE *, FILE *), int argc,
+		   char **argv, int *rc, char **err);
 /* Prints a hexdump of both buffers and where they first differ. */
 void unit_fail_mem(const char *file, int line, const char *expr,
 		   const void *got, size_t got_len,

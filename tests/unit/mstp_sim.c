@@ -283,6 +283,26 @@ void sim_free(struct sim *sim)
 	sim->nbridges = 0;
 }
 
+struct mstp_port_status sim_port_status(struct sim *sim, unsigned int b,
+					unsigned int p, unsigned int tree)
+{
+	struct mstp_port_status st;
+
+	memset(&st, 0xff, sizeof(st));
+	mstp_get_port_status(sim->br[b], p, tree, &st);
+	return st;
+}
+
+struct mstp_tree_status sim_tree_status(struct sim *sim, unsigned int b,
+					unsigned int t)
+{
+	struct mstp_tree_status st;
+
+	memset(&st, 0xff, sizeof(st));
+	mstp_get_tree_status(sim->br[b], t, &st);
+	return st;
+}
+
 enum mstp_role sim_role(struct sim *sim, unsigned int b, unsigned int p,
 			unsigned int tree)
 {

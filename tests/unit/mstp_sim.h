@@ -95,6 +95,12 @@ enum mstp_role sim_role(struct sim *sim, unsigned int b, unsigned int p,
 			unsigned int tree);
 enum mstp_port_state sim_state(struct sim *sim, unsigned int b,
 			       unsigned int p, unsigned int tree);
+/* The status of bridge @b's port @p in @tree, or of its tree @t; every
+ * field 0xff when there is no such port or tree. */
+struct mstp_port_status sim_port_status(struct sim *sim, unsigned int b,
+					unsigned int p, unsigned int tree);
+struct mstp_tree_status sim_tree_status(struct sim *sim, unsigned int b,
+					unsigned int t);
 /* Decodes the last BPDU bridge @b sent on port @p. */
 bool sim_last_bpdu(struct sim *sim, unsigned int b, unsigned int p,
 		   struct bpdu *out);

@@ -38,24 +38,9 @@ static bool bridges(unsigned int n, unsigned int nports,
 	return true;
 }
 
-static struct mstp_port_status port(unsigned int b, unsigned int p,
-				    unsigned int tree)
-{
-	struct mstp_port_status st;
-
-	memset(&st, 0xff, sizeof(st));
-	mstp_get_port_status(sim.br[b], p, tree, &st);
-	return st;
-}
-
-static struct mstp_tree_status tree(unsigned int b, unsigned int t)
-{
-	struct mstp_tree_status st;
-
-	memset(&st, 0xff, sizeof(st));
-	mstp_get_tree_status(sim.br[b], t, &st);
-	return st;
-}
+/* Status of bridge b's port p, or its tree t (all fields 0xff if none). */
+#define port(b, p, t) sim_port_status(&sim, b, p, t)
+#define tree(b, t) sim_tree_status(&sim, b, t)
 
 /* Two ports of one bridge on the same segment: designated and backup. */
 TEST(backup_port_on_self_loop)

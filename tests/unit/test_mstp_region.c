@@ -49,24 +49,9 @@ static void start(unsigned int secs)
 	sim_advance(&sim, secs);
 }
 
-static struct mstp_port_status port(unsigned int b, unsigned int p,
-				    unsigned int tree)
-{
-	struct mstp_port_status st;
-
-	memset(&st, 0xff, sizeof(st));
-	mstp_get_port_status(sim.br[b], p, tree, &st);
-	return st;
-}
-
-static struct mstp_tree_status tree(unsigned int b, unsigned int t)
-{
-	struct mstp_tree_status st;
-
-	memset(&st, 0xff, sizeof(st));
-	mstp_get_tree_status(sim.br[b], t, &st);
-	return st;
-}
+/* Status of bridge b's port p, or its tree t (all fields 0xff if none). */
+#define port(b, p, t) sim_port_status(&sim, b, p, t)
+#define tree(b, t) sim_tree_status(&sim, b, t)
 
 /* Control: the same configuration everywhere gives one region. */
 TEST(same_digest_one_region)

@@ -309,28 +309,54 @@ static const struct command {
 	const char *name;
 	int (*run)(struct cli *c);
 	const char *help;
+	bool lab;	/* takes the options of a running lab (runtime.c) */
 } commands[] = {
-	{ "check", cmd_check, "check TOPO.yaml         validate, start nothing" },
-	{ "graph", cmd_graph, "graph TOPO.yaml [-o F.dot|F.svg]  Graphviz" },
-	{ "plan", cmd_plan, "plan TOPO.yaml [--json] names, MACs, XML, seeds" },
-	{ "up", cli_up, "up TOPO.yaml            start the lab, leave it up" },
-	{ "down", cli_down, "down TOPO.yaml          tear it down (also after a crash)" },
-	{ "run", cli_run, "run TOPO.yaml [-s SCENARIO] [--keep]  up, scenarios, down" },
-	{ "status", cli_status, "status TOPO.yaml [--json]  nodes of a lab that is up" },
-	{ "exec", cli_exec, "exec TOPO.yaml NODE CMD [ARG...]" },
-	{ "console", cli_console, "console TOPO.yaml NODE  its serial console log" },
-	{ "link", cli_link, "link TOPO.yaml NODE:PORT fail|restore [carrier|silent]" },
-	{ "watch", cli_watch, "watch TOPO.yaml|LAB [--json]  trees and events, live" },
-	{ "decode", cli_decode, "decode FILE.pcap [--json]  BPDUs, one per line" },
-	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run" },
+	{ "check", cmd_check, "check TOPO.yaml         validate, start nothing", false },
+	{ "graph", cmd_graph, "graph TOPO.yaml [-o F.dot|F.svg]  Graphviz", false },
+	{ "plan", cmd_plan, "plan TOPO.yaml [--json] names, MACs, XML, seeds", false },
+	{ "up", cli_up, "up TOPO.yaml            start the lab, leave it up", true },
+	{ "down", cli_down, "down TOPO.yaml          tear it down (also after a crash)", true },
+	{ "run", cli_run, "run TOPO.yaml [-s SCENARIO] [--keep]  up, scenarios, down", true },
+	{ "status", cli_status, "status TOPO.yaml [--json]  nodes of a lab that is up", true },
+	{ "exec", cli_exec, "exec TOPO.yaml NODE CMD [ARG...]", true },
+	{ "console", cli_console, "console TOPO.yaml NODE  its serial console log", true },
+	{ "link", cli_link, "link TOPO.yaml NODE:PORT fail|restore [carrier|silent]", true },
+	{ "watch", cli_watch, "watch TOPO.yaml|LAB|RUN_DIR [--json] [--count N] [--for SECONDS]\n"
+	  "                    [--replay] [--results DIR]  trees and events, live",
+	  false },
+	{ "decode", cli_decode, "decode FILE.pcap [--json]  BPDUs, one per line", false },
+	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run", false },
 };
+
+static const char lab_options[] =
+	"options of up, down, run, status, exec, console and link:\n"
+	"  --results DIR        run folders (default: results/ of this checkout)\n"
+	"  --uri URI            libvirt (default: $MSTLAB_URI, else qemu:///system)\n"
+	"  --virt auto|qemu|kvm KVM only if a test boot works (auto), or forced\n"
+	"  --kernel PATH, --debug-kernel PATH, --initrd PATH  guest images\n";
 
 static int help(FILE *f)
 {
 	fprintf(f, "usage: mstlab COMMAND ...\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  mstlab %s\n", commands[i].help);
+	fputs(lab_options, f);
+	fputs("mstlab COMMAND --help: that command's usage\n", f);
 	return 2;
+}
+
+static bool is_help(const char *a)
+{
+	return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0;
+}
+
+/* mstlab COMMAND --help: its line of the table, and the lab options. */
+static int command_help(const struct command *cmd, FILE *f)
+{
+	fprintf(f, "usage: mstlab %s\n", cmd->help);
+	if (cmd->lab)
+		fputs(lab_options, f);
+	return 0;
 }
 
 int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
@@ -339,14 +365,17 @@ int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
 
 	if (argc < 2)
 		return help(err);
-	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
+	if (is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
 		help(out);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(&c);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name) != 0)
+			continue;
+		if (argc == 3 && is_help(argv[2]))
+			return command_help(&commands[i], out);
+		return commands[i].run(&c);
+	}
 	fprintf(err, "mstlab: unknown command '%s'\n", argv[1]);
 	return help(err);
 }

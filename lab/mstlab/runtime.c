@@ -154,7 +154,7 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	}
 	return 0;
 bad:
-	fprintf(err, "usage: mstlab %s\n", usage);
+	fprintf(err, "usage: mstlab %s\n(mstlab --help: every option)\n", usage);
 	return 2;
 }
 

@@ -555,3 +555,41 @@ TEST(cli_check)
 	free(out);
 	free(err);
 }
+
+TEST(cli_help_names_every_option)
+{
+	char *all[] = { "mstlab", "--help", NULL };
+	char *run[] = { "mstlab", "run", "--help", NULL };
+	char *decode[] = { "mstlab", "decode", "-h", NULL };
+	char *none[] = { "mstlab", "run", NULL };
+	char *out, *err;
+	int rc;
+
+	out = unit_capture(mstlab_cli, 2, all, &rc, &err);
+	CHECK_INT(rc, 0);
+	CHECK(strstr(out, "  mstlab verdict RUN_DIR"));
+	CHECK(strstr(out, "--results DIR"));
+	CHECK_STR(err, "");
+	free(out);
+	free(err);
+	/* A lab command's help: its usage on stdout, then the lab options. */
+	out = unit_capture(mstlab_cli, 3, run, &rc, &err);
+	CHECK_INT(rc, 0);
+	CHECK(strncmp(out, "usage: mstlab run TOPO.yaml", 27) == 0);
+	CHECK(strstr(out, "--uri URI"));
+	CHECK(strstr(out, "--initrd PATH"));
+	free(out);
+	free(err);
+	out = unit_capture(mstlab_cli, 3, decode, &rc, &err);
+	CHECK_INT(rc, 0);
+	CHECK(strncmp(out, "usage: mstlab decode FILE.pcap", 30) == 0);
+	CHECK(!strstr(out, "--uri"));
+	free(out);
+	free(err);
+	/* A usage error says where the options are. */
+	out = unit_capture(mstlab_cli, 2, none, &rc, &err);
+	CHECK_INT(rc, 2);
+	CHECK(strstr(err, "mstlab --help"));
+	free(out);
+	free(err);
+}

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,7 +15,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: hsmpctl [-j] [-d DEVICE] COMMAND\n"
+	fputs("usage: hsmpctl [-j] [-d DEVICE] COMMAND  (-h, --help: this)\n"
 	      "  show [SOCKET]                      every metric of every socket\n"
 	      "  test SOCKET VALUE                  mailbox round trip (answers VALUE+1)\n"
 	      "  dimm SOCKET ADDR                   a DIMM's temperature range, power, thermal\n"
@@ -69,7 +70,12 @@ int main(int argc, char **argv)
 	bool json = false;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+jd:h")) != -1) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	while ((opt = getopt_long(argc, argv, "+jd:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;

@@ -8,6 +8,7 @@
 #include "daemon.h"
 
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,7 +16,7 @@
 
 static void usage(FILE *fp)
 {
-	fputs("Usage: mstd [-f] [-t] [-v] [-c FILE] [-l LOGFILE]\n"
+	fputs("Usage: mstd [-f] [-t] [-v] [-c FILE] [-l LOGFILE] [-h|--help]\n"
 	      "  -c FILE     configuration (default /etc/mstd.conf)\n"
 	      "  -f          stay in the foreground (log to stderr)\n"
 	      "  -t          check the configuration and exit\n"
@@ -72,7 +73,13 @@ int main(int argc, char **argv)
 	bool fg = false, check = false, verbose = false;
 	int opt, rc;
 
-	while ((opt = getopt(argc, argv, "c:ftvl:h")) != -1) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	while ((opt = getopt_long(argc, argv, "c:ftvl:h", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			conf = optarg;

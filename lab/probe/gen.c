@@ -196,8 +196,9 @@ int main(int argc, char **argv)
 	unsigned i;
 	int rc = 0;
 
-	if (probe_gen_opts(argc, argv, &o))
-		return 2;
+	rc = probe_gen_opts(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? 0 : 2;
 	g.o = &o;
 	g.nf = o.n_flows;
 	g.fd = rawsock_open(o.ifname);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "probe_opts.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,12 @@ static int number_list(const char *what, const char *s, unsigned long lo,
 	return n;
 }
 
+static const char gen_usage[] =
+	"usage: probe-gen -i IFACE -d DST_MAC -f FLOW[,FLOW...]"
+	" [-v VID[,VID...]] [-r PPS]\n"
+	"                 [-s SIZE] [-n COUNT] [-m xdp|af_packet|auto]"
+	" [-t TICK_MS]\n";
+
 int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 {
 	unsigned long v;
@@ -69,8 +76,17 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 	o->size = PROBE_MIN_FRAME;
 	o->tick_ms = 1;
 	optind = 1;
-	while ((opt = getopt(argc, argv, "i:d:f:v:r:s:n:m:t:")) != -1) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	while ((opt = getopt_long(argc, argv, "i:d:f:v:r:s:n:m:t:h", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
+		case 'h':
+			fputs(gen_usage, stdout);
+			return 1;
 		case 'i':
 			o->ifname = optarg;
 			break;
@@ -154,10 +170,7 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 		return 0;
 	}
 usage:
-	fprintf(stderr, "usage: probe-gen -i IFACE -d DST_MAC -f FLOW[,FLOW...]"
-		" [-v VID[,VID...]] [-r PPS]\n"
-		"                 [-s SIZE] [-n COUNT] [-m xdp|af_packet|auto]"
-		" [-t TICK_MS]\n");
+	fputs(gen_usage, stderr);
 	return -1;
 }
 

@@ -35,7 +35,8 @@ struct probe_opts {
 	unsigned tick_ms;	/* shortest tick (pace.h) */
 };
 
-/* Parses argv; prints one line and returns -1 on bad input. */
+/* Parses argv; prints one line and returns -1 on bad input, the usage
+ * on stdout and 1 for -h or --help. */
 int probe_gen_opts(int argc, char **argv, struct probe_opts *o);
 
 /* "xdp", "af_packet" or "auto". */

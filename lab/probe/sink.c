@@ -13,6 +13,7 @@
  * counts those the receive ring had no room for (rxring.h).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -172,6 +173,9 @@ static int write_json(const char *path, const struct sink *k,
 	return 0;
 }
 
+static const char sink_usage[] =
+	"usage: probe-sink -i IFACE -o FILE [-f FLOW]\n";
+
 int main(int argc, char **argv)
 {
 	static struct sink k = { .only = -1 };
@@ -181,8 +185,17 @@ int main(int argc, char **argv)
 	int opt, rc = 0;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "i:o:f:")) != -1) {
-		if (opt == 'i') {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	while ((opt = getopt_long(argc, argv, "i:o:f:h", longopts,
+				  NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(sink_usage, stdout);
+			return 0;
+		} else if (opt == 'i') {
 			ifname = optarg;
 		} else if (opt == 'o') {
 			out = optarg;
@@ -199,7 +212,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!ifname || !out || optind != argc) {
-		fprintf(stderr, "usage: probe-sink -i IFACE -o FILE [-f FLOW]\n");
+		fputs(sink_usage, stderr);
 		return 2;
 	}
 	if (k.only >= 0)

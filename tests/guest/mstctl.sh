@@ -290,6 +290,8 @@ test_flush() {
 # ---- errors: message and exit code ----------------------------------------------
 
 test_errors() {
+	expect_usage "mstctl --help prints its usage" "Usage: mstctl [-j]" \
+		mstctl --help
 	ip link add lone0 type veth peer name lone1
 	ip link add br2 type bridge vlan_filtering 1
 	ip link add q1 type veth peer name q2

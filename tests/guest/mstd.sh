@@ -171,6 +171,8 @@ test_start() {
 		fail "stp_state 1 gives user-space STP (/sbin/bridge-stp)" \
 			"br1 stp_state $(cat /sys/class/net/br1/bridge/stp_state)"
 	fi
+	expect_usage "mstd --help prints its usage" "Usage: mstd [-f]" \
+		mstd --help
 	run mstd -t -c /tmp/mstd/br1.conf
 	case "$RC:$OUT" in
 	0:*"bridge br1, 2 MSTIs, 2 ports"*) pass "mstd -t checks a config" ;;

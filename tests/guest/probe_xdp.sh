@@ -41,6 +41,11 @@ fi
 trap veth_cleanup EXIT
 
 # --- bad parameters: one clear line each, before anything is sent -------
+expect_usage "probe-gen --help prints its usage" "usage: probe-gen -i IFACE" \
+	probe-gen --help
+expect_usage "... and so does -h" "usage: probe-gen -i IFACE" probe-gen -h
+expect_usage "probe-sink --help prints its usage" \
+	"usage: probe-sink -i IFACE" probe-sink --help
 expect_err "an unknown mode is refused" 2 "mode 'fast' is not xdp" \
 	gen -m fast -i pg -d "$PS_MAC" -f 1 -n 1
 expect_err "VLAN 0 is refused" 2 "VLAN '0' is not in 1..4094" \

@@ -9,6 +9,10 @@ TAP_DIAG="/tmp/hsmp.out /tmp/hsmp.err"
 run() { "$@" >/tmp/hsmp.out 2>/tmp/hsmp.err; }
 has() { grep -q -- "$1" "$2"; }
 
+run hsmpctl --help
+[ $? = 0 ] && has '^usage: hsmpctl' /tmp/hsmp.out && [ ! -s /tmp/hsmp.err ]
+say $? "hsmpctl --help prints its usage"
+
 if ! grep -q '^cpu family.*: 25$' /proc/cpuinfo; then
 	[ ! -e /dev/hsmp ] && [ ! -d /sys/bus/platform/devices/amd_smu_sim ]
 	say $? "not family 19h: no emulator, no /dev/hsmp"

@@ -118,6 +118,24 @@ expect_err() {
 	fi
 }
 
+# expect_usage DESC TEXT CMD...: a help request: exit 0, stdout starting
+# with TEXT, nothing on stderr.
+expect_usage() {
+	desc=$1
+	text=$2
+	shift 2
+	run_split "$@"
+	case "$RC:$OUT" in
+	"0:$text"*)
+		if [ -z "$ERR" ]; then
+			pass "$desc"
+		else
+			fail "$desc" "'$*' also said '$ERR' on stderr"
+		fi ;;
+	*) fail "$desc" "'$*' exited $RC, printed '$OUT' ($ERR)" ;;
+	esac
+}
+
 # now_ms: the guest's uptime in ms, monotonic enough for durations.
 now_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime

@@ -8,6 +8,7 @@ SIM=/sys/kernel/debug/mv88e6xxx_sim
 DEV=mdio_bus/mvsim-smi:00
 TAP_DIAG=/tmp/dsa.out
 . /lab/lib/tap.sh
+. /lab/lib/splats.sh
 run() { "$@" >/tmp/dsa.out 2>&1; }
 nic() { # the interface with MAC $1
 	for d in /sys/class/net/*; do
@@ -187,9 +188,7 @@ say $? "a CIST state change reaches the port's own state (lan3 disabled)"
 run mstctl vlan set dev br0 vid 10 msti 0 && [ -z "$(stu_line 1)" ]
 say $? "mapping VID 10 back to the CIST purges SID 1"
 
-# Splats only: a stack trace's frames (lock_*, lockdep_*) are not one, and
-# an RCU stall on the debug kernel under a loaded TCG host is timing.
-dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|sleeping function called|mv88e6085.*(error|failed)' >/tmp/dsa.out
+dmesg | grep -E "$KERNEL_SPLATS|mv88e6085.*(error|failed)" >/tmp/dsa.out
 [ ! -s /tmp/dsa.out ]
 say $? "no kernel warnings or driver errors"
 

@@ -15,6 +15,7 @@ seed=$(cmdline_arg dsa_stress_seed)
 seed=${seed:-1}
 TAP_DIAG=/tmp/stress.out TAP_TAIL=20
 . /lab/lib/tap.sh
+. /lab/lib/splats.sh
 
 # Only this suite's kernel messages count (dsa.sh ran in this guest before).
 dmesg_base=$(dmesg | wc -l)
@@ -200,9 +201,8 @@ vtu_drv=$(region_bytes vtu | awk "$HEX"' { for (i = 1; i + 15 <= NF; i += 16)
 awk '{ print $1, $3, $5 }' $SIM/vtu | diff /tmp/stress.drv - >/tmp/stress.out
 say $? "the driver's vtu region and the emulator's VTU agree on VID, FID and SID ($vtu_drv VLANs)"
 
-# Splats only: a stack trace's frames (lock_*, lockdep_*) are not one, and
-# an RCU stall on the debug kernel under a loaded TCG host is timing.
-dmesg | tail -n +$((dmesg_base + 1)) | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|sleeping function called|mv88e6085.*(error|failed)' >/tmp/stress.out
+dmesg | tail -n +$((dmesg_base + 1)) |
+	grep -E "$KERNEL_SPLATS|mv88e6085.*(error|failed)" >/tmp/stress.out
 [ ! -s /tmp/stress.out ]
 say $? "no kernel warnings, KASAN or lockdep reports, no driver errors"
 

@@ -150,7 +150,7 @@ check "-f: ... nor count in its report" \
 	eval 'printf "%s" "$SINK" | grep -q "^{\"flows\":\[\],\"malformed\":0,\"dropped\":0}$"'
 
 # sink_and_flow FLOW COUNT: a sink of FLOW alone (SINK_PID), then COUNT
-# frames of it at 1000 frames/s (GEN), running for 0.5 s on return.
+# frames of it at 1000 frames/s (GEN), 500 of them received on return.
 sink_and_flow() {
 	probe-sink -i ps -o "$SINK_JSON" -f "$1" &
 	SINK_PID=$!
@@ -158,7 +158,7 @@ sink_and_flow() {
 	ip netns exec gen probe-gen -m af_packet -i pg -d "$PS_MAC" -f "$1" \
 		-r 1000 -n "$2" >/dev/null &
 	GEN=$!
-	sleep 0.5
+	sink_wait_for "$1" 500 60
 }
 
 # A sink kept off the CPU for a second loses nothing: its receive ring

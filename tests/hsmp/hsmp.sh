@@ -6,6 +6,7 @@
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 TAP_DIAG="/tmp/hsmp.out /tmp/hsmp.err"
 . /lab/lib/tap.sh
+. /lab/lib/splats.sh
 run() { "$@" >/tmp/hsmp.out 2>/tmp/hsmp.err; }
 has() { grep -q -- "$1" "$2"; }
 
@@ -87,9 +88,7 @@ run hsmpctl -d /dev/nonexistent show
 say $? "a missing device is named"
 echo 1 >/sys/kernel/debug/amd_smu_sim/reset
 
-# Splats only: a stack trace's frames (lock_*, lockdep_*) are not one, and
-# an RCU stall on the debug kernel under a loaded TCG host is timing.
-dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|sleeping function called|initcall order|amd_smu_sim: bad' >/tmp/hsmp.out
+dmesg | grep -E "$KERNEL_SPLATS|initcall order|amd_smu_sim: bad" >/tmp/hsmp.out
 [ ! -s /tmp/hsmp.out ]
 say $? "no kernel warnings"
 exit $((failed > 0))

@@ -136,6 +136,27 @@ expect_usage() {
 	esac
 }
 
+# on_debug_kernel: the KASAN/lockdep flavour, which under TCG is too slow
+# for checks that need a guest's normal speed (tests/run debug is there
+# for the kernel's reports).
+on_debug_kernel() {
+	case $(uname -r) in
+	*-debug) return 0 ;;
+	esac
+	return 1
+}
+
+# timed DESC CMD...: check, for one that needs the guest's normal speed
+# (pace, timing, a receiver keeping up): skipped on the debug kernel.
+timed() {
+	if on_debug_kernel; then
+		skip "$1" "needs normal speed, not the debug kernel's"
+		WHY=
+	else
+		check "$@"
+	fi
+}
+
 # now_ms: the guest's uptime in ms, monotonic enough for durations.
 now_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime

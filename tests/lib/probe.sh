@@ -20,6 +20,21 @@ sink_start() {
 	sleep 0.5
 }
 
+# sink_wait_for FLOW N SECS: until the sink (its report on SIGUSR1) has
+# N frames of FLOW, SECS at most. A fixed sleep is not enough: a slow
+# guest (the debug kernel, a loaded host) gets probe-gen going late.
+sink_wait_for() {
+	end=$(( $(now_ms) + $3 * 1000 ))
+	while [ "$(now_ms)" -lt "$end" ]; do
+		kill -USR1 $(pidof probe-sink) 2>/dev/null
+		sleep 0.1
+		got=$(sed -n "s/.*{\"flow\":$1,\"vid\":[0-9]*,\"received\":\([0-9]*\),.*/\1/p" \
+			"$SINK_JSON" 2>/dev/null)
+		[ "${got:-0}" -ge "$2" ] && return 0
+	done
+	return 1
+}
+
 # sink_stop: ends the sink; its JSON is in SINK.
 sink_stop() {
 	sleep 0.5	# the last frames may still be on the way

@@ -7,11 +7,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "args.h"
+#include "help_opt.h"
 
 static void usage(FILE *f)
 {
@@ -70,12 +70,8 @@ int main(int argc, char **argv)
 	bool json = false;
 	int opt;
 
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-
-	while ((opt = getopt_long(argc, argv, "+jd:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+jd:h", help_longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;

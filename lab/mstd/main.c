@@ -6,9 +6,9 @@
  * "mstd -c FILE" fails visibly on a bad configuration.
  */
 #include "daemon.h"
+#include "help_opt.h"
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -73,12 +73,7 @@ int main(int argc, char **argv)
 	bool fg = false, check = false, verbose = false;
 	int opt, rc;
 
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-
-	while ((opt = getopt_long(argc, argv, "c:ftvl:h", longopts,
+	while ((opt = getopt_long(argc, argv, "c:ftvl:h", help_longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'c':

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "probe_opts.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "help_opt.h"
 #include "mac.h"
 #include "probe_wire.h"
 
@@ -76,13 +76,8 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 	o->size = PROBE_MIN_FRAME;
 	o->tick_ms = 1;
 	optind = 1;
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-
-	while ((opt = getopt_long(argc, argv, "i:d:f:v:r:s:n:m:t:h", longopts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:d:f:v:r:s:n:m:t:h",
+				  help_longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			fputs(gen_usage, stdout);

@@ -13,7 +13,6 @@
  * counts those the receive ring had no room for (rxring.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -25,6 +24,7 @@
 
 #include "flow_filter.h"
 #include "flows.h"
+#include "help_opt.h"
 #include "probe_wire.h"
 #include "rxring.h"
 
@@ -185,12 +185,7 @@ int main(int argc, char **argv)
 	int opt, rc = 0;
 	char *end;
 
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-
-	while ((opt = getopt_long(argc, argv, "i:o:f:h", longopts,
+	while ((opt = getopt_long(argc, argv, "i:o:f:h", help_longopts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
 			fputs(sink_usage, stdout);

@@ -762,6 +762,29 @@ int analysis_event_link(const struct analysis *a, const struct an_event *e)
 	return -1;
 }
 
+bool analysis_next_down(const struct analysis *a, size_t link, size_t *i,
+			int64_t *from, int64_t *to)
+{
+	bool down = false;
+
+	for (; *i < a->n_events; ++*i) {
+		const struct an_event *e = &a->ev[*i];
+
+		if (!analysis_is_link_event(e) ||
+		    analysis_event_link(a, e) != (int)link)
+			continue;
+		if (strcmp(e->kind, "link-up") && !down) {
+			down = true;
+			*from = e->ns;
+		} else if (!strcmp(e->kind, "link-up") && down) {
+			*to = e->ns;
+			return true;
+		}
+	}
+	*to = INT64_MAX;
+	return down;
+}
+
 /* Whether the link has carrier (or is not silently dropping) at ns. */
 bool analysis_link_up(const struct analysis *a, size_t link, int64_t ns)
 {

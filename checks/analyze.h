@@ -106,6 +106,11 @@ bool analysis_port_view(const struct analysis *a, size_t node, size_t port,
 bool analysis_is_link_event(const struct an_event *e);
 int analysis_event_link(const struct analysis *a, const struct an_event *e);
 bool analysis_link_up(const struct analysis *a, size_t link, int64_t ns);
+/* The next span [*from, *to) in which the event log has link down,
+ * from event *i on (start at 0; *to is INT64_MAX if it never came
+ * back); false when there is none. */
+bool analysis_next_down(const struct analysis *a, size_t link, size_t *i,
+			int64_t *from, int64_t *to);
 /* The tree a VLAN belongs to: the MSTI that lists it, else the CIST. */
 uint16_t analysis_tree_of_vid(const struct topo_mst *mst, unsigned vid);
 /* "cist" or "msti N" for a tree slot. */

@@ -34,3 +34,9 @@ test_bpdu_print_SRCS = tests/unit/test_bpdu_print.c checks/bpdu_print.c
 test_bpdu_print_LIBS = -ljansson
 $(BUILD)/obj-san/tests/unit/test_bpdu_print.o: CFLAGS_BASE += -Ichecks
 $(BUILD)/obj-san/tests/unit/checks_fixture.o: CFLAGS_BASE += -Ilab/mstlab
+
+# A flow's outage from a sink report and a scripted sender.
+UNIT_TESTS += test_outage
+test_outage_SRCS = tests/unit/test_outage.c checks/outage.c
+test_outage_LIBS = -ljansson
+$(BUILD)/obj-san/tests/unit/test_outage.o: CFLAGS_BASE += -Ichecks

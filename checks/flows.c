@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flows.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,16 @@ bool flows_sent(const struct flow *f, unsigned long seq)
 	return seq < f->wire_n && f->wire[seq];
 }
 
+bool flows_last_sent(const struct flow *f, unsigned long *seq)
+{
+	for (size_t s = f->wire_n; s-- > 0;)
+		if (f->wire[s]) {
+			*seq = s;
+			return true;
+		}
+	return false;
+}
+
 bool flows_wire_ns(const struct flow *f, unsigned long seq, int64_t *ns)
 {
 	if (seq >= f->wire_n || !f->wire[seq] || f->wire[seq] == WIRE_UNTIMED)
@@ -173,8 +184,9 @@ unsigned long flows_count(const struct flow *f, size_t link, int64_t from,
 		const struct flow_run *r = &fk->r[i];
 		int64_t lo = r->first_ns > from ? r->first_ns : from;
 		int64_t hi = r->last_ns < to - 1 ? r->last_ns : to - 1;
-		int64_t span = r->last_ns - r->first_ns;
-		unsigned long k;
+		double d = r->frames > 1 ? (double)(r->last_ns - r->first_ns) /
+						   (double)(r->frames - 1) : 0;
+		double k0, k1;
 
 		if (lo > hi)
 			continue;
@@ -182,11 +194,16 @@ unsigned long flows_count(const struct flow *f, size_t link, int64_t from,
 			*first = r->first_frame;
 			*first_ns = r->first_ns;
 		}
-		/* A run cut by the window: its share by time (frames in a
-		 * run are at most a few intervals apart). */
-		k = span ? (unsigned long)((double)r->frames * (double)(hi - lo) /
-					   (double)span + 0.5) : r->frames;
-		n += k ? k : 1;
+		if (!d) {
+			n += r->frames;
+			continue;
+		}
+		/* A run cut by the window: the frames it would hold were the
+		 * run's evenly spaced (they are at most a few intervals
+		 * apart). */
+		k0 = ceil((double)(lo - r->first_ns) / d - 1e-9);
+		k1 = floor((double)(hi - r->first_ns) / d + 1e-9);
+		n += k1 >= k0 ? (unsigned long)(k1 - k0) + 1 : 1;
 	}
 	return n;
 }

@@ -68,6 +68,10 @@ unsigned long flows_count(const struct flow *f, size_t link, int64_t from,
  * that link's capture holds none of the flow (no evidence either way). */
 bool flows_sent(const struct flow *f, unsigned long seq);
 
+/* The highest seq of the flow its sender's link carried; false if it
+ * carried none. */
+bool flows_last_sent(const struct flow *f, unsigned long *seq);
+
 /* When frame seq crossed its sender's link (capture time, *ns); false if
  * the capture does not hold it. */
 bool flows_wire_ns(const struct flow *f, unsigned long seq, int64_t *ns);

@@ -53,31 +53,126 @@ static unsigned long sent_run(unsigned long first, unsigned long last,
 	return best;
 }
 
+/* The wire times of the earliest and latest frames of [first, last]
+ * the sender's link carried; false if it carried none. */
+static bool lost_span(unsigned long first, unsigned long last,
+		      const struct outage_sender *snd, int64_t *from,
+		      int64_t *to)
+{
+	bool any = false;
+	int64_t t;
+
+	for (unsigned long s = first; s <= last && last - first < GAP_SCAN_MAX; s++)
+		if (snd->wire_ns(snd->ctx, s, &t)) {
+			*from = !any || t < *from ? t : *from;
+			*to = !any || t > *to ? t : *to;
+			any = true;
+		}
+	return any;
+}
+
 /*
  * Bounds gap [first, last] by wire times: the frames either side got
  * through, so the path failed after the one before left and worked again
- * by the time the one after did; the lost ones it did not carry. False
- * when the capture lacks the frames either side.
+ * by the time the one after did; the lost ones it did not carry. A gap
+ * at an end of the flow has the flow's end on that side: its own lost
+ * frame bounds it there. False when the capture lacks the frames.
  */
 static bool wire_bounds(unsigned long first, unsigned long last,
-			const struct outage_sender *snd, double *lo, double *hi)
+			enum outage_edge edge, const struct outage_sender *snd,
+			double *lo, double *hi)
 {
-	int64_t before, after, t, lost_first = INT64_MAX, lost_last = INT64_MIN;
+	int64_t before = 0, after = 0, from = 0, to = 0;
+	bool spanned, ok;
 
-	if (!snd || !snd->wire_ns || !first ||
-	    !snd->wire_ns(snd->ctx, first - 1, &before) ||
-	    !snd->wire_ns(snd->ctx, last + 1, &after) || after < before)
+	if (!snd || !snd->wire_ns)
 		return false;
-	for (unsigned long s = first; s <= last && last - first < GAP_SCAN_MAX; s++)
-		if (snd->wire_ns(snd->ctx, s, &t)) {
-			lost_first = t < lost_first ? t : lost_first;
-			lost_last = t > lost_last ? t : lost_last;
-		}
+	spanned = lost_span(first, last, snd, &from, &to);
+	switch (edge) {
+	case GAP_INNER:
+		ok = first && snd->wire_ns(snd->ctx, first - 1, &before) &&
+		     snd->wire_ns(snd->ctx, last + 1, &after);
+		break;
+	case GAP_HEAD:
+		before = from;
+		ok = spanned && snd->wire_ns(snd->ctx, last + 1, &after);
+		break;
+	case GAP_TAIL:
+		after = to;
+		ok = spanned && first &&
+		     snd->wire_ns(snd->ctx, first - 1, &before);
+		break;
+	default:
+		before = from;
+		after = to;
+		ok = spanned;
+		break;
+	}
+	if (!ok || after < before)
+		return false;
 	*hi = (double)(after - before) / 1e6;
-	*lo = lost_last > lost_first ? (double)(lost_last - lost_first) / 1e6 : 0;
+	*lo = spanned && to > from ? (double)(to - from) / 1e6 : 0;
 	if (*lo > *hi)
 		*lo = *hi;
 	return true;
+}
+
+/* Takes missing frames [first, last] into o: the worst gap is the one
+ * the longest outage bounds. */
+static void take_gap(unsigned long first, unsigned long last,
+		     enum outage_edge edge, unsigned pps,
+		     const struct outage_sender *snd, struct flow_outage *o)
+{
+	unsigned long run = sent_run(first, last, snd, o);
+	double lo, hi;
+	bool timed;
+
+	if (!run)	/* none of it left the sender */
+		return;
+	if (run > o->longest_missing)
+		o->longest_missing = run;
+	if (edge == GAP_TAIL || edge == GAP_ALL) {
+		o->open = true;
+		o->open_first = first;
+		o->open_last = last;
+	}
+	timed = wire_bounds(first, last, edge, snd, &lo, &hi);
+	if (!timed)	/* the probe interval's resolution */
+		lo = hi = (double)run * 1000.0 / pps;
+	if (!o->gaps++ || hi > o->outage_ms) {
+		o->outage_ms = hi;
+		o->min_ms = lo;
+		o->worst_first = first;
+		o->worst_last = last;
+		o->worst_edge = edge;
+		o->timed = timed;
+	}
+}
+
+/* The frames lost before the first that arrived and after the last: in
+ * no gap of the sink's, yet as lost as any. */
+static int take_edges(json_t *rep, unsigned pps,
+		      const struct outage_sender *snd, struct flow_outage *o)
+{
+	json_t *lo = json_object_get(rep, "first_seq"),
+	       *hi = json_object_get(rep, "last_seq");
+	unsigned long first = count(rep, "first_seq"),
+		      last = count(rep, "last_seq"), end;
+	bool known = snd && snd->last_sent && snd->last_sent(snd->ctx, &end);
+
+	if (!o->received) {	/* no frame shows the path working */
+		o->open = true;
+		if (known)
+			take_gap(0, end, GAP_ALL, pps, snd, o);
+		return 0;
+	}
+	if (!json_is_integer(lo) || !json_is_integer(hi) || first > last)
+		return -1;
+	if (first)
+		take_gap(0, first - 1, GAP_HEAD, pps, snd, o);
+	if (known && end > last)
+		take_gap(last + 1, end, GAP_TAIL, pps, snd, o);
+	return 0;
 }
 
 int outage_load(const char *path, unsigned flow, unsigned pps,
@@ -86,7 +181,6 @@ int outage_load(const char *path, unsigned flow, unsigned pps,
 {
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je), *rep, *gaps, *g;
-	unsigned long any = 0;	/* gaps of the network's */
 	size_t i;
 
 	*o = (struct flow_outage){ 0 };
@@ -114,28 +208,17 @@ int outage_load(const char *path, unsigned flow, unsigned pps,
 		json_int_t first = json_integer_value(json_object_get(g, "first"));
 		json_int_t last = json_integer_value(json_object_get(g, "last"));
 
-		unsigned long run;
-		double lo, hi;
-		bool timed;
-
 		if (first < 0 || last < first)
 			continue;
-		run = sent_run((unsigned long)first, (unsigned long)last, snd, o);
-		if (!run)	/* none of it left the sender */
-			continue;
-		if (run > o->longest_missing)
-			o->longest_missing = run;
-		timed = wire_bounds((unsigned long)first, (unsigned long)last,
-				    snd, &lo, &hi);
-		if (!timed)	/* the probe interval's resolution */
-			lo = hi = (double)run * 1000.0 / pps;
-		if (!any++ || hi > o->outage_ms) {
-			o->outage_ms = hi;
-			o->min_ms = lo;
-			o->worst_first = (unsigned long)first;
-			o->worst_last = (unsigned long)last;
-			o->timed = timed;
-		}
+		take_gap((unsigned long)first, (unsigned long)last, GAP_INNER,
+			 pps, snd, o);
+	}
+	if (take_edges(rep, pps, snd, o)) {
+		snprintf(err, len, "%s: flow %u received frames but its report "
+			 "bounds them with no first_seq and last_seq", path,
+			 flow);
+		json_decref(root);
+		return -1;
 	}
 	json_decref(root);
 	return 0;

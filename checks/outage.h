@@ -13,6 +13,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Where a run of missing frames sits in the flow. */
+enum outage_edge {
+	GAP_INNER,	/* frames arrived either side */
+	GAP_HEAD,	/* before the first frame that arrived */
+	GAP_TAIL,	/* after the last one, up to the last sent */
+	GAP_ALL,	/* none arrived */
+};
+
 struct flow_outage {
 	unsigned long received, lost, duplicated, reordered;
 	unsigned long longest_missing;	/* frames in the longest gap */
@@ -24,7 +32,14 @@ struct flow_outage {
 	 */
 	double outage_ms, min_ms;
 	unsigned long worst_first, worst_last;	/* its sequence numbers */
+	enum outage_edge worst_edge;
 	bool timed;			/* wire times bound it */
+	unsigned long gaps;		/* gaps of the network's */
+	/* Frames sent after the last that arrived (or of a flow none of
+	 * whose frames did): the path had not come back when the flow
+	 * stopped, so no outage bound holds. */
+	bool open;
+	unsigned long open_first, open_last;
 	/* Missing frames the sender never put on the wire, and the first
 	 * range of them: a stalled guest, not the network. */
 	unsigned long unsent, unsent_first, unsent_last;
@@ -39,13 +54,16 @@ struct outage_sender {
 	bool (*sent)(const void *ctx, unsigned long seq);
 	/* When frame seq crossed the sender's link; false if unknown. */
 	bool (*wire_ns)(const void *ctx, unsigned long seq, int64_t *ns);
+	/* The highest seq that crossed it; false if unknown. */
+	bool (*last_sent)(const void *ctx, unsigned long *seq);
 	const void *ctx;
 };
 
 /*
  * Reads flow @flow from the sink's report; -1 with a sentence in @err if
  * it cannot. With @snd, a gap counts only if frames of it left the
- * sender (the outage is the network's), and is timed on its wire.
+ * sender (the outage is the network's), and is timed on its wire; the
+ * frames before the first that arrived and after the last are gaps too.
  */
 int outage_load(const char *path, unsigned flow, unsigned pps,
 		const struct outage_sender *snd, struct flow_outage *o,

@@ -24,7 +24,8 @@ int flow_add(struct flow *f, uint32_t seq, int64_t ns)
 		return 0;
 	}
 	f->seen[byte] |= bit;
-	f->received++;
+	if (!f->received++ || seq < f->low)
+		f->low = seq;
 	if (seq < f->next) {
 		f->reordered++;
 	} else {
@@ -69,11 +70,15 @@ void flow_json(const struct flow *f, FILE *out)
 {
 	fprintf(out, "{\"flow\":%u,\"vid\":%u,\"received\":%llu,\"lost\":%llu,"
 		"\"duplicated\":%llu,\"reordered\":%llu,"
-		"\"longest_gap_ms\":%.3f,\"gaps\":[", f->id, f->vid,
+		"\"longest_gap_ms\":%.3f,", f->id, f->vid,
 		(unsigned long long)f->received,
 		(unsigned long long)flow_lost(f),
 		(unsigned long long)f->dups, (unsigned long long)f->reordered,
 		(double)flow_longest_gap_ns(f) / 1e6);
+	if (f->received)
+		fprintf(out, "\"first_seq\":%u,\"last_seq\":%u,", f->low,
+			f->next - 1);
+	fputs("\"gaps\":[", out);
 	for (size_t i = 0; i < f->n_gaps; i++)
 		fprintf(out, "%s{\"first\":%u,\"last\":%u,\"ms\":%.3f}",
 			i ? "," : "", f->gaps[i].first, f->gaps[i].last,

@@ -21,6 +21,7 @@ struct flow_gap {
 struct flow {
 	uint16_t id, vid;
 	uint64_t received, dups, reordered;
+	uint32_t low;			/* the lowest seq seen */
 	uint32_t next;			/* one past the highest seq seen */
 	int64_t last_ns;
 	uint8_t *seen;			/* bitmap by seq */
@@ -37,7 +38,9 @@ uint64_t flow_lost(const struct flow *f);
 /* The longest gap in receive time, in ns (0 without gaps). */
 int64_t flow_longest_gap_ns(const struct flow *f);
 void flow_free(struct flow *f);
-/* One JSON object. */
+/* One JSON object; with frames received, "first_seq" and "last_seq"
+ * bound them, so a reader sees the frames lost before the first one
+ * (counted in "lost", in no gap). */
 void flow_json(const struct flow *f, FILE *out);
 
 #endif

@@ -394,6 +394,7 @@ TEST(probe_outages_are_judged_per_tree_from_the_sinks)
 		   "2000000000 probe-start 1 sw1 h2 10 200\n"
 		   "2000000000 probe-start 2 sw1 h2 20 200\n"
 		   "2000000000 probe-start 3 sw1 h2 30 200\n"
+		   "2000000000 probe-start 4 sw1 h2 10 200\n"
 		   "9000000000 run-end ok\n");
 	snprintf(share, sizeof(share), "%s/share", fx.dir);
 	mkdir(share, 0755);
@@ -402,13 +403,19 @@ TEST(probe_outages_are_judged_per_tree_from_the_sinks)
 	/* 8 frames missing at 200/s: 40 ms, within MSTI 1's 50. */
 	fx_write_file(share, "probe-1.json",
 		   "{\"flows\":[{\"flow\":1,\"vid\":10,\"received\":992,\"lost\":8,"
-		   "\"duplicated\":0,\"reordered\":0,\"gaps\":[{\"first\":10,\"last\":17,"
+		   "\"duplicated\":0,\"reordered\":0,\"first_seq\":0,\"last_seq\":999,"
+		   "\"gaps\":[{\"first\":10,\"last\":17,"
 		   "\"ms\":45.1},{\"first\":30,\"last\":31,\"ms\":15.0}]}]}\n");
 	/* 5 frames: 25 ms, over the CIST's 20. */
 	fx_write_file(share, "probe-2.json",
 		   "{\"flows\":[{\"flow\":2,\"vid\":20,\"received\":995,\"lost\":5,"
-		   "\"duplicated\":1,\"reordered\":2,\"gaps\":[{\"first\":5,\"last\":9,"
+		   "\"duplicated\":1,\"reordered\":2,\"first_seq\":0,\"last_seq\":999,"
+		   "\"gaps\":[{\"first\":5,\"last\":9,"
 		   "\"ms\":30.0}]}]}\n");
+	/* Nothing arrived: no outage bound can hold. */
+	fx_write_file(share, "probe-4.json",
+		   "{\"flows\":[{\"flow\":4,\"vid\":10,\"received\":0,\"lost\":0,"
+		   "\"duplicated\":0,\"reordered\":0,\"gaps\":[]}]}\n");
 	o = open_memstream(&out, &len);
 	run_verdicts(fx.t, fx.dir, o, &tap);
 	fclose(o);
@@ -422,6 +429,9 @@ TEST(probe_outages_are_judged_per_tree_from_the_sinks)
 			  "(at most 20)\n# 5 frames missing in a row at 200 frames/s\n") != NULL);
 	CHECK(strstr(out, "\nnot ok 7 - check s: flow 3 sw1->h2 vlan 30 has a sink "
 			  "report\n# unable to open ") != NULL);
+	CHECK(strstr(out, "\nnot ok 8 - check s: flow 4 sw1->h2 vlan 10: no frame "
+			  "arrived (at most 50)\n# the sender's link carried none "
+			  "of its frames\n") != NULL);
 	free(out);
 	fixture_free(&fx);
 }

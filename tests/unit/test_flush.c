@@ -32,11 +32,12 @@ static const char yaml[] =
 	"  - [h1:eth1, sw1:p3]\n  - [h2:eth1, sw2:p3]\n  - [h3:eth1, sw3:p3]\n"
 	"scenarios:\n"
 	"  s:\n    steps:\n      - fail: sw1:p1\n"
-	"    expect: { flush: per-msti, blocked: { 1: [sw3:p2] } }\n";
+	"    expect: { flush: per-msti, blocked: { 1: [sw3:p2] }";
 
 #define MS(x) ((int64_t)(x) * 1000000LL)
 enum { SW1, SW2, SW3, H1, H2, H3 };
 enum { L1, L2, L3, L4, L5, L6, N_LINKS };
+#define N_SEQ 650u	/* probe frames a flow sends: 1.5 s to 8 s at 100/s */
 
 struct run {
 	char dir[64];
@@ -106,47 +107,60 @@ struct leak {
 	int burst;
 	bool access_down;	/* h1's link down while 100-119 were due */
 	bool h3_blocked;	/* sw3:p3 discards: no link left to flood to */
+	/* flow 1's first / last frames that never reach h2's link */
+	uint32_t head_lost, tail_lost;
+	long budget_ms;		/* MSTI 1's outage bound, if not 0 */
+	bool access_cut;	/* h1's link down from 7.5 s, past the flows' end */
+	bool sink_cut;		/* h2's link down from 7.95 s: 5 frames in flight */
 	/* sw3's FDB dumps around the failure: 0 none, 1 it lost h1 in
 	 * VLAN 10 (MSTI 1) only, 2 in VLAN 20 (MSTI 2) too. */
 	int dumps;
 };
 
+/* The event log: both flows from 1.5 s to 8 s, sw1:p1 failing at 5 s
+ * (or h1's link for 200 ms at 2.5 s), and the cuts asked for. */
+static const char *events(const struct leak *lk)
+{
+	static char log[1024];
+
+	snprintf(log, sizeof(log), "1000000000 scenario s\n%s%s%s%s%s%s",
+		 lk->no_flows ? "" :
+		 "1500000000 probe-start 1 h1 h2 10 100\n"
+		 "1500000000 probe-start 2 h1 h2 20 100\n",
+		 lk->access_down ?
+		 "2495000000 link-down link4 carrier\n"
+		 "2695000000 link-up link4\n" :
+		 "4999000000 step 1 fail sw1:p1\n"
+		 "5000000000 link-down link1 carrier\n"
+		 "5600000000 step 2 wait for convergence\n",
+		 lk->access_cut ? "7500000000 link-down link4 carrier\n" : "",
+		 lk->sink_cut ? "7950000000 link-down link5 carrier\n" : "",
+		 lk->no_flows ? "" :
+		 "8000000000 probe-stop 1\n"
+		 "8000000000 probe-stop 2\n",
+		 "9000000000 run-end ok\n");
+	return log;
+}
+
 static int open_run(struct run *r, const struct leak *lk)
 {
-	char path[256];
+	char path[256], topo[1024];
 	struct topo_error te;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->dir, sizeof(r->dir), "/tmp/mstlab-flush-XXXXXX");
 	if (!mkdtemp(r->dir))
 		return -1;
-	fx_write_file(r->dir, "topology.yaml", yaml);
+	if (lk->budget_ms)
+		snprintf(topo, sizeof(topo), "%s, outage_ms: { 1: %ld } }\n",
+			 yaml, lk->budget_ms);
+	else
+		snprintf(topo, sizeof(topo), "%s }\n", yaml);
+	fx_write_file(r->dir, "topology.yaml", topo);
 	snprintf(path, sizeof(path), "%s/topology.yaml", r->dir);
 	if (topo_parse_file(path, &r->t, &te) || plan_build(r->t, &r->p))
 		return -1;
-	fx_write_file(r->dir, "events", lk->access_down ?
-		   "1000000000 scenario s\n"
-		   "1500000000 probe-start 1 h1 h2 10 100\n"
-		   "1500000000 probe-start 2 h1 h2 20 100\n"
-		   "2495000000 link-down link4 carrier\n"
-		   "2695000000 link-up link4\n"
-		   "8000000000 probe-stop 1\n"
-		   "8000000000 probe-stop 2\n"
-		   "9000000000 run-end ok\n" : lk->no_flows ?
-		   "1000000000 scenario s\n"
-		   "4999000000 step 1 fail sw1:p1\n"
-		   "5000000000 link-down link1 carrier\n"
-		   "5600000000 step 2 wait for convergence\n"
-		   "9000000000 run-end ok\n" :
-		   "1000000000 scenario s\n"
-		   "1500000000 probe-start 1 h1 h2 10 100\n"
-		   "1500000000 probe-start 2 h1 h2 20 100\n"
-		   "4999000000 step 1 fail sw1:p1\n"
-		   "5000000000 link-down link1 carrier\n"
-		   "5600000000 step 2 wait for convergence\n"
-		   "8000000000 probe-stop 1\n"
-		   "8000000000 probe-stop 2\n"
-		   "9000000000 run-end ok\n");
+	fx_write_file(r->dir, "events", events(lk));
 	snprintf(path, sizeof(path), "%s/fdb", r->dir);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/pcap", r->dir);
@@ -234,7 +248,8 @@ static void write_run(struct run *r, const struct leak *lk)
 		if (after)
 			probe(r, L2, MS(ms) + 3, 1, seq);
 		probe(r, L2, MS(ms) + 3, 2, seq);
-		probe(r, L5, MS(ms) + 4, 1, seq);
+		if (seq >= lk->head_lost && seq + lk->tail_lost < N_SEQ)
+			probe(r, L5, MS(ms) + 4, 1, seq);
 		probe(r, L5, MS(ms) + 4, 2, seq);
 		if (ms > 5100 && ms < 5600) {
 			if (lk->flow1)
@@ -279,9 +294,12 @@ static void write_run(struct run *r, const struct leak *lk)
 			lk->burst == 2 ? "{\"first\":193,\"last\":194}" : "";
 		snprintf(json, sizeof(json),
 			 "{\"flows\":[{\"flow\":%u,\"vid\":%u,\"received\":%ld,"
-			 "\"lost\":%d,\"duplicated\":0,\"reordered\":0,\"gaps\":[%s]}],"
+			 "\"lost\":%d,\"duplicated\":0,\"reordered\":0,"
+			 "\"first_seq\":%u,\"last_seq\":%u,\"gaps\":[%s]}],"
 			 "\"malformed\":0,\"dropped\":%ld}\n",
-			 f, f * 10, got, lk->sender_skips ? 30 : 0, gaps,
+			 f, f * 10, got, lk->sender_skips ? 30 : 0,
+			 f == 1 ? lk->head_lost : 0,
+			 N_SEQ - 1 - (f == 1 ? lk->tail_lost : 0), gaps,
 			 f == 2 && lk->sink_dropped ? lk->sink_missing : 0L);
 		snprintf(name, sizeof(name), "share/h2/probe-%u.json", f);
 		fx_write_file(r->dir, name, json);
@@ -450,6 +468,82 @@ TEST(frames_never_sent_are_no_outage_of_the_network)
 	free(out);
 }
 
+/* Frames lost before the first that reached the sink are an outage,
+ * though the sink lists them in no gap: 0-19, from seq 0 to 20 on the
+ * sender's link. */
+TEST(frames_lost_before_the_first_arrival_are_an_outage)
+{
+	char *out = verdicts(&(struct leak){ .head_lost = 20, .budget_ms = 150 });
+
+	CHECK(strstr(out, "\nnot ok 5 - check s: flow 1 h1->h2 vlan 10: outage "
+			  "200 ms (at most 150)\n# frames 0-19 missing (20 at 100 "
+			  "frames/s) before the first frame that arrived: the "
+			  "first of them and the first frame that arrived crossed "
+			  "the sender's link 200.0 ms apart, the missing ones "
+			  "over 190.0 ms\n") != NULL);
+	free(out);
+}
+
+/* Frames sent after the last that arrived: the path had not come back
+ * when the flow stopped, so the outage is open and no bound holds. */
+TEST(frames_sent_after_the_last_arrival_leave_the_outage_open)
+{
+	char *out = verdicts(&(struct leak){ .tail_lost = 10, .budget_ms = 500 });
+
+	CHECK(strstr(out, "\nnot ok 5 - check s: flow 1 h1->h2 vlan 10: outage "
+			  "at least 100 ms, still open at the flow's end (at most "
+			  "500)\n# frames 640-649 missing (10 at 100 frames/s) "
+			  "after the last frame that arrived: the last frame that "
+			  "arrived and the last sent crossed the sender's link "
+			  "100.0 ms apart, the missing ones over 90.0 ms; the flow "
+			  "stopped before the path came back, so no bound holds\n")
+	      != NULL);
+	free(out);
+	out = verdicts(&(struct leak){ .tail_lost = 10 });
+	CHECK(strstr(out, "\nok 5 - check s: flow 1 h1->h2 vlan 10: outage at "
+			  "least 100 ms, still open at the flow's end, no budget\n")
+	      != NULL);
+	free(out);
+}
+
+/* A sender whose own link failed before its flow stopped: the frames
+ * due after that reached no capture, so only the event log shows the
+ * path never came back (500 ms before the stop). */
+TEST(a_sender_link_down_at_the_flows_end_leaves_the_outage_open)
+{
+	char *out = verdicts(&(struct leak){ .access_cut = true,
+					     .tail_lost = 5, .budget_ms = 1000 });
+
+	CHECK(strstr(out, "\nnot ok 6 - check s: flow 1 h1->h2 vlan 10: outage "
+			  "at least 500 ms, still open at the flow's end (at most "
+			  "1000)\n# frames 645-649 missing (5 at 100 frames/s) "
+			  "after the last frame that arrived: the last frame that "
+			  "arrived and the last sent crossed the sender's link "
+			  "50.0 ms apart, the missing ones over 40.0 ms; the "
+			  "sender's link had been down 500.0 ms when the flow "
+			  "stopped, so no bound holds\n") != NULL);
+	free(out);
+}
+
+/* The capture saw 5 frames of each flow on h2's link after it failed:
+ * the sink may have had them or not, but it must have had the rest. */
+TEST(frames_captured_as_the_sinks_link_failed_may_be_missing)
+{
+	char *out = verdicts(&(struct leak){ .sink_cut = true,
+					     .sink_missing = 5 });
+
+	CHECK(strstr(out, "\nok 9 - check s: flow 2: the sink counted 645 frames, "
+			  "its link's capture 650 (5 while the link was down)\n")
+	      != NULL);
+	free(out);
+	out = verdicts(&(struct leak){ .sink_cut = true, .sink_missing = 6 });
+	CHECK(strstr(out, "\nnot ok 9 - check s: flow 2: the sink counted 644 "
+			  "frames, its link's capture 650 (5 while the link was "
+			  "down)\n# the sink missed 1 frames seen in the capture\n")
+	      != NULL);
+	free(out);
+}
+
 /* But frames due while the sender's own link was down are the network's
  * outage: 20 frames, between neighbours 210 ms apart. */
 TEST(frames_due_on_a_failed_access_link_are_an_outage)
@@ -491,11 +585,13 @@ TEST(a_stall_after_a_loss_counts_until_the_next_frame_left)
 TEST(the_sender_link_keeps_each_frames_wire_time)
 {
 	uint8_t f[64] = { 0 };
+	unsigned long last = 0;
 	struct flows fl;
 	int64_t ns = 0;
 
 	flows_init(&fl, 2);
 	CHECK_INT(flows_start(&fl, 7, 0, 1, 0, 10, 1000, MS(1000)), 0);
+	CHECK(!flows_last_sent(&fl.f[0], &last));
 	f[12] = 0x81;
 	f[15] = 10;
 	f[16] = PROBE_ETHERTYPE >> 8;
@@ -510,6 +606,7 @@ TEST(the_sender_link_keeps_each_frames_wire_time)
 	CHECK(flows_sent(&fl.f[0], 3));
 	CHECK(!flows_sent(&fl.f[0], 4) && !flows_wire_ns(&fl.f[0], 4, &ns));
 	CHECK(flows_sent(&fl.f[0], 5) && !flows_wire_ns(&fl.f[0], 5, &ns));
+	CHECK(flows_last_sent(&fl.f[0], &last) && last == 5);
 	flows_free(&fl);
 }
 

@@ -67,6 +67,33 @@ TEST(duplicates_and_reordering_are_counted)
 	flow_free(&f);
 }
 
+/* Frames lost before the first one that arrives sit in no gap (no frame
+ * before them dates it): first_seq tells the checks they are missing. */
+TEST(the_report_bounds_the_frames_that_arrived)
+{
+	struct flow f = { .id = 2 };
+	char *json = NULL;
+	size_t len = 0;
+	FILE *o;
+
+	o = open_memstream(&json, &len);
+	flow_json(&f, o);
+	fclose(o);
+	CHECK(strstr(json, "\"first_seq\"") == NULL);	/* nothing to bound */
+	free(json);
+	for (uint32_t s = 5; s < 10; s++)
+		CHECK(flow_add(&f, s, MS(s)) == 0);
+	CHECK(flow_add(&f, 3, MS(10)) == 0);	/* late, and the lowest */
+	CHECK_INT(flow_lost(&f), 4);
+	CHECK_INT(f.n_gaps, 0);
+	o = open_memstream(&json, &len);
+	flow_json(&f, o);
+	fclose(o);
+	CHECK(strstr(json, ",\"first_seq\":3,\"last_seq\":9,\"gaps\":[],") != NULL);
+	free(json);
+	flow_free(&f);
+}
+
 static int opts(const char *line, struct probe_opts *o)
 {
 	char buf[256], *argv[32];

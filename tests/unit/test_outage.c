@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A flow's outage from its sink's report and a scripted sender's wire:
+ * gaps between frames that arrived, and the frames lost before the first
+ * one and after the last, which the sink lists in no gap.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "outage.h"
+#include "unit.h"
+
+/* The sender put seq 0..last on its link, seq k at k ms. */
+struct wire {
+	unsigned long last;
+};
+
+static bool sent(const void *ctx, unsigned long seq)
+{
+	return seq <= ((const struct wire *)ctx)->last;
+}
+
+static bool wire_ns(const void *ctx, unsigned long seq, int64_t *ns)
+{
+	*ns = (int64_t)seq * 1000000;
+	return sent(ctx, seq);
+}
+
+static bool last_sent(const void *ctx, unsigned long *seq)
+{
+	*seq = ((const struct wire *)ctx)->last;
+	return true;
+}
+
+/* outage_load of flow 1 at 1000 frames/s from a report of @json. */
+static int load(const char *json, unsigned long last, struct flow_outage *o,
+		char *err, size_t len)
+{
+	char path[] = "/tmp/mstlab-outage-XXXXXX";
+	struct wire w = { last };
+	struct outage_sender snd = { sent, wire_ns, last_sent, &w };
+	int fd = mkstemp(path), rc;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f)
+		return -2;
+	fputs(json, f);
+	fclose(f);
+	rc = outage_load(path, 1, 1000, &snd, o, err, len);
+	unlink(path);
+	return rc;
+}
+
+TEST(a_gap_between_arrivals_is_bounded_by_its_neighbours)
+{
+	struct flow_outage o;
+	char err[256];
+
+	CHECK_INT(load("{\"flows\":[{\"flow\":1,\"received\":990,\"lost\":10,"
+		       "\"first_seq\":0,\"last_seq\":999,\"gaps\":"
+		       "[{\"first\":100,\"last\":109}]}]}", 999, &o, err,
+		       sizeof(err)), 0);
+	CHECK(!o.open && o.timed && o.worst_edge == GAP_INNER);
+	CHECK(o.outage_ms > 10.99 && o.outage_ms < 11.01);	/* 99 to 110 */
+	CHECK(o.min_ms > 8.99 && o.min_ms < 9.01);		/* 100 to 109 */
+}
+
+TEST(frames_lost_before_the_first_arrival_are_an_outage)
+{
+	struct flow_outage o;
+	char err[256];
+
+	/* 0..39 never arrived: the path was down when the flow began. */
+	CHECK_INT(load("{\"flows\":[{\"flow\":1,\"received\":960,\"lost\":40,"
+		       "\"first_seq\":40,\"last_seq\":999,\"gaps\":[]}]}", 999,
+		       &o, err, sizeof(err)), 0);
+	CHECK(!o.open && o.worst_edge == GAP_HEAD);
+	CHECK_INT(o.worst_first, 0);
+	CHECK_INT(o.worst_last, 39);
+	CHECK_INT(o.longest_missing, 40);
+	CHECK(o.outage_ms > 39.99 && o.outage_ms < 40.01);	/* 0 to 40 */
+}
+
+TEST(frames_sent_after_the_last_arrival_leave_the_outage_open)
+{
+	struct flow_outage o;
+	char err[256];
+
+	/* The path failed after 499 and the flow stopped at 699. */
+	CHECK_INT(load("{\"flows\":[{\"flow\":1,\"received\":500,\"lost\":0,"
+		       "\"first_seq\":0,\"last_seq\":499,\"gaps\":[]}]}", 699,
+		       &o, err, sizeof(err)), 0);
+	CHECK(o.open && o.worst_edge == GAP_TAIL);
+	CHECK_INT(o.open_first, 500);
+	CHECK_INT(o.open_last, 699);
+	CHECK(o.outage_ms > 199.99 && o.outage_ms < 200.01);	/* 499 to 699 */
+}
+
+TEST(a_flow_none_of_whose_frames_arrived_is_all_outage)
+{
+	struct flow_outage o;
+	char err[256];
+
+	CHECK_INT(load("{\"flows\":[{\"flow\":1,\"received\":0,\"lost\":0,"
+		       "\"gaps\":[]}]}", 299, &o, err, sizeof(err)), 0);
+	CHECK(o.open && o.worst_edge == GAP_ALL);
+	CHECK_INT(o.longest_missing, 300);
+	CHECK(o.outage_ms > 298.99 && o.outage_ms < 299.01);
+}
+
+TEST(a_report_without_its_bounds_is_refused)
+{
+	struct flow_outage o;
+	char err[256];
+
+	CHECK_INT(load("{\"flows\":[{\"flow\":1,\"received\":5,\"lost\":0,"
+		       "\"gaps\":[]}]}", 4, &o, err, sizeof(err)), -1);
+	CHECK(strstr(err, ": flow 1 received frames but its report bounds "
+			  "them with no first_seq and last_seq") != NULL);
+}

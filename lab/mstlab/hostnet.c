@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * struct link_ops over rtnetlink (libmnl): the host bridge that is a lab
- * link, its two tap ports, silent drop through the port state. Every name
+ * link, its two tap ports, silent drop through the port state and the
+ * taps' host-side carrier. Every name
  * must carry the lab prefix "ml-": this code never touches anything else.
  */
 #include "hostnet.h"
@@ -20,8 +21,11 @@
 #include <unistd.h>
 
 #define PREFIX "ml-"
-/* The kernel's IFALIASZ: linux/if.h clashes with net/if.h. */
+/* The kernel's IFALIASZ, IF_OPER_UNKNOWN and IF_OPER_UP (RFC 2863):
+ * linux/if.h clashes with net/if.h. */
 #define ALIAS_LEN 256
+#define OPER_UNKNOWN 0
+#define OPER_UP 6
 
 /* 1 s, in the centiseconds of IFLA_BR_AGEING_TIME: a port learns from
  * its tap joining the bridge (libvirt) until hn_setup_port turns that
@@ -271,11 +275,71 @@ static int hn_setup_port(void *ctx, const char *tap, char *err)
 	return 0;
 }
 
+/*
+ * The host side's carrier of a tap. A disabled bridge port comes back
+ * forwarding whenever the kernel re-checks it with carrier on, and a
+ * guest makes it do so (its first XDP program changes the NIC's queues):
+ * without carrier the port stays disabled. The guest does not see it.
+ */
+static int tap_carrier(const char *tap, bool on, char *err)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+
+	if (!ours(tap, err))
+		return -1;
+	nlh = link_msg(buf, RTM_SETLINK, 0, AF_UNSPEC, tap);
+	mnl_attr_put_u8(nlh, IFLA_CARRIER, on);
+	/* EPERM: no guest holds the tap, which has no carrier anyway. */
+	return request(nlh, err, on ? "restore" : "silence", tap,
+		       on ? EPERM : 0);
+}
+
+static int operstate_attr(const struct nlattr *a, void *data)
+{
+	if (mnl_attr_get_type(a) == IFLA_OPERSTATE &&
+	    mnl_attr_validate(a, MNL_TYPE_U8) == 0)
+		*(int *)data = mnl_attr_get_u8(a);
+	return MNL_CB_OK;
+}
+
+static int operstate_reply(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), operstate_attr,
+			      data);
+}
+
+/* The kernel takes a carrier up later (linkwatch, up to a second when
+ * other links changed just before), and the bridge refuses to forward on
+ * a port until it has: wait for it, 1 ms at a time, at most 2 s. */
+static int wait_oper_up(const char *tap, char *err)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i < 2000; i++) {
+		int state = -1;
+
+		if (request_rc(link_msg(buf, RTM_GETLINK, 0, AF_UNSPEC, tap),
+			       err, "read", tap, operstate_reply, &state))
+			return -1;
+		if (state == OPER_UP || state == OPER_UNKNOWN)
+			return 0;
+		nanosleep(&ms, NULL);
+	}
+	return ops_fail(err, "cannot restore %s: its carrier is not up "
+			"after 2 s", tap);
+}
+
 static int hn_port_forward(void *ctx, const char *tap, bool on, char *err)
 {
 	(void)ctx;
-	return port_attrs(tap, -1, on ? BR_STATE_FORWARDING : BR_STATE_DISABLED,
-			  err, on ? "restore" : "silence");
+	if (on)
+		return tap_carrier(tap, true, err) || wait_oper_up(tap, err) ||
+		       port_attrs(tap, -1, BR_STATE_FORWARDING, err, "restore") ?
+			       -1 : 0;
+	return port_attrs(tap, -1, BR_STATE_DISABLED, err, "silence") ||
+	       tap_carrier(tap, false, err) ? -1 : 0;
 }
 
 static int hn_remove(void *ctx, const char *ifname, char *err)

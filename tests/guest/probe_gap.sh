@@ -120,11 +120,17 @@ bounds() {
 gap_checks() {
 	name=$1 flow=$2 pps=$3
 	line=$(printf '%s' "$SINK" | sed -n "s/.*{\"flow\":$flow,\\([^]]*\\]\\).*/\\1/p")
-	# received lost duplicated reordered, then first last ms per gap
+	# vid received lost duplicated reordered longest_gap_ms, first_seq
+	# and last_seq (with frames received), then first last ms per gap
 	set -- $(printf '%s' "$line" | tr -c '0-9.\n' ' ')
 	rcv=${2:-0} lost=${3:-0} dup=${4:-0} reo=${5:-0}
-	# vid and longest_gap_ms are not used here
-	if [ "$#" -ge 6 ]; then shift 6; else set --; fi
+	if [ "$rcv" -gt 0 ] && [ "$#" -ge 8 ]; then
+		shift 8
+	elif [ "$#" -ge 6 ]; then
+		shift 6
+	else
+		set --
+	fi
 	# Every check here needs the receiver to keep up with the flow: on
 	# the debug kernel they skip, and the suite only drives the paths.
 	WHY="$name: sink $SINK; outage $D_MIN..$D_MAX ms; gen '$GEN_OUT'"

@@ -37,12 +37,13 @@ send_seqs() {
 # raw HEX [-u]: one frame as it is (-u: unpadded, a runt on the veth).
 raw() { ip netns exec gen ethsend -i pg -d "$PS_MAC" $2 "$1"; }
 
-# flow_is FLOW VID RECEIVED LOST DUPS REORDERED GAPS: the flow's report;
+# flow_is FLOW VID RECEIVED LOST DUPS REORDERED FIRST LAST GAPS: the
+# flow's report; FIRST and LAST the lowest and highest seq that arrived,
 # GAPS the JSON list of {"first","last"} without the times.
 flow_is() {
 	got=$(printf '%s' "$SINK" | sed -n "s/.*\\({\"flow\":$1,[^]]*\\]\\).*/\\1/p" |
 		sed 's/,"ms":[0-9.]*//g; s/"longest_gap_ms":[0-9.]*,//')
-	want="{\"flow\":$1,\"vid\":$2,\"received\":$3,\"lost\":$4,\"duplicated\":$5,\"reordered\":$6,\"gaps\":$7"
+	want="{\"flow\":$1,\"vid\":$2,\"received\":$3,\"lost\":$4,\"duplicated\":$5,\"reordered\":$6,\"first_seq\":$7,\"last_seq\":$8,\"gaps\":$9"
 	WHY="flow $1: got '$got', want '$want' (sink: $SINK)"
 	[ "$got" = "$want" ]
 }
@@ -76,9 +77,9 @@ check "the sink survives malformed frames" kill -0 "$SINK_PID"
 sink_stop
 
 check "duplicate and reordered frame counted, the hole listed" flow_is \
-	1 0 8 0 1 1 '[{"first":4,"last":4}]'
+	1 0 8 0 1 1 0 7 '[{"first":4,"last":4}]'
 check "losses, a late frame and two holes counted (tagged flow)" flow_is \
-	2 10 6 4 0 1 '[{"first":2,"last":3},{"first":6,"last":8}]'
+	2 10 6 4 0 1 0 9 '[{"first":2,"last":3},{"first":6,"last":8}]'
 WHY="sink: $SINK (want \"malformed\":4,\"dropped\":0)"
 check "malformed frames counted, not taken for a flow" \
 	eval 'printf "%s" "$SINK" | grep -q "\],\"malformed\":4,\"dropped\":0}$" &&
@@ -96,7 +97,7 @@ dump_after() {
 		tries=$((tries - 1))
 	done
 	SINK=$(cat "$SINK_JSON" 2>/dev/null)
-	flow_is 3 0 $(($1 + 1)) 0 0 0 '[]'
+	flow_is 3 0 $(($1 + 1)) 0 0 0 0 "$1" '[]'
 }
 # A quarter of such reports missed the frame when the sink did not wait
 # for the block (40 tried): 16 rounds catch that 99 times in 100.
@@ -114,7 +115,7 @@ check "SIGUSR1 writes the report so far, with the last frame (16 times)" \
 	dumps
 send_seqs 3 0 16
 sink_stop
-check "... and counting goes on" flow_is 3 0 17 0 0 0 '[]'
+check "... and counting goes on" flow_is 3 0 17 0 0 0 0 16 '[]'
 
 # -f 2: flow 2 only; malformed frames still counted.
 probe-sink -i ps -o "$SINK_JSON" -f 2 &
@@ -124,11 +125,19 @@ send_seqs 1 0 0 1 2
 send_seqs 2 10 0 1 3
 raw "$(probe_hex 2 0 7 00000000)"
 sink_stop
-check "-f: that flow counted" flow_is 2 10 3 1 0 0 '[{"first":2,"last":2}]'
+check "-f: that flow counted" flow_is 2 10 3 1 0 0 0 3 '[{"first":2,"last":2}]'
 WHY="sink: $SINK"
 check "-f: no other flow, the malformed frame counted" \
 	eval 'printf "%s" "$SINK" | grep -q "\],\"malformed\":1,\"dropped\":0}$" &&
 		! printf "%s" "$SINK" | grep -q "{\"flow\":[^2],"'
+
+# Frames lost before the first that arrives sit in no gap (nothing before
+# them dates one): they are in "lost", and first_seq says where it began.
+sink_start ps
+send_seqs 5 0 3 4
+sink_stop
+check "frames before the first arrival: lost, in no gap, first_seq 3" \
+	flow_is 5 0 2 3 0 0 3 4 '[]'
 
 # ... and its socket filter keeps the other flows' frames from waking
 # it: 1000 frames of flow 1 in 1 s would wake it once per ring block
@@ -169,7 +178,7 @@ sleep 1
 kill -CONT "$SINK_PID"
 wait "$GEN"
 sink_stop
-check "a sink stopped for 1 s loses no frame" flow_is 4 0 2000 0 0 0 '[]'
+check "a sink stopped for 1 s loses no frame" flow_is 4 0 2000 0 0 0 0 1999 '[]'
 WHY="sink: $SINK"
 check "... and its ring had room for all" \
 	eval 'printf "%s" "$SINK" | grep -q ",\"dropped\":0}$"'

@@ -76,7 +76,7 @@ static bool lost_span(unsigned long first, unsigned long last,
  * through, so the path failed after the one before left and worked again
  * by the time the one after did; the lost ones it did not carry. A gap
  * at an end of the flow has the flow's end on that side: its own lost
- * frame bounds it there. False when the capture lacks the frames.
+ * frame there bounds it. False when the capture lacks those frames.
  */
 static bool wire_bounds(unsigned long first, unsigned long last,
 			enum outage_edge edge, const struct outage_sender *snd,
@@ -93,19 +93,20 @@ static bool wire_bounds(unsigned long first, unsigned long last,
 		ok = first && snd->wire_ns(snd->ctx, first - 1, &before) &&
 		     snd->wire_ns(snd->ctx, last + 1, &after);
 		break;
+	/* At an end, the lost frame there must be on the wire: the ones a
+	 * failed access link kept off it went out before (or after) any
+	 * that got there. */
 	case GAP_HEAD:
-		before = from;
-		ok = spanned && snd->wire_ns(snd->ctx, last + 1, &after);
+		ok = snd->wire_ns(snd->ctx, first, &before) &&
+		     snd->wire_ns(snd->ctx, last + 1, &after);
 		break;
 	case GAP_TAIL:
-		after = to;
-		ok = spanned && first &&
-		     snd->wire_ns(snd->ctx, first - 1, &before);
+		ok = first && snd->wire_ns(snd->ctx, first - 1, &before) &&
+		     snd->wire_ns(snd->ctx, last, &after);
 		break;
 	default:
-		before = from;
-		after = to;
-		ok = spanned;
+		ok = snd->wire_ns(snd->ctx, first, &before) &&
+		     snd->wire_ns(snd->ctx, last, &after);
 		break;
 	}
 	if (!ok || after < before)

@@ -331,15 +331,24 @@ static int wait_oper_up(const char *tap, char *err)
 			"after 2 s", tap);
 }
 
-static int hn_port_forward(void *ctx, const char *tap, bool on, char *err)
+/* Both ends at once: the carriers come up together, so neither end
+ * forwards into a link whose other end still drops. */
+static int hn_port_forward(void *ctx, const char *const tap[2], bool on,
+			   char *err)
 {
 	(void)ctx;
-	if (on)
-		return tap_carrier(tap, true, err) || wait_oper_up(tap, err) ||
-		       port_attrs(tap, -1, BR_STATE_FORWARDING, err, "restore") ?
-			       -1 : 0;
-	return port_attrs(tap, -1, BR_STATE_DISABLED, err, "silence") ||
-	       tap_carrier(tap, false, err) ? -1 : 0;
+	for (int e = 0; e < 2; e++)
+		if (on ? tap_carrier(tap[e], true, err) :
+			 port_attrs(tap[e], -1, BR_STATE_DISABLED, err,
+				    "silence"))
+			return -1;
+	for (int e = 0; e < 2; e++)
+		if (on ? wait_oper_up(tap[e], err) ||
+			 port_attrs(tap[e], -1, BR_STATE_FORWARDING, err,
+				    "restore") :
+			 tap_carrier(tap[e], false, err))
+			return -1;
+	return 0;
 }
 
 static int hn_remove(void *ctx, const char *ifname, char *err)

@@ -613,6 +613,16 @@ static void took(struct lab *l, const struct topo_link *tl, const char *what,
 		tl->index, what, (double)(events_now() - start) / 1e6);
 }
 
+/* The taps of a link's two ends, in taps. */
+static const char *const *link_taps(struct lab *l,
+				    const struct topo_link *tl,
+				    const char *taps[2])
+{
+	for (int e = 0; e < 2; e++)
+		taps[e] = end_tap(l, &tl->end[e]);
+	return taps;
+}
+
 int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 		  char *err)
 {
@@ -620,16 +630,14 @@ int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 	struct lab_link_rt *rt = &l->links[link];
 	const struct lab_ops *o = l->ops;
 	int64_t start = events_now();
+	const char *taps[2];
 
 	if (mode == TOPO_FAIL_CARRIER) {
 		if (set_carriers(l, tl, false, err))
 			return -1;
-	} else {
-		for (int e = 0; e < 2; e++)
-			if (o->link->port_forward(o->link_ctx,
-						  end_tap(l, &tl->end[e]),
-						  false, err))
-				return -1;
+	} else if (o->link->port_forward(o->link_ctx, link_taps(l, tl, taps),
+					 false, err)) {
+		return -1;
 	}
 	/* Stamped when it started going down. */
 	events_log_at(&l->ev, start, "link-down", "link%u %s", tl->index,
@@ -647,16 +655,18 @@ int lab_link_restore(struct lab *l, int link, char *err)
 	const struct topo_link *tl = &l->t->links[link];
 	const struct lab_ops *o = l->ops;
 	int64_t start = events_now();
+	const char *taps[2];
 
 	/* Undoes either kind of failure, and is harmless on a link that
 	 * never failed: a later process need not know which it was. */
-	for (int e = 0; e < 2; e++)
-		if (o->link->port_forward(o->link_ctx, end_tap(l, &tl->end[e]),
-					  true, err))
-			return -1;
-	if (set_carriers(l, tl, true, err))
+	if (o->link->port_forward(o->link_ctx, link_taps(l, tl, taps), true,
+				  err) ||
+	    set_carriers(l, tl, true, err))
 		return -1;
 	l->links[link].silent = l->links[link].carrier_down = false;
+	/* Stamped when it started coming up: the guests may send their
+	 * first BPDUs across it before the restore returns, and those are
+	 * the restore's doing, not the failure's. */
 	events_log_at(&l->ev, start, "link-up", "link%u", tl->index);
 	took(l, tl, "up", start);
 	return 0;

@@ -52,8 +52,10 @@ struct link_ops {
 	/* Sets the two ports (taps) of a link bridge up: learning off,
 	 * group_fwd_mask. Called once both taps exist. */
 	int (*setup_port)(void *ctx, const char *tap, char *err);
-	/* Forwarding (true) or disabled (false): silent drop. */
-	int (*port_forward)(void *ctx, const char *tap, bool on, char *err);
+	/* A link's two ports (taps) forwarding (true) or disabled
+	 * (false): silent drop. */
+	int (*port_forward)(void *ctx, const char *const tap[2], bool on,
+			    char *err);
 	/* Deletes the interface if it exists; absent is not an error. */
 	int (*remove)(void *ctx, const char *ifname, char *err);
 };

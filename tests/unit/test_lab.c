@@ -172,11 +172,12 @@ static int ln_setup(void *c, const char *tap, char *err)
 	return 0;
 }
 
-static int ln_forward(void *c, const char *tap, bool on, char *err)
+static int ln_forward(void *c, const char *const tap[2], bool on, char *err)
 {
 	(void)c;
 	(void)err;
-	call("forward %s %s\n", tap, on ? "on" : "off");
+	for (int e = 0; e < 2; e++)
+		call("forward %s %s\n", tap[e], on ? "on" : "off");
 	return 0;
 }
 

@@ -11,9 +11,11 @@
 #include "outage.h"
 #include "unit.h"
 
-/* The sender put seq 0..last on its link, seq k at k ms. */
+/* The sender's seq 0..last were the network's to lose, seq k due at
+ * k ms; its link's capture holds those from seq `from` on (the ones
+ * before were due while that link was down). */
 struct wire {
-	unsigned long last;
+	unsigned long last, from;
 };
 
 static bool sent(const void *ctx, unsigned long seq)
@@ -24,7 +26,7 @@ static bool sent(const void *ctx, unsigned long seq)
 static bool wire_ns(const void *ctx, unsigned long seq, int64_t *ns)
 {
 	*ns = (int64_t)seq * 1000000;
-	return sent(ctx, seq);
+	return sent(ctx, seq) && seq >= ((const struct wire *)ctx)->from;
 }
 
 static bool last_sent(const void *ctx, unsigned long *seq)
@@ -34,11 +36,11 @@ static bool last_sent(const void *ctx, unsigned long *seq)
 }
 
 /* outage_load of flow 1 at 1000 frames/s from a report of @json. */
-static int load(const char *json, unsigned long last, struct flow_outage *o,
-		char *err, size_t len)
+static int load_from(const char *json, unsigned long last, unsigned long from,
+		     struct flow_outage *o, char *err, size_t len)
 {
 	char path[] = "/tmp/mstlab-outage-XXXXXX";
-	struct wire w = { last };
+	struct wire w = { last, from };
 	struct outage_sender snd = { sent, wire_ns, last_sent, &w };
 	int fd = mkstemp(path), rc;
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -50,6 +52,12 @@ static int load(const char *json, unsigned long last, struct flow_outage *o,
 	rc = outage_load(path, 1, 1000, &snd, o, err, len);
 	unlink(path);
 	return rc;
+}
+
+static int load(const char *json, unsigned long last, struct flow_outage *o,
+		char *err, size_t len)
+{
+	return load_from(json, last, 0, o, err, len);
 }
 
 TEST(a_gap_between_arrivals_is_bounded_by_its_neighbours)
@@ -80,6 +88,21 @@ TEST(frames_lost_before_the_first_arrival_are_an_outage)
 	CHECK_INT(o.worst_last, 39);
 	CHECK_INT(o.longest_missing, 40);
 	CHECK(o.outage_ms > 39.99 && o.outage_ms < 40.01);	/* 0 to 40 */
+}
+
+/* The sender's link was down for 0..38 (nothing on its capture), and 39
+ * crossed it as it came back but got no further: the wire times of 39
+ * and 40 say nothing of the 39 frames before. */
+TEST(a_head_partly_off_the_wire_counts_its_frames)
+{
+	struct flow_outage o;
+	char err[256];
+
+	CHECK_INT(load_from("{\"flows\":[{\"flow\":1,\"received\":960,"
+			    "\"lost\":40,\"first_seq\":40,\"last_seq\":999,"
+			    "\"gaps\":[]}]}", 999, 39, &o, err, sizeof(err)), 0);
+	CHECK(!o.timed && o.worst_edge == GAP_HEAD);
+	CHECK(o.outage_ms > 39.99 && o.outage_ms < 40.01);	/* 40 frames */
 }
 
 TEST(frames_sent_after_the_last_arrival_leave_the_outage_open)

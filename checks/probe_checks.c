@@ -49,7 +49,7 @@ static void check_sink_vs_capture(const struct analysis *a,
 	/* Those the capture saw as the link failed may or may not have
 	 * made it. */
 	down = captured_while_down(a, f, (size_t)link);
-	need = seen - down;
+	need = seen > down ? seen - down : 0;
 	snprintf(text, sizeof(text), "flow %u: the sink counted %lu frames, "
 		 "its link's capture %lu", f->id, counted, seen);
 	if (down)

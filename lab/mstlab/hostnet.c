@@ -2,8 +2,8 @@
 /*
  * struct link_ops over rtnetlink (libmnl): the host bridge that is a lab
  * link, its two tap ports, silent drop through the port state and the
- * taps' host-side carrier. Every name
- * must carry the lab prefix "ml-": this code never touches anything else.
+ * taps' host-side carrier. Every name must carry the lab prefix "ml-":
+ * this code never touches anything else.
  */
 #include "hostnet.h"
 
@@ -331,24 +331,37 @@ static int wait_oper_up(const char *tap, char *err)
 			"after 2 s", tap);
 }
 
-/* Both ends at once: the carriers come up together, so neither end
- * forwards into a link whose other end still drops. */
+/* Silence: both ports disabled first (at once), then their carriers. */
+static int silence(const char *const tap[2], char *err)
+{
+	for (int e = 0; e < 2; e++)
+		if (port_attrs(tap[e], -1, BR_STATE_DISABLED, err, "silence"))
+			return -1;
+	for (int e = 0; e < 2; e++)
+		if (tap_carrier(tap[e], false, err))
+			return -1;
+	return 0;
+}
+
+/* Restore: both carriers up together, so neither end forwards into a
+ * link whose other end still drops; then both ports forwarding. */
+static int restore(const char *const tap[2], char *err)
+{
+	for (int e = 0; e < 2; e++)
+		if (tap_carrier(tap[e], true, err))
+			return -1;
+	for (int e = 0; e < 2; e++)
+		if (wait_oper_up(tap[e], err) ||
+		    port_attrs(tap[e], -1, BR_STATE_FORWARDING, err, "restore"))
+			return -1;
+	return 0;
+}
+
 static int hn_port_forward(void *ctx, const char *const tap[2], bool on,
 			   char *err)
 {
 	(void)ctx;
-	for (int e = 0; e < 2; e++)
-		if (on ? tap_carrier(tap[e], true, err) :
-			 port_attrs(tap[e], -1, BR_STATE_DISABLED, err,
-				    "silence"))
-			return -1;
-	for (int e = 0; e < 2; e++)
-		if (on ? wait_oper_up(tap[e], err) ||
-			 port_attrs(tap[e], -1, BR_STATE_FORWARDING, err,
-				    "restore") :
-			 tap_carrier(tap[e], false, err))
-			return -1;
-	return 0;
+	return on ? restore(tap, err) : silence(tap, err);
 }
 
 static int hn_remove(void *ctx, const char *ifname, char *err)

@@ -9,54 +9,26 @@ export BUILD
 FLAVOR  ?= default
 CC      ?= gcc
 # Objects for programs and the image; tests get a sanitized copy of each.
+# Include paths are not global: each component's objects see its own
+# folder and those of the libraries it declares it uses (lab/build.mk).
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g \
-	-Ilab/include/uapi -Ilab/include -Ilab/libmst -Itests/unit -MMD -MP
+	-Ilab/include/uapi -Ilab/include -MMD -MP
 CFLAGS  ?= -O2
 SANFLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
-# Filled in by the build.mk of each component.
-LIBMST_SRCS :=
-LIBMST_LIBS :=
+# Filled in by the .mk of each component: libraries (LIBRARIES), programs
+# (PROGRAMS), unit tests (UNIT_TESTS); lab/build.mk says how.
+LIBRARIES :=
 PROGRAMS :=
 GUEST_PROGRAMS :=
 UNIT_TESTS :=
+include lab/build.mk
 include $(sort $(wildcard lab/*/*.mk images/*/*.mk checks/*.mk tests/*/*.mk bench/*.mk))
-
-LIBMST     := $(BUILD)/lib/libmst.a
-LIBMST_SAN := $(BUILD)/lib/libmst-san.a
-obj     = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-obj_san = $(patsubst %.c,$(BUILD)/obj-san/%.o,$(1))
-
-$(BUILD)/obj/%.o: %.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_BASE) $(CFLAGS) -c -o $@ $<
-
-$(BUILD)/obj-san/%.o: %.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_BASE) $(SANFLAGS) -c -o $@ $<
-
-$(LIBMST): $(call obj,$(LIBMST_SRCS))
-	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
-
-$(LIBMST_SAN): $(call obj_san,$(LIBMST_SRCS))
-	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
-
-define program_rules
-$(BUILD)/bin/$(1): $(call obj,$($(1)_SRCS)) $(LIBMST)
-	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) -o $$@ $$^ $($(1)_LIBS) $(LIBMST_LIBS)
-endef
+$(foreach l,$(LIBRARIES),$(eval $(call library_rules,$(l))))
 $(foreach p,$(PROGRAMS),$(eval $(call program_rules,$(p))))
-
-define unit_test_rules
-$(BUILD)/tests/$(1): $(call obj_san,$($(1)_SRCS) tests/unit/unit.c) $(LIBMST_SAN)
-	@mkdir -p $$(@D)
-	$$(CC) $(SANFLAGS) -o $$@ $$^ $($(1)_LIBS) $(LIBMST_LIBS)
-endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rules,$(t))))
+$(foreach l,$(LIBRARIES),$(eval $(call library_unit_rules,$(l))))
 
 -include $(shell find $(BUILD)/obj $(BUILD)/obj-san -name '*.d' 2>/dev/null)
 

@@ -2,13 +2,11 @@
 # in the unit tests' simulated ring (bench/mstp runs it). Optimised like
 # the programs, not sanitised like the tests.
 PROGRAMS += mstp-core-bench
-mstp-core-bench_SRCS := bench/mstp_core.c tests/unit/mstp_sim.c
-mstp-core-bench_LIBS :=
-$(BUILD)/obj/bench/mstp_core.o: CFLAGS_BASE += -Ilab/mstd
-$(BUILD)/obj/tests/unit/mstp_sim.o: CFLAGS_BASE += -Ilab/mstd
+mstp-core-bench_SRCS := bench/mstp_core.c
+mstp-core-bench_USES := mstpsim
 
 # mstnl-states-bench: one MSTP event's kernel state writes, one request
 # each against one batch (bench/mstp kernel runs it in a guest).
 PROGRAMS += mstnl-states-bench
 mstnl-states-bench_SRCS := bench/mstnl_states.c
-mstnl-states-bench_LIBS :=
+mstnl-states-bench_USES := libmst

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mstp-core-bench: what the MSTP core (lab/mstd/mstp*.c) costs in CPU,
+ * mstp-core-bench: what the MSTP core (lab/mstp) costs in CPU,
  * without VMs. Two figures and a baseline measured in the same run:
  *
  *  - rx: a ring of four simulated bridges with two MSTIs (tests/unit's

@@ -3,11 +3,10 @@
 PROGRAMS += hsmpctl hsmp-test
 GUEST_PROGRAMS += hsmpctl hsmp-test
 hsmpctl_SRCS := lab/hsmp/hsmpctl.c lab/hsmp/hsmpctl_show.c \
-	lab/hsmp/hsmpctl_set.c lab/hsmp/hsmp_dev.c lab/mstctl/args.c
-hsmpctl_LIBS :=
+	lab/hsmp/hsmpctl_set.c lab/hsmp/hsmp_dev.c
+hsmpctl_USES := libmst util
 hsmp-test_SRCS := lab/hsmp/hsmp_test.c lab/hsmp/hsmp_test_msgs.c \
 	lab/hsmp/hsmp_test_faults.c lab/hsmp/hsmp_test_stress.c \
 	lab/hsmp/hsmp_sim.c lab/hsmp/hsmp_dev.c lab/hsmp/kernel_hz.c
-hsmp-test_LIBS := -pthread
-$(BUILD)/obj/lab/hsmp/%.o $(BUILD)/obj-san/lab/hsmp/%.o: \
-	CFLAGS_BASE += -Ilab/hsmp -Ilab/mstctl
+hsmp-test_USES := util
+hsmp-test_LDLIBS := -pthread

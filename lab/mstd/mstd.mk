@@ -1,27 +1,19 @@
-# mstd: the MSTP daemon (OS side).  The protocol core (mstp*.c) is already
-# in libmst via mstp.mk; only the daemon's own files are listed here.
+# mstd: the MSTP daemon — the OS side (config, kernel MST state over
+# rtnetlink, BPDU sockets, control socket) around the protocol core in
+# lab/mstp.
 PROGRAMS += mstd
 GUEST_PROGRAMS += mstd
 mstd_SRCS := lab/mstd/main.c lab/mstd/conf.c lab/mstd/daemon.c lab/mstd/log.c \
 	lab/mstd/dport.c lab/mstd/kernel.c lab/mstd/ctlsock.c \
 	lab/mstd/status.c
-mstd_LIBS :=
-$(BUILD)/obj/lab/mstd/%.o: CFLAGS_BASE += -Ilab/mstd
-$(BUILD)/obj-san/lab/mstd/%.o: CFLAGS_BASE += -Ilab/mstd
+mstd_USES := mstp libmst util
 
-UNIT_TESTS += test_mstd_conf
+UNIT_TESTS += test_mstd_conf test_mstd_ctl test_mstd_seed
 test_mstd_conf_SRCS := tests/unit/test_mstd_conf.c lab/mstd/conf.c
-$(BUILD)/obj-san/tests/unit/test_mstd_conf.o: CFLAGS_BASE += -Ilab/mstd
-
-# The planner's output (lab/mstlab) must parse: recursive '=' because
-# mstlab.mk is included after this file.
-UNIT_TESTS += test_mstd_seed
-test_mstd_seed_SRCS = tests/unit/test_mstd_seed.c lab/mstd/conf.c \
-	$(MSTLAB_LIB_SRCS)
-test_mstd_seed_LIBS = $(MSTLAB_LIB_LIBS)
-$(BUILD)/obj-san/tests/unit/test_mstd_seed.o: CFLAGS_BASE += -Ilab/mstd
-
-UNIT_TESTS += test_mstd_ctl
+test_mstd_conf_USES := mstp model
 test_mstd_ctl_SRCS := tests/unit/test_mstd_ctl.c lab/mstd/ctlsock.c \
 	lab/mstd/status.c lab/mstd/log.c lab/mstd/conf.c
-$(BUILD)/obj-san/tests/unit/test_mstd_ctl.o: CFLAGS_BASE += -Ilab/mstd
+test_mstd_ctl_USES := mstp
+# The planner's mstd.conf (lab/model) must parse.
+test_mstd_seed_SRCS := tests/unit/test_mstd_seed.c lab/mstd/conf.c
+test_mstd_seed_USES := mstp model

@@ -7,12 +7,11 @@ GUEST_PROGRAMS += probe-gen probe-sink
 probe-gen_SRCS := lab/probe/gen.c lab/probe/probe_opts.c lab/probe/rawsock.c \
 	lab/probe/pace.c lab/probe/xdpgen.c lab/probe/xdp_plan.c \
 	lab/probe/xdp_attach.c lab/probe/xdp_obj.c
-probe-gen_LIBS := -lbpf
+probe-gen_USES := libmst util
+probe-gen_LDLIBS := -lbpf
 probe-sink_SRCS := lab/probe/sink.c lab/probe/flows.c lab/probe/rxring.c \
 	lab/probe/flow_filter.c
-probe-sink_LIBS :=
-$(BUILD)/obj/lab/probe/%.o $(BUILD)/obj-san/lab/probe/%.o: \
-	CFLAGS_BASE += -Ilab/probe
+probe-sink_USES := libmst util
 
 # The XDP program. -g gives the BTF that libbpf wants for the map; the
 # host's asm/ headers come from the multiarch include directory.
@@ -31,4 +30,4 @@ $(BUILD)/obj/lab/probe/xdp_obj.o: \
 UNIT_TESTS += test_probe
 test_probe_SRCS := tests/unit/test_probe.c lab/probe/flows.c \
 	lab/probe/probe_opts.c lab/probe/pace.c lab/probe/xdp_plan.c
-$(BUILD)/obj-san/tests/unit/test_probe.o: CFLAGS_BASE += -Ilab/probe
+test_probe_USES := libmst util

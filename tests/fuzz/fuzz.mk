@@ -1,21 +1,33 @@
-# libFuzzer targets (owner: MSTP protocol helper).  `make fuzz` builds
-# them; tests/fuzz/run runs each for a bounded time.
+# libFuzzer targets, one per parser: `make fuzz` builds them, tests/fuzz/run
+# runs each for a bounded time (seeds in tests/fuzz/corpus/<name>/). Each
+# is tests/fuzz/fuzz_NAME.c built by clang with every source of the
+# libraries it USES.
 FUZZ_CC    ?= clang
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
-	-Ilab/include -Ilab/libmst -Ilab/mstd -fsanitize=fuzzer,address,undefined \
+	-Ilab/include/uapi -Ilab/include -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all
-FUZZ_TARGETS += $(BUILD)/fuzz/fuzz_bpdu $(BUILD)/fuzz/fuzz_mstp
 
-$(BUILD)/fuzz/fuzz_bpdu: tests/fuzz/fuzz_bpdu.c lab/libmst/bpdu.c \
-		lab/libmst/mst_config.c lab/libmst/bpdu.h lab/libmst/mst_config.h
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) -lnettle
+# BPDU decoding, and the protocol core fed arbitrary BPDUs.
+FUZZERS := bpdu mstp decode mstnl topo frames
+fuzz_bpdu_USES := libmst
+fuzz_mstp_USES := mstp
+# mstlab decode's line formatter.
+fuzz_decode_USES := checks
+# The mstnl netlink parsers.
+fuzz_mstnl_USES := libmst
+# The topology parser and planner; the checks' frame analysis.
+fuzz_topo_USES := model
+fuzz_frames_USES := checks
 
-$(BUILD)/fuzz/fuzz_mstp: tests/fuzz/fuzz_mstp.c lab/libmst/bpdu.c \
-		lab/libmst/mst_config.c $(MSTP_CORE_SRCS) \
-		$(wildcard lab/libmst/*.h lab/mstd/mstp*.h)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) -lnettle
+define fuzz_rules
+$(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(call uses_srcs,$(fuzz_$(1)_USES)) \
+		$(foreach l,$(call uses_closure,$(fuzz_$(1)_USES)),$(wildcard $($(l)_DIR)/*.h))
+	@mkdir -p $$(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(call uses_inc,$(fuzz_$(1)_USES)) -o $$@ \
+		tests/fuzz/fuzz_$(1).c $(call uses_srcs,$(fuzz_$(1)_USES)) \
+		$(call uses_ldlibs,$(fuzz_$(1)_USES))
+endef
+$(foreach f,$(FUZZERS),$(eval $(call fuzz_rules,$(f))))
 
 .PHONY: fuzz
-fuzz: $(FUZZ_TARGETS)
+fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lab/mstlab/plan.h"
-#include "../../lab/mstlab/topo.h"
+#include "plan.h"
+#include "topo.h"
 #include "print.h"
 
 static const struct plan_params params = {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* mstctl's argument parsing: ranges, lists and keywords, every rejection. */
 #include "unit.h"
-#include "../../lab/mstctl/args.h"
+#include "args.h"
 
 #include <string.h>
 

@@ -3,9 +3,9 @@
  * The planner writes mstd's configuration into every seed; mstd must
  * accept what it writes, for every bridge of every shipped topology.
  */
-#include "../../lab/mstlab/plan.h"
-#include "../../lab/mstlab/sbuf.h"
-#include "../../lab/mstlab/topo.h"
+#include "plan.h"
+#include "sbuf.h"
+#include "topo.h"
 #include "conf.h"
 #include "unit.h"
 

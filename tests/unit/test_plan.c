@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../lab/mstlab/cli.h"
-#include "../../lab/mstlab/plan.h"
-#include "../../lab/mstlab/tools_share.h"
-#include "../../lab/mstlab/topo.h"
+#include "cli.h"
+#include "plan.h"
+#include "tools_share.h"
+#include "topo.h"
 #include "print.h"
 #include "unit.h"
 

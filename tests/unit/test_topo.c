@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lab/mstlab/cli.h"
-#include "../../lab/mstlab/topo.h"
+#include "cli.h"
+#include "topo.h"
 #include "unit.h"
 
 static struct topo *parse_ok(const char *yaml)

@@ -55,7 +55,7 @@ vm_tools_args() {
 
 vm_launch() { # vm_launch DIR [EXTRA_CMDLINE]: QEMU in the background
 	local dir=$1 extra=${2:-} up=
-	# As mstlab does (lab/mstlab/plan_xml.c): fixed maps let TCG reuse a
+	# As mstlab does (lab/model/plan_xml.c): fixed maps let TCG reuse a
 	# program's translations; a one-vCPU guest skips two spins of its boot.
 	[[ $VM_SMP == 1 ]] && up='noapictimer noreplace-smp'
 	# shellcheck disable=SC2046 # the NIC arguments are words

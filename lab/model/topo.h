@@ -26,6 +26,7 @@
 #define TOPO_MAX_TREES		(TOPO_MAX_MSTI + 1)
 #define TOPO_MAX_STEPS		1024
 #define TOPO_MAX_SCENARIOS	64
+#define TOPO_MAX_DEPTH		32	/* YAML nesting; the schema needs 7 */
 #define TOPO_DSA_PORTS		5	/* lan1..lan5 */
 #define TOPO_CIST		0	/* tree id of the CIST */
 /* 802.1Q defaults; virtio NICs report no speed, so a fixed path cost. */
@@ -269,6 +270,8 @@ struct topo {
  * Parse a topology. On success *out owns a model (topo_free it) and 0 is
  * returned; on failure err is filled, *out is NULL and -1 is returned.
  * file is only used for messages (and as the base of relative paths).
+ * topo_parse_file reads "-" as standard input and refuses anything but
+ * a regular file (a directory, a FIFO) without blocking.
  */
 int topo_parse_file(const char *path, struct topo **out,
 		    struct topo_error *err);

@@ -9,9 +9,12 @@
 #include "topo_priv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int parse_name(struct ty_ctx *c, struct topo *t, const yaml_node_t *n)
 {
@@ -909,6 +912,52 @@ static int syntax_error(struct topo_error *err, const yaml_parser_t *p)
 	return -1;
 }
 
+/*
+ * libyaml's document loader takes time quadratic in the nesting of flow
+ * collections (100,000 '[' took 40 s), and no topology nests deeper than
+ * a handful of levels: its event parser, which is linear, refuses a
+ * deeper document at the collection that crosses the limit, before the
+ * loader sees it.
+ */
+static int check_depth(struct topo_error *err, const void *buf, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	unsigned depth = 0;
+	int r = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return 0;	/* the loader reports it */
+	yaml_parser_set_input_string(&parser, buf, len);
+	for (;;) {
+		yaml_event_type_t type;
+
+		if (!yaml_parser_parse(&parser, &ev))
+			break;	/* a syntax error: the loader says where */
+		type = ev.type;
+		if (type == YAML_SEQUENCE_START_EVENT ||
+		    type == YAML_MAPPING_START_EVENT) {
+			if (++depth > TOPO_MAX_DEPTH) {
+				err->mark = (struct topo_mark){
+					ev.start_mark.line + 1,
+					ev.start_mark.column + 1 };
+				snprintf(err->msg, sizeof(err->msg),
+					 "nested deeper than %u levels",
+					 TOPO_MAX_DEPTH);
+				r = -1;
+			}
+		} else if (type == YAML_SEQUENCE_END_EVENT ||
+			   type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		yaml_event_delete(&ev);
+		if (r || type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	return r;
+}
+
 int topo_parse_buffer(const char *file, const void *buf, size_t len,
 		      struct topo **out, struct topo_error *err)
 {
@@ -930,6 +979,8 @@ int topo_parse_buffer(const char *file, const void *buf, size_t len,
 		return -1;
 	}
 	snprintf(t->file, sizeof(t->file), "%s", file);
+	if (check_depth(err, buf, len))
+		goto out_parser;
 	yaml_parser_set_input_string(&parser, buf, len);
 	if (!yaml_parser_load(&parser, &c.doc)) {
 		syntax_error(err, &parser);
@@ -965,23 +1016,63 @@ out_parser:
 	return 0;
 }
 
+static int file_error(struct topo_error *err, const char *path,
+		      const char *what)
+{
+	memset(err, 0, sizeof(*err));
+	snprintf(err->file, sizeof(err->file), "%s", path);
+	err->mark = (struct topo_mark){ 1, 1 };
+	snprintf(err->msg, sizeof(err->msg), "%s", what);
+	return -1;
+}
+
+/*
+ * Opens a topology file: "-" is standard input, anything else must be a
+ * regular file. Opened without blocking, so a FIFO is refused at once
+ * instead of waiting for a writer.
+ */
+static FILE *open_topology(const char *path, struct topo_error *err)
+{
+	struct stat st;
+	char msg[160];
+	FILE *f;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(msg, sizeof(msg), "cannot open: %s", strerror(errno));
+		file_error(err, path, msg);
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		file_error(err, path, S_ISDIR(st.st_mode) ?
+			   "is a directory, not a topology file" :
+			   "is not a regular file (give '-' to read standard input)");
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		snprintf(msg, sizeof(msg), "cannot open: %s", strerror(errno));
+		file_error(err, path, msg);
+		close(fd);
+	}
+	return f;
+}
+
 int topo_parse_file(const char *path, struct topo **out,
 		    struct topo_error *err)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = open_topology(path, err);
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int r;
 
 	*out = NULL;
-	if (!f) {
-		memset(err, 0, sizeof(*err));
-		snprintf(err->file, sizeof(err->file), "%s", path);
-		err->mark = (struct topo_mark){ 1, 1 };
-		snprintf(err->msg, sizeof(err->msg), "cannot open: %s",
-			 strerror(errno));
+	if (!f)
 		return -1;
-	}
 	for (;;) {
 		if (len == cap) {
 			char *nb = cap < (16u << 20) ?
@@ -989,14 +1080,10 @@ int topo_parse_file(const char *path, struct topo **out,
 
 			if (!nb) {
 				free(buf);
-				fclose(f);
-				memset(err, 0, sizeof(*err));
-				snprintf(err->file, sizeof(err->file), "%s",
-					 path);
-				err->mark = (struct topo_mark){ 1, 1 };
-				snprintf(err->msg, sizeof(err->msg),
-					 "file too large or out of memory");
-				return -1;
+				if (f != stdin)
+					fclose(f);
+				return file_error(err, path, "file too large "
+						  "or out of memory");
 			}
 			buf = nb;
 		}
@@ -1006,8 +1093,19 @@ int topo_parse_file(const char *path, struct topo **out,
 			break;
 		len += n;
 	}
-	fclose(f);
-	r = topo_parse_buffer(path, buf, len, out, err);
+	if (ferror(f)) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "cannot read: %s", strerror(errno));
+		free(buf);
+		if (f != stdin)
+			fclose(f);
+		return file_error(err, path, msg);
+	}
+	if (f != stdin)
+		fclose(f);
+	r = topo_parse_buffer(f == stdin ? "<stdin>" : path, buf, len, out,
+			      err);
 	free(buf);
 	return r;
 }

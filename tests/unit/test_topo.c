@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "topo.h"
@@ -308,6 +310,66 @@ TEST(missing_file)
 	CHECK(t == NULL);
 	CHECK(strstr(e.msg, "cannot open") != NULL);
 	CHECK_INT(e.mark.line, 1);
+}
+
+/* A directory, a FIFO: refused at once, saying what the path is. */
+TEST(not_a_regular_file)
+{
+	char dir[] = "/tmp/mstlab-topo-XXXXXX", fifo[64];
+	struct topo_error e;
+	struct topo *t;
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_INT(topo_parse_file(dir, &t, &e), -1);
+	CHECK(strstr(e.msg, "is a directory") != NULL);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	CHECK_INT(mkfifo(fifo, 0600), 0);
+	/* No writer: a blocking open would never return. */
+	CHECK_INT(topo_parse_file(fifo, &t, &e), -1);
+	CHECK(strstr(e.msg, "not a regular file") != NULL);
+	CHECK_STR(e.file, fifo);
+	unlink(fifo);
+	rmdir(dir);
+}
+
+/* "-" reads standard input; errors name it <stdin>. */
+TEST(standard_input)
+{
+	FILE *in = fopen("topologies/ring4.yaml", "rb");
+	int saved = dup(0);
+	struct topo_error e;
+	struct topo *t = NULL;
+	int r;
+
+	CHECK(in && saved >= 0);
+	dup2(fileno(in), 0);
+	fclose(in);
+	r = topo_parse_file("-", &t, &e);
+	dup2(saved, 0);
+	close(saved);
+	clearerr(stdin);
+	CHECK_INT(r, 0);
+	CHECK_STR(t->name, "ring4");
+	topo_free(t);
+}
+
+/* Hostile nesting is refused where it crosses the limit, by the linear
+ * event parser, before libyaml's loader (40 s on this input) sees it. */
+TEST(deep_nesting_refused_at_once)
+{
+	size_t n = 100000;
+	char *yaml = malloc(n + 1);
+	struct topo_error e;
+	struct topo *t;
+
+	CHECK(yaml != NULL);
+	memset(yaml, '[', n);
+	yaml[n] = 0;
+	CHECK_INT(topo_parse_buffer("deep.yaml", yaml, n, &t, &e), -1);
+	free(yaml);
+	CHECK(strstr(e.msg, "nested deeper than 32 levels") != NULL);
+	CHECK_INT(e.mark.line, 1);
+	CHECK_INT(e.mark.col, TOPO_MAX_DEPTH + 1);
 }
 
 TEST(ring4_model)

@@ -301,6 +301,14 @@ enum plan_err plan_user_data(const struct plan *p, int node, struct sbuf *o)
 		  "/proc/sys/net/ipv6/conf/default/disable_ipv6; do\n"
 		  "\tif [ -w \"$f\" ]; then echo 1 > \"$f\"; fi\n"
 		  "done\n");
+	if (n->overlay[0])
+		sbuf_puts(o, "# The node's overlay (its domain's share "
+			  "'overlay'), over / first.\n"
+			  "mkdir -p /run/mstlab/overlay\n"
+			  "mount -t 9p -o ro,trans=virtio,version=9p2000.L "
+			  "overlay /run/mstlab/overlay\n"
+			  "cp -a /run/mstlab/overlay/. /\n"
+			  "umount /run/mstlab/overlay\n");
 	/* The DSA driver names its user ports lan1..lan5 itself. */
 	if (n->role != TOPO_ROLE_DSA_SWITCH && n->n_ports)
 		rename_nics(o, p, n);

@@ -160,6 +160,7 @@ enum plan_err plan_domain_xml(const struct plan *p,
 	kernel = pp->kernel[n->kernel];
 	if (!path_ok(pp->run_dir) || !path_ok(kernel) || !path_ok(pp->initrd) ||
 	    (pp->tools && !path_ok(pp->tools)) ||
+	    (n->overlay[0] && !path_ok(n->overlay)) ||
 	    !socket_path_ok(pp->run_dir, n->name))
 		return PLAN_EPATH;
 
@@ -225,6 +226,15 @@ enum plan_err plan_domain_xml(const struct plan *p,
 		  "      <source dir='");
 	path_xml(x, pp->run_dir, NULL, NULL, NULL);
 	sbuf_puts(x, "'/>\n      <target dir='lab'/>\n    </filesystem>\n");
+	if (n->overlay[0]) {
+		/* The node's own files, copied over / by its user-data;
+		 * passthrough keeps their modes. */
+		sbuf_puts(x, "    <filesystem type='mount' "
+			  "accessmode='passthrough'>\n      <source dir='");
+		path_xml(x, n->overlay, NULL, NULL, NULL);
+		sbuf_puts(x, "'/>\n      <target dir='overlay'/>\n"
+			  "      <readonly/>\n    </filesystem>\n");
+	}
 	if (pp->tools) {
 		/* passthrough: the programs keep their modes */
 		sbuf_puts(x, "    <filesystem type='mount' "

@@ -137,7 +137,8 @@ struct topo_node {
 	unsigned memory_mib, vcpus, sockets;
 	char cpu[TOPO_TEXT_MAX];	/* "" = planner's default */
 	enum topo_kernel kernel;
-	char overlay[TOPO_TEXT_MAX];	/* "" = none */
+	char overlay[TOPO_TEXT_MAX];	/* absolute path, "" = none */
+	struct topo_mark overlay_mark;
 	struct topo_treevals priority;	/* bridge priority per tree */
 	bool kernel_stp;		/* the kernel's 802.1D STP, no mstd */
 	const struct topo_mst *mst;	/* region this node joins */
@@ -275,6 +276,12 @@ struct topo {
  */
 int topo_parse_file(const char *path, struct topo **out,
 		    struct topo_error *err);
+/*
+ * What the parser does not look at because it is on the host: every
+ * overlay is a directory. 0, or -1 with err at the key (for check, plan
+ * and up; a run's copy of its topology is read without it).
+ */
+int topo_check_host(const struct topo *t, struct topo_error *err);
 int topo_parse_buffer(const char *file, const void *buf, size_t len,
 		      struct topo **out, struct topo_error *err);
 void topo_free(struct topo *t);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,42 @@ static int parse_name(struct ty_ctx *c, struct topo *t, const yaml_node_t *n)
 		return ty_fail(c, n, "lab name '%s' must be 1-12 of a-z, 0-9 "
 			       "and inner '-'", buf);
 	strcpy(t->name, buf);
+	return 0;
+}
+
+/*
+ * A node's overlay: a directory, relative to the topology file's folder
+ * unless absolute, made absolute here (lexically: the parser never looks
+ * at the host, so a run's copy of its topology still parses where the
+ * directory is not) for the domain to share with the guest.
+ * topo_check_host() says whether it exists.
+ */
+static int parse_overlay(struct ty_ctx *c, const struct topo *t,
+			 const yaml_node_t *n, struct topo_node *node)
+{
+	char given[TOPO_TEXT_MAX], cwd[PATH_MAX] = "";
+	const char *slash = strrchr(t->file, '/');
+	int base_len = slash ? (int)(slash - t->file) : 0;
+	int len;
+
+	if (ty_str(c, n, "overlay", given, sizeof(given)))
+		return -1;
+	if (!given[0])
+		return ty_fail(c, n, "overlay must name a directory");
+	if (given[0] != '/' && t->file[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		return ty_fail(c, n, "overlay '%s': the current folder: %s",
+			       given, strerror(errno));
+	if (given[0] == '/')
+		len = snprintf(node->overlay, sizeof(node->overlay), "%s",
+			       given);
+	else
+		len = snprintf(node->overlay, sizeof(node->overlay),
+			       "%s%s%.*s%s%s", cwd, cwd[0] ? "/" : "",
+			       base_len, t->file, base_len ? "/" : "", given);
+	if (len < 0 || (size_t)len >= sizeof(node->overlay))
+		return ty_fail(c, n, "overlay '%s': path longer than %zu "
+			       "characters", given, sizeof(node->overlay) - 1);
+	node->overlay_mark = ty_mark(n);
 	return 0;
 }
 
@@ -457,13 +494,8 @@ static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,
 	if (v && parse_kernel(c, v, &node->kernel))
 		return -1;
 	v = ty_get(c, n, "overlay");
-	if (v) {
-		if (ty_str(c, v, "overlay", node->overlay,
-			   sizeof(node->overlay)))
-			return -1;
-		if (!node->overlay[0])
-			return ty_fail(c, v, "overlay must be a directory");
-	}
+	if (v && parse_overlay(c, t, v, node))
+		return -1;
 	v = ty_get(c, n, "sockets");
 	if (v) {
 		if (node->role != TOPO_ROLE_HSMP_HOST)
@@ -1108,4 +1140,33 @@ int topo_parse_file(const char *path, struct topo **out,
 			      err);
 	free(buf);
 	return r;
+}
+
+int topo_check_host(const struct topo *t, struct topo_error *err)
+{
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+		const char *why;
+		struct stat st;
+
+		if (!n->overlay[0])
+			continue;
+		if (stat(n->overlay, &st))
+			why = strerror(errno);
+		else if (!S_ISDIR(st.st_mode))
+			why = "not a directory";
+		else
+			continue;
+		memset(err, 0, sizeof(*err));
+		snprintf(err->file, sizeof(err->file), "%s", t->file);
+		err->mark = n->overlay_mark;
+		size_t len = strlen(n->overlay);
+
+		/* A long path is cut at the front: its end names it. */
+		snprintf(err->msg, sizeof(err->msg), "overlay '%s%.160s': "
+			 "%.60s", len > 160 ? "..." : "",
+			 n->overlay + (len > 160 ? len - 160 : 0), why);
+		return -1;
+	}
+	return 0;
 }

@@ -27,8 +27,12 @@ static int load(struct cli *c, const char *path, struct topo **t)
 	struct topo_error e;
 	char msg[600];
 
-	if (topo_parse_file(path, t, &e) == 0)
-		return 0;
+	if (topo_parse_file(path, t, &e) == 0) {
+		if (topo_check_host(*t, &e) == 0)
+			return 0;
+		topo_free(*t);
+		*t = NULL;
+	}
 	fprintf(c->err, "%s\n", topo_error_format(&e, msg, sizeof(msg)));
 	return -1;
 }

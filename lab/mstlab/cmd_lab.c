@@ -67,10 +67,17 @@ static int clear_stale(struct runtime *rt)
 /* Connect, pick the accelerator, create the run and start everything. */
 static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 {
-	char err[OPS_ERR_LEN] = "";
-
+	char err[OPS_ERR_LEN] = "", msg[600];
+	struct topo_error te;
 	enum plan_virt virt;
 
+	/* What only the host can say (overlay folders), before anything
+	 * is started. */
+	if (topo_check_host(rt->t, &te)) {
+		fprintf(rt->err, "%s\n", topo_error_format(&te, msg,
+							    sizeof(msg)));
+		return -1;
+	}
 	runtime_signals();
 	/* The accelerator first: libvirtd must not even try a broken KVM. */
 	virt = rt->virt >= 0 ? (enum plan_virt)rt->virt :

@@ -5,6 +5,7 @@
  * from the repository root (reads topologies/).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,83 @@ TEST(domain_xml_mounts_the_tools_share)
 	sbuf_free(&x);
 	plan_free(p);
 	topo_free(t);
+}
+
+/*
+ * overlay: resolved against the topology file's folder, shared read-only
+ * with that node alone, copied over / by its user-data before anything
+ * else; a missing directory is an error at the key.
+ */
+TEST(overlay_is_shared_and_copied_first)
+{
+	char dir[] = "/tmp/mstlab-overlay-XXXXXX", path[128], real[PATH_MAX];
+	const char *yaml = "name: ov\nnodes:\n"
+		"  h1: { role: host, overlay: files }\n"
+		"  h2: { role: host }\n"
+		"links:\n  - { ends: [h1:eth1, h2:eth1] }\n";
+	struct topo_error e;
+	struct plan *p;
+	struct topo *t;
+	struct sbuf x;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/files", dir);
+	CHECK_INT(mkdir(path, 0755), 0);
+	CHECK(realpath(path, real) != NULL);
+	snprintf(path, sizeof(path), "%s/ov.yaml", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	fputs(yaml, f);
+	fclose(f);
+	/* From another folder: the path is the file's, not the cwd's. */
+	CHECK_INT(topo_parse_file(path, &t, &e), 0);
+	CHECK_STR(t->nodes[0].overlay, real);
+	CHECK_STR(t->nodes[1].overlay, "");
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&x);
+	CHECK_INT(plan_domain_xml(p, &params, 0, &x), PLAN_OK);
+	CHECK(strstr(sbuf_str(&x), "<target dir='overlay'/>\n      <readonly/>"));
+	CHECK(strstr(sbuf_str(&x), real));
+	sbuf_free(&x);
+	sbuf_init(&x);
+	CHECK_INT(plan_domain_xml(p, &params, 1, &x), PLAN_OK);
+	CHECK(!strstr(sbuf_str(&x), "overlay"));
+	sbuf_free(&x);
+	sbuf_init(&x);
+	CHECK_INT(plan_user_data(p, 0, &x), PLAN_OK);
+	/* Mounted and copied before the NICs are renamed. */
+	CHECK(strstr(sbuf_str(&x), "overlay /run/mstlab/overlay\n"
+		     "cp -a /run/mstlab/overlay/. /\n"));
+	CHECK(strstr(sbuf_str(&x), "cp -a") < strstr(sbuf_str(&x), "mstlab_nic"));
+	sbuf_free(&x);
+	plan_free(p);
+	topo_free(t);
+
+	/* Missing: the file still parses (a run's copy of its topology
+	 * must), the host check points at the key's value, and so do
+	 * check and plan. */
+	snprintf(path, sizeof(path), "%s/files", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/ov.yaml", dir);
+	CHECK_INT(topo_parse_file(path, &t, &e), 0);
+	CHECK_INT(topo_check_host(t, &e), -1);
+	topo_free(t);
+	CHECK_INT(e.mark.line, 3);
+	CHECK_INT(e.mark.col, 30);
+	CHECK(strstr(e.msg, "No such file or directory") != NULL);
+	{
+		char *argv[] = { "mstlab", "check", path, NULL }, *err, *out;
+		int rc;
+
+		out = unit_capture(mstlab_cli, 3, argv, &rc, &err);
+		CHECK_INT(rc, 1);
+		CHECK(strstr(err, "ov.yaml:3:30: overlay '") != NULL);
+		free(out);
+		free(err);
+	}
+	unlink(path);
+	rmdir(dir);
 }
 
 /* initramfs.cpio.lz4 -> initramfs.tools beside it, when it is a directory. */

@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 
 #include "cmd_checks.h"
+#include "paths.h"
 #include "runtime.h"
 #include "scenario.h"
 #include "services.h"
-#include "tools_share.h"
 
 #define BOOT_TIMEOUT_MS 180000
 
@@ -84,7 +84,8 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 	l->pp.kernel[0] = rt->kernel[0];
 	l->pp.kernel[1] = rt->kernel[1];
 	l->pp.initrd = rt->initrd;
-	l->pp.tools = tools_share_dir(rt->initrd, rt->tools, sizeof(rt->tools));
+	l->pp.tools = paths_tools_share(rt->initrd, rt->tools,
+					sizeof(rt->tools));
 	if (!l->pp.tools)
 		fprintf(rt->err, "mstlab: warning: no tools share beside %s: "
 			"the guests will lack tcpdump, ethtool and bash (make "

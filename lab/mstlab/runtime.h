@@ -46,7 +46,7 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
  */
 int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt);
 void runtime_free(struct runtime *rt);
-/* results/ of the checkout mstlab was built in (--results' default). */
+/* --results' default (paths.h); "" when it cannot be worked out. */
 void runtime_default_results(char *out, size_t len);
 /* SIGINT, SIGTERM and SIGHUP set lab_interrupted. */
 void runtime_signals(void);

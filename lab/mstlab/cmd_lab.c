@@ -71,6 +71,8 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 
 	enum plan_virt virt;
 
+	if (runtime_check_images(rt))
+		return -1;
 	runtime_signals();
 	/* The accelerator first: libvirtd must not even try a broken KVM. */
 	virt = rt->virt >= 0 ? (enum plan_virt)rt->virt :

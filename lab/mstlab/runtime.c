@@ -142,6 +142,26 @@ bad:
 	return 2;
 }
 
+int runtime_check_images(const struct runtime *rt)
+{
+	bool boots[2] = { false, false };
+	char msg[PATH_MAX + 128];
+	int r = 0;
+
+	for (size_t i = 0; i < rt->t->n_nodes; i++)
+		boots[rt->t->nodes[i].kernel] = true;
+	for (int k = TOPO_KERNEL_DEFAULT; k <= TOPO_KERNEL_DEBUG && !r; k++)
+		if (boots[k])
+			r = paths_need_kernel(rt->kernel[k],
+					      (enum topo_kernel)k, msg,
+					      sizeof(msg));
+	if (!r)
+		r = paths_need_initrd(rt->initrd, msg, sizeof(msg));
+	if (r)
+		fprintf(rt->err, "mstlab: %s\n", msg);
+	return r;
+}
+
 int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt)
 {
 	char e[OPS_ERR_LEN];

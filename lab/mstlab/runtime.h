@@ -41,6 +41,11 @@ struct runtime {
 int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		  FILE *err, const char *usage);
 /*
+ * 0 when the kernels the topology's nodes boot and the initramfs are
+ * there; else says which file is missing and how to build it.
+ */
+int runtime_check_images(const struct runtime *rt);
+/*
  * Connects to libvirt (starting it if needed, without KVM unless virt
  * says KVM works) and wires rt->ops.
  */

@@ -750,3 +750,84 @@ TEST(plan_xml_and_up_boot_the_same_files_from_any_cwd)
 	CHECK_STR(root.xml_initrd, want);
 	CHECK_STR(root.initrd, want);
 }
+
+/* @dir/@rel, an empty file, and the folders to it; unlink_under() undoes
+ * it. */
+static int put_file(const char *dir, const char *rel)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		mkdir(path, 0755);
+		*s = '/';
+	}
+	f = fopen(path, "w");
+	return f ? fclose(f) : -1;
+}
+
+static void unlink_under(const char *dir, const char *rel)
+{
+	char path[PATH_MAX];
+	char *s;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	unlink(path);
+	while ((s = strrchr(path, '/')) && s > path + strlen(dir)) {
+		*s = '\0';
+		rmdir(path);
+	}
+}
+
+/* `up` with a build folder that lacks a file it boots: nothing starts,
+ * and the message names the file and what builds it. */
+TEST(up_without_the_images_says_what_to_build)
+{
+	static const char *const files[] = {
+		"kernel-default/arch/x86/boot/bzImage",
+		"kernel-debug/arch/x86/boot/bzImage", "initramfs.cpio.lz4",
+	};
+	char dir[] = "/tmp/mstlab-unit-XXXXXX", topo[64], msg[4096];
+	char want[4096];
+	char *argv[] = { topo, NULL };
+	struct runtime rt = { 0 };
+	int rc[4], parsed;
+	FILE *err, *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(topo, sizeof(topo), "%s/lab.yaml", dir);
+	f = fopen(topo, "w");
+	CHECK(f != NULL);
+	fputs("name: paths\nnodes:\n  h1: { role: host }\n"
+	      "  h2: { role: host, kernel: debug }\n", f);
+	fclose(f);
+	err = fmemopen(msg, sizeof(msg), "w");
+	CHECK(err != NULL);
+	setenv(PATHS_BUILD_ENV, dir, 1);
+	parsed = runtime_parse(&rt, 1, argv, stdout, err, "up");
+	unsetenv(PATHS_BUILD_ENV);
+	for (int i = 0; i < 4 && parsed == 0; i++) {
+		rc[i] = runtime_check_images(&rt);
+		if (i < 3)
+			put_file(dir, files[i]);
+	}
+	runtime_free(&rt);
+	fclose(err);
+	for (int i = 0; i < 3; i++)
+		unlink_under(dir, files[i]);
+	unlink(topo);
+	CHECK_INT(rmdir(dir), 0);
+
+	CHECK_INT(parsed, 0);
+	CHECK(rc[0] && rc[1] && rc[2]);
+	CHECK_INT(rc[3], 0);
+	snprintf(want, sizeof(want),
+		 "mstlab: no guest kernel at %s/%s: build it with 'make "
+		 "kernel'\nmstlab: no guest kernel at %s/%s: build it with "
+		 "'make kernel FLAVOR=debug'\nmstlab: no guest initramfs at "
+		 "%s/%s: build it with 'make image'\n", dir, files[0], dir,
+		 files[1], dir, files[2]);
+	CHECK_STR(msg, want);
+}

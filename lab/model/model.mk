@@ -1,13 +1,19 @@
 # model: what a lab is, on paper — the topology model and its YAML parser,
 # the plan (names, MACs, port maps, and the files a lab's guests boot
-# with), the run's event log. Pure: nothing here touches the host but
-# reading a topology file and writing the event log.
+# with, and where they are built: paths.c), the run's event log. Pure:
+# nothing here touches the host but reading a topology file, writing the
+# event log and looking for the built files.
 LIBRARIES += model
 model_DIR := lab/model
 model_SRCS := lab/model/topo_model.c lab/model/topo_yaml.c \
 	lab/model/topo_parse.c lab/model/topo_scenario.c \
 	lab/model/plan.c lab/model/plan_xml.c lab/model/plan_seed.c \
-	lab/model/plan_print.c lab/model/plan_dot.c lab/model/events.c
+	lab/model/plan_print.c lab/model/plan_dot.c lab/model/events.c \
+	lab/model/paths.c
 model_USES := libmst util
 # libyaml; SHA-256 of the lab name (libcrypto).
 model_LDLIBS := -lyaml -lcrypto
+
+UNIT_TESTS += test_paths
+test_paths_SRCS := tests/unit/test_paths.c
+test_paths_USES := model

@@ -10,10 +10,10 @@
 #include "cmd_checks.h"
 #include "cmd_lab.h"
 #include "cmd_watch.h"
+#include "paths.h"
 #include "plan.h"
 #include "child.h"
 #include "print.h"
-#include "tools_share.h"
 #include "topo.h"
 
 struct cli {
@@ -169,27 +169,6 @@ static int cmd_graph(struct cli *c)
 	return r;
 }
 
-/* Defaults for the paths in domain XML: the build tree under $PWD. */
-struct paths {
-	char run[PATH_MAX], kernel[2][PATH_MAX], initrd[PATH_MAX];
-	char tools[PATH_MAX];
-};
-
-static void default_paths(struct paths *ps, const char *lab)
-{
-	char cwd[PATH_MAX - 128];
-
-	if (!getcwd(cwd, sizeof(cwd)))
-		strcpy(cwd, "/");
-	snprintf(ps->run, sizeof(ps->run), "%s/results/%s", cwd, lab);
-	snprintf(ps->kernel[0], sizeof(ps->kernel[0]),
-		 "%s/build/kernel-default/arch/x86/boot/bzImage", cwd);
-	snprintf(ps->kernel[1], sizeof(ps->kernel[1]),
-		 "%s/build/kernel-debug/arch/x86/boot/bzImage", cwd);
-	snprintf(ps->initrd, sizeof(ps->initrd), "%s/build/initramfs.cpio.lz4",
-		 cwd);
-}
-
 static const char plan_usage[] =
 	"plan TOPO.yaml [--json | --xml NODE | --user-data NODE |\n"
 	"                    --meta-data NODE | --mstd-conf NODE]\n"
@@ -202,6 +181,7 @@ static int cmd_plan(struct cli *c)
 	struct plan_params pp = { .virt = PLAN_VIRT_QEMU };
 	const char *run = NULL, *kernel[2] = { NULL }, *initrd = NULL;
 	enum plan_err pe = PLAN_OK;
+	char run_dir[PATH_MAX], tools[PATH_MAX];
 	struct paths ps;
 	struct plan *p;
 	struct sbuf sb;
@@ -253,18 +233,28 @@ static int cmd_plan(struct cli *c)
 		topo_free(t);
 		return 1;
 	}
+	r = paths_find(&ps);
+	if (r) {
+		fprintf(c->err, "mstlab: cannot work out the build folder: "
+			"%s\n", strerror(-r));
+		topo_free(t);
+		return 1;
+	}
 	pe = plan_build(t, &p);
 	if (pe) {
 		fprintf(c->err, "mstlab: %s\n", plan_strerror(pe));
 		topo_free(t);
 		return 1;
 	}
-	default_paths(&ps, t->name);
-	pp.run_dir = run ? run : ps.run;
+	/* Too long a folder ("") is PLAN_EPATH below. */
+	if ((size_t)snprintf(run_dir, sizeof(run_dir), "%s/%s", ps.results,
+			     t->name) >= sizeof(run_dir))
+		run_dir[0] = '\0';
+	pp.run_dir = run ? run : run_dir;
 	pp.kernel[0] = kernel[0] ? kernel[0] : ps.kernel[0];
 	pp.kernel[1] = kernel[1] ? kernel[1] : ps.kernel[1];
 	pp.initrd = initrd ? initrd : ps.initrd;
-	pp.tools = tools_share_dir(pp.initrd, ps.tools, sizeof(ps.tools));
+	pp.tools = paths_tools_share(pp.initrd, tools, sizeof(tools));
 
 	sbuf_init(&sb);
 	if (!what || strcmp(what, "--json") == 0) {
@@ -334,10 +324,12 @@ static const struct command {
 
 static const char lab_options[] =
 	"options of up, down, run, status, exec, console and link:\n"
-	"  --results DIR        run folders (default: results/ of this checkout)\n"
+	"  --results DIR        run folders (default: results/ beside the build folder)\n"
 	"  --uri URI            libvirt (default: $MSTLAB_URI, else qemu:///system)\n"
 	"  --virt auto|qemu|kvm KVM only if a test boot works (auto), or forced\n"
-	"  --kernel PATH, --debug-kernel PATH, --initrd PATH  guest images\n";
+	"  --kernel PATH, --debug-kernel PATH, --initrd PATH  guest images\n"
+	"                       (default: in $MSTLAB_BUILD, else the build\n"
+	"                       folder of this mstlab, else PREFIX/lib/mstlab)\n";
 
 static int help(FILE *f)
 {

@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 
 #include "cmd_checks.h"
+#include "paths.h"
 #include "runtime.h"
 #include "scenario.h"
 #include "services.h"
-#include "tools_share.h"
 
 #define BOOT_TIMEOUT_MS 180000
 
@@ -71,13 +71,15 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 	struct topo_error te;
 	enum plan_virt virt;
 
-	/* What only the host can say (overlay folders), before anything
-	 * is started. */
+	/* What only the host can say (overlay folders, the kernel and
+	 * image), before anything is started. */
 	if (topo_check_host(rt->t, &te)) {
 		fprintf(rt->err, "%s\n", topo_error_format(&te, msg,
 							    sizeof(msg)));
 		return -1;
 	}
+	if (runtime_check_images(rt))
+		return -1;
 	runtime_signals();
 	/* The accelerator first: libvirtd must not even try a broken KVM. */
 	virt = rt->virt >= 0 ? (enum plan_virt)rt->virt :
@@ -91,7 +93,8 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 	l->pp.kernel[0] = rt->kernel[0];
 	l->pp.kernel[1] = rt->kernel[1];
 	l->pp.initrd = rt->initrd;
-	l->pp.tools = tools_share_dir(rt->initrd, rt->tools, sizeof(rt->tools));
+	l->pp.tools = paths_tools_share(rt->initrd, rt->tools,
+					sizeof(rt->tools));
 	if (!l->pp.tools)
 		fprintf(rt->err, "mstlab: warning: no tools share beside %s: "
 			"the guests will lack tcpdump, ethtool and bash (make "

@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "hostnet.h"
+#include "paths.h"
 #include "services.h"
 
 static long long mono_ms(void *ctx)
@@ -28,33 +29,13 @@ static void sleep_ms(void *ctx, unsigned ms)
 	nanosleep(&ts, NULL);	/* a signal cuts it short: that is wanted */
 }
 
-/* The checkout mstlab was built in: build/bin/mstlab -> its top. */
-static void default_top(char *top, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	const char *suffix = "/build/bin/mstlab";
-	size_t sl = strlen(suffix);
-
-	if (n > (ssize_t)sl) {
-		exe[n] = 0;
-		if (strcmp(exe + n - sl, suffix) == 0 &&
-		    (size_t)(n - (ssize_t)sl) < len) {
-			memcpy(top, exe, (size_t)n - sl);
-			top[n - sl] = 0;
-			return;
-		}
-	}
-	if (!getcwd(top, len))
-		snprintf(top, len, "/");
-}
-
 void runtime_default_results(char *out, size_t len)
 {
-	char top[1024];
+	struct paths ps;
 
-	default_top(top, sizeof(top));
-	snprintf(out, len, "%s/results", top);
+	if (paths_find(&ps) ||
+	    (size_t)snprintf(out, len, "%s", ps.results) >= len)
+		snprintf(out, len, "%s", "");
 }
 
 static int absolute(const char *in, char *out, size_t len, FILE *err)
@@ -76,11 +57,12 @@ static int absolute(const char *in, char *out, size_t len, FILE *err)
 int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		  FILE *err, const char *usage)
 {
-	char top[1024];
 	const char *results = NULL, *kernel = NULL, *dkernel = NULL;
 	const char *initrd = NULL;
 	struct topo_error te;
+	struct paths ps;
 	char msg[600];
+	int r;
 
 	memset(rt, 0, sizeof(*rt));
 	rt->out = out;
@@ -135,13 +117,15 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	}
 	if (!rt->topo_path)
 		goto bad;
-	default_top(top, sizeof(top));
-	snprintf(rt->results, sizeof(rt->results), "%s/results", top);
-	snprintf(rt->kernel[0], PATH_MAX,
-		 "%s/build/kernel-default/arch/x86/boot/bzImage", top);
-	snprintf(rt->kernel[1], PATH_MAX,
-		 "%s/build/kernel-debug/arch/x86/boot/bzImage", top);
-	snprintf(rt->initrd, PATH_MAX, "%s/build/initramfs.cpio.lz4", top);
+	r = paths_find(&ps);
+	if (r || (size_t)snprintf(rt->results, sizeof(rt->results), "%s",
+				  ps.results) >= sizeof(rt->results)) {
+		fprintf(err, "mstlab: cannot work out the build folder: %s\n",
+			strerror(r ? -r : ENAMETOOLONG));
+		return 1;
+	}
+	memcpy(rt->kernel, ps.kernel, sizeof(rt->kernel));
+	memcpy(rt->initrd, ps.initrd, sizeof(rt->initrd));
 	if ((results && absolute(results, rt->results, sizeof(rt->results),
 				 err)) ||
 	    (kernel && absolute(kernel, rt->kernel[0], PATH_MAX, err)) ||
@@ -156,6 +140,26 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 bad:
 	fprintf(err, "usage: mstlab %s\n(mstlab --help: every option)\n", usage);
 	return 2;
+}
+
+int runtime_check_images(const struct runtime *rt)
+{
+	bool boots[2] = { false, false };
+	char msg[PATH_MAX + 128];
+	int r = 0;
+
+	for (size_t i = 0; i < rt->t->n_nodes; i++)
+		boots[rt->t->nodes[i].kernel] = true;
+	for (int k = TOPO_KERNEL_DEFAULT; k <= TOPO_KERNEL_DEBUG && !r; k++)
+		if (boots[k])
+			r = paths_need_kernel(rt->kernel[k],
+					      (enum topo_kernel)k, msg,
+					      sizeof(msg));
+	if (!r)
+		r = paths_need_initrd(rt->initrd, msg, sizeof(msg));
+	if (r)
+		fprintf(rt->err, "mstlab: %s\n", msg);
+	return r;
 }
 
 int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt)

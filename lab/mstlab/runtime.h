@@ -41,12 +41,17 @@ struct runtime {
 int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		  FILE *err, const char *usage);
 /*
+ * 0 when the kernels the topology's nodes boot and the initramfs are
+ * there; else says which file is missing and how to build it.
+ */
+int runtime_check_images(const struct runtime *rt);
+/*
  * Connects to libvirt (starting it if needed, without KVM unless virt
  * says KVM works) and wires rt->ops.
  */
 int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt);
 void runtime_free(struct runtime *rt);
-/* results/ of the checkout mstlab was built in (--results' default). */
+/* --results' default (paths.h); "" when it cannot be worked out. */
 void runtime_default_results(char *out, size_t len);
 /* SIGINT, SIGTERM and SIGHUP set lab_interrupted. */
 void runtime_signals(void);

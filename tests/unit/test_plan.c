@@ -13,8 +13,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "paths.h"
 #include "plan.h"
-#include "tools_share.h"
+#include "runtime.h"
 #include "topo.h"
 #include "print.h"
 #include "unit.h"
@@ -323,28 +324,6 @@ TEST(overlay_is_shared_and_copied_first)
 	}
 	unlink(path);
 	rmdir(dir);
-}
-
-/* initramfs.cpio.lz4 -> initramfs.tools beside it, when it is a directory. */
-TEST(tools_share_dir_beside_the_image)
-{
-	char dir[] = "/tmp/mstlab-unit-XXXXXX", path[256], buf[256];
-
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/initramfs.cpio.lz4", dir);
-	CHECK(tools_share_dir(path, buf, sizeof(buf)) == NULL);
-	snprintf(buf, sizeof(buf), "%s/initramfs.tools", dir);
-	CHECK_INT(mkdir(buf, 0755), 0);
-	CHECK(tools_share_dir(path, buf, sizeof(buf)) == buf);
-	CHECK(strcmp(buf + strlen(dir), "/initramfs.tools") == 0);
-	/* a name without dots: the whole name */
-	snprintf(path, sizeof(path), "%s/initramfs", dir);
-	CHECK(tools_share_dir(path, buf, sizeof(buf)) == buf);
-	/* too small a buffer is no directory */
-	CHECK(tools_share_dir(path, buf, 8) == NULL);
-	snprintf(buf, sizeof(buf), "%s/initramfs.tools", dir);
-	CHECK_INT(rmdir(buf), 0);
-	CHECK_INT(rmdir(dir), 0);
 }
 
 TEST(domain_xml_has_what_it_must)
@@ -776,4 +755,157 @@ TEST(cli_plan_and_graph)
 	CHECK(STARTS(out, "graph \"smoke\" {"));
 	free(out);
 	free(err);
+}
+
+/* What is between <tag> and </tag> in @xml, into @buf ("" if none). */
+static void xml_text(const char *xml, const char *tag, char *buf, size_t len)
+{
+	size_t n = strlen(tag);
+	const char *at = strstr(xml, tag), *end = at ? strstr(at, "</") : NULL;
+
+	snprintf(buf, len, "%.*s", end ? (int)(end - at - n) : 0,
+		 end ? at + n : "");
+}
+
+/* The files `plan --xml sw2` names and those `up` would boot
+ * (runtime_parse), from the cwd @dir. */
+struct booted {
+	char xml_kernel[PATH_MAX], xml_initrd[PATH_MAX];
+	char kernel[PATH_MAX], initrd[PATH_MAX];
+};
+
+static int booted_from(const char *dir, const char *topo, struct booted *b)
+{
+	char *xml[] = { "mstlab", "plan", (char *)topo, "--xml", "sw2", NULL };
+	char *argv[] = { (char *)topo, NULL };
+	char cwd[PATH_MAX];
+	struct runtime rt = { 0 };
+	char *out, *err;
+	int rc;
+
+	if (!getcwd(cwd, sizeof(cwd)) || chdir(dir))
+		return -1;
+	out = unit_capture(mstlab_cli, 5, xml, &rc, &err);
+	xml_text(out, "<kernel>", b->xml_kernel, sizeof(b->xml_kernel));
+	xml_text(out, "<initrd>", b->xml_initrd, sizeof(b->xml_initrd));
+	free(out);
+	free(err);
+	if (rc == 0)
+		rc = runtime_parse(&rt, 1, argv, stdout, stdout, "up");
+	if (rc == 0) {
+		snprintf(b->kernel, sizeof(b->kernel), "%s", rt.kernel[0]);
+		snprintf(b->initrd, sizeof(b->initrd), "%s", rt.initrd);
+	}
+	runtime_free(&rt);
+	return chdir(cwd) ? -1 : rc;
+}
+
+/* Both from the build folder of the program (paths.h), wherever it runs. */
+TEST(plan_xml_and_up_boot_the_same_files_from_any_cwd)
+{
+	char topo[PATH_MAX], top[PATH_MAX], want[PATH_MAX + 64];
+	struct booted here, root;
+	ssize_t n;
+
+	unsetenv(PATHS_BUILD_ENV);
+	CHECK(realpath("topologies/smoke.yaml", topo) != NULL);
+	n = readlink("/proc/self/exe", top, sizeof(top) - 1);
+	CHECK(n > 0);
+	top[n] = '\0';
+	*strrchr(top, '/') = '\0';	/* BUILD/tests/test_plan -> BUILD */
+	*strrchr(top, '/') = '\0';
+	CHECK_INT(booted_from(".", topo, &here), 0);
+	CHECK_INT(booted_from("/", topo, &root), 0);
+	snprintf(want, sizeof(want), "%s/kernel-default/arch/x86/boot/bzImage",
+		 top);
+	CHECK_STR(here.xml_kernel, want);
+	CHECK_STR(here.kernel, want);
+	CHECK_STR(root.xml_kernel, want);
+	CHECK_STR(root.kernel, want);
+	snprintf(want, sizeof(want), "%s/initramfs.cpio.lz4", top);
+	CHECK_STR(here.xml_initrd, want);
+	CHECK_STR(here.initrd, want);
+	CHECK_STR(root.xml_initrd, want);
+	CHECK_STR(root.initrd, want);
+}
+
+/* @dir/@rel, an empty file, and the folders to it; unlink_under() undoes
+ * it. */
+static int put_file(const char *dir, const char *rel)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		mkdir(path, 0755);
+		*s = '/';
+	}
+	f = fopen(path, "w");
+	return f ? fclose(f) : -1;
+}
+
+static void unlink_under(const char *dir, const char *rel)
+{
+	char path[PATH_MAX];
+	char *s;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	unlink(path);
+	while ((s = strrchr(path, '/')) && s > path + strlen(dir)) {
+		*s = '\0';
+		rmdir(path);
+	}
+}
+
+/* `up` with a build folder that lacks a file it boots: nothing starts,
+ * and the message names the file and what builds it. */
+TEST(up_without_the_images_says_what_to_build)
+{
+	static const char *const files[] = {
+		"kernel-default/arch/x86/boot/bzImage",
+		"kernel-debug/arch/x86/boot/bzImage", "initramfs.cpio.lz4",
+	};
+	char dir[] = "/tmp/mstlab-unit-XXXXXX", topo[64], msg[4096];
+	char want[4096];
+	char *argv[] = { topo, NULL };
+	struct runtime rt = { 0 };
+	int rc[4], parsed;
+	FILE *err, *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(topo, sizeof(topo), "%s/lab.yaml", dir);
+	f = fopen(topo, "w");
+	CHECK(f != NULL);
+	fputs("name: paths\nnodes:\n  h1: { role: host }\n"
+	      "  h2: { role: host, kernel: debug }\n", f);
+	fclose(f);
+	err = fmemopen(msg, sizeof(msg), "w");
+	CHECK(err != NULL);
+	setenv(PATHS_BUILD_ENV, dir, 1);
+	parsed = runtime_parse(&rt, 1, argv, stdout, err, "up");
+	unsetenv(PATHS_BUILD_ENV);
+	for (int i = 0; i < 4 && parsed == 0; i++) {
+		rc[i] = runtime_check_images(&rt);
+		if (i < 3)
+			put_file(dir, files[i]);
+	}
+	runtime_free(&rt);
+	fclose(err);
+	for (int i = 0; i < 3; i++)
+		unlink_under(dir, files[i]);
+	unlink(topo);
+	CHECK_INT(rmdir(dir), 0);
+
+	CHECK_INT(parsed, 0);
+	CHECK(rc[0] && rc[1] && rc[2]);
+	CHECK_INT(rc[3], 0);
+	snprintf(want, sizeof(want),
+		 "mstlab: no guest kernel at %s/%s: build it with 'make "
+		 "kernel'\nmstlab: no guest kernel at %s/%s: build it with "
+		 "'make kernel FLAVOR=debug'\nmstlab: no guest initramfs at "
+		 "%s/%s: build it with 'make image'\n", dir, files[0], dir,
+		 files[1], dir, files[2]);
+	CHECK_STR(msg, want);
 }

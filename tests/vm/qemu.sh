@@ -14,8 +14,8 @@
 # the others receive): a wire inside the guest for tests. A hub port has
 # one queue pair, so virtio_net's XDP transmit shares the TX queue.
 
-: "${BZIMAGE:=build/kernel-default/arch/x86/boot/bzImage}"
-: "${INITRAMFS:=build/initramfs.cpio.lz4}"
+: "${BZIMAGE:=${BUILD:-build}/kernel-default/arch/x86/boot/bzImage}"
+: "${INITRAMFS:=${BUILD:-build}/initramfs.cpio.lz4}"
 : "${VM_MEMORY:=256}"
 : "${VM_CPU:=qemu64}"
 : "${VM_SMP:=1}"

@@ -233,6 +233,13 @@ int main(void)
 	char host[HOST_NAME_MAX + 1] = "?";
 	struct utsname u;
 
+	/* It mounts over /proc, /run and /dev/pts: never on a host where
+	 * someone runs it by mistake (say, asking for --help). */
+	if (getpid() != 1) {
+		fprintf(stderr, "mstlab-init is the guests' /init: it runs "
+			"as process 1 of a booting guest only\n");
+		return 2;
+	}
 	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
 	mount_pseudo();
 	free_page_reporting();

@@ -24,7 +24,7 @@ PROGRAMS :=
 GUEST_PROGRAMS :=
 UNIT_TESTS :=
 include lab/build.mk
-include $(sort $(wildcard lab/*/*.mk images/*/*.mk checks/*.mk tests/*/*.mk bench/*.mk))
+include $(sort $(wildcard lab/*/*.mk images/*/*.mk checks/*.mk tests/*/*.mk bench/*.mk docs/*/*.mk))
 $(foreach l,$(LIBRARIES),$(eval $(call library_rules,$(l))))
 $(foreach p,$(PROGRAMS),$(eval $(call program_rules,$(p))))
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rules,$(t))))
@@ -77,7 +77,7 @@ run: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
 	$(BUILD)/bin/mstlab run $(DEFAULT_TOPO)
 
 
-test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs unit fuzz
+test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs unit fuzz man
 	BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) tests/run
 
 bench: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
@@ -99,4 +99,5 @@ help:
 	@echo 'make kernel      guest kernel (FLAVOR=default|debug)'
 	@echo 'make image       guest initramfs'
 	@echo 'make progs       host and guest programs'
+	@echo 'make man         man pages in $(BUILD)/man (sources: docs/man/*.scd)'
 	@echo 'make bench       benchmarks (bench/)'

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * FDB flush and its scope, from the captures (design/checks.md): after a
+ * FDB flush and its scope, from the captures (docs/checks.md): after a
  * topology change in a tree, frames of that tree's probe flows to a
  * learned address show up on links off their path (flooding) until the
  * address is learned again; flows of trees without a topology change

@@ -3,7 +3,7 @@
  * The planner: a validated topology → everything the side-effect layer
  * needs, computed without touching the host. Same input, same output.
  *
- * Names (see DESIGN.md):
+ * Names (see docs/design/model.md):
  *   domain      mstlab-<lab>-<node>
  *   lab id      5 chars of base32 (a-z, 2-7) of the first 25 bits of
  *               SHA-256(lab name)

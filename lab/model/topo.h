@@ -6,7 +6,7 @@
  * precise error (file:line:col: message) and no side effects. Everything
  * later stages need is resolved here: link ends point at ports, ports carry
  * their effective settings (port > link > defaults), scenario references
- * point at nodes, links and ports. README.md documents the file format.
+ * point at nodes, links and ports. docs/topology.md documents the file format.
  */
 #ifndef MSTLAB_TOPO_H
 #define MSTLAB_TOPO_H

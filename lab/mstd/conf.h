@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mstd's configuration file: one setting per line, "key args", '#' starts
- * a comment.  The grammar is in lab/mstd/README.md.  Errors name the
+ * a comment.  The grammar is in docs/man/mstd.conf.5.scd.  Errors name the
  * place as "file:line:col: message" so a seed author can find them.
  */
 #ifndef MSTD_CONF_H

@@ -2,7 +2,7 @@
 /*
  * The control socket /run/mstd.<bridge>.sock (SOCK_SEQPACKET): one request
  * message of words, one reply message.  A reply starting "error: " is a
- * refusal; anything else is the answer.  Requests (see README.md):
+ * refusal; anything else is the answer.  Requests (docs/design/mstd.md):
  *   status [json] [port NAME]
  *   set bridge priority TREE N
  *   set port NAME cost|priority TREE N

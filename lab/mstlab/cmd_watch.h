@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* mstlab watch: a running lab's spanning trees, live (README.md). */
+/* mstlab watch: a running lab's spanning trees, live (docs/cli.md). */
 #ifndef MSTLAB_CMD_WATCH_H
 #define MSTLAB_CMD_WATCH_H
 

@@ -144,7 +144,7 @@ static int new_bridge(const char *bridge, char *err)
 	/* A wire: no spanning tree, nothing learned, everything floods,
 	 * VLAN-transparent (vlan_filtering stays at its default, off: the
 	 * host kernel may not even have it),
-	 * link-local groups forwarded (DESIGN.md, "Links on the host"). */
+	 * link-local groups forwarded (docs/design/orchestrator.md). */
 	mnl_attr_put_u32(nlh, IFLA_BR_STP_STATE, 0);
 	/* Not 0: the FDB garbage collector runs once per ageing time, at
 	 * least every 10 ms, which cost ~7% of a host core per link

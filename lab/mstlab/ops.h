@@ -43,8 +43,9 @@ struct hv_ops {
 
 struct link_ops {
 	/*
-	 * A host bridge that behaves like a wire (see DESIGN.md), labelled
-	 * with owner. A bridge of that name and label left by a run that
+	 * A host bridge that behaves like a wire
+	 * (docs/design/orchestrator.md), labelled with owner.
+	 * A bridge of that name and label left by a run that
 	 * died is replaced: returns 1 then, 0 when created afresh.
 	 */
 	int (*create)(void *ctx, const char *bridge, const char *owner,

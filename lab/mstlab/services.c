@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "reaper.h"
 
 static void nap_ms(unsigned ms)
 {
@@ -56,35 +57,53 @@ static bool running(const char *comm)
 	return found;
 }
 
-/* libvirtd where /dev/kvm is an unreadable file: see services.h. Its
- * QEMUs then get no mount namespace of their own (qemu.conf, in the same
- * private namespace): libvirt would try to carry the mask into each. */
-static pid_t spawn_libvirtd_without_kvm(const char *path, const char *mask,
-					const char *qemu_conf)
-{
-	pid_t pid = fork();
+/* Where /dev/kvm is an unreadable file: see services.h. Its QEMUs then
+ * get no mount namespace of their own (qemu.conf, in the same private
+ * namespace): libvirt would try to carry the mask into each. */
+struct kvm_mask {
+	const char *mask, *qemu_conf;
+};
 
-	if (pid)
-		return pid;
-	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount(mask, "/dev/kvm", NULL, MS_BIND, NULL) ||
-	    mount(qemu_conf, "/etc/libvirt/qemu.conf", NULL, MS_BIND, NULL))
-		_exit(126);
-	execl(path, "libvirtd", "-d", (char *)NULL);
-	_exit(127);
+static int mask_kvm_namespace(void *ctx)
+{
+	const struct kvm_mask *m = ctx;
+
+	return unshare(CLONE_NEWNS) ||
+	       mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	       mount(m->mask, "/dev/kvm", NULL, MS_BIND, NULL) ||
+	       mount(m->qemu_conf, "/etc/libvirt/qemu.conf", NULL, MS_BIND,
+		     NULL);
 }
 
+static int write_mask_files(const struct kvm_mask *m, char *err)
+{
+	const char *conf_text = "# mstlab: libvirtd without KVM\n"
+				"namespaces = [ ]\n";
+	int fd = open(m->mask, O_WRONLY | O_CREAT | O_CLOEXEC, 0);
+
+	if (fd < 0)
+		return ops_fail(err, "%s: %s", m->mask, strerror(errno));
+	close(fd);
+	fd = open(m->qemu_conf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, conf_text, strlen(conf_text)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return ops_fail(err, "%s: %s", m->qemu_conf, strerror(errno));
+	}
+	close(fd);
+	return 0;
+}
+
+/* libvirtd runs under a reaper of its own (reaper.h), so its QEMUs are
+ * reaped as they exit and a destroy does not wait for process 1. */
 static int start_daemon(const char *name, const char *path, bool mask_kvm,
 			FILE *log, char *err)
 {
 	char *argv[] = { (char *)path, "-d", NULL };
-	const char *mask = "/run/mstlab-kvm-masked";
-	const char *conf = "/run/mstlab-qemu.conf";
-	const char *conf_text = "# mstlab: libvirtd without KVM\n"
-				"namespaces = [ ]\n";
-	int status = -1, fd;
-	pid_t pid;
+	struct kvm_mask m = { "/run/mstlab-kvm-masked",
+			      "/run/mstlab-qemu.conf" };
+	bool libvirtd = strcmp(name, "libvirtd") == 0;
+	int status;
 
 	if (running(name))
 		return 0;
@@ -94,25 +113,15 @@ static int start_daemon(const char *name, const char *path, bool mask_kvm,
 	mask_kvm = mask_kvm && access("/dev/kvm", F_OK) == 0;
 	fprintf(log, "mstlab: starting %s%s\n", name,
 		mask_kvm ? " (without KVM: it does not boot guests here)" : "");
-	if (!mask_kvm)
-		return spawn_run(argv, NULL, 30000) ? ops_fail(err, "%s -d "
-							       "failed", path) : 0;
-	fd = open(mask, O_WRONLY | O_CREAT | O_CLOEXEC, 0);
-	if (fd < 0)
-		return ops_fail(err, "%s: %s", mask, strerror(errno));
-	close(fd);
-	fd = open(conf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, conf_text, strlen(conf_text)) < 0) {
-		if (fd >= 0)
-			close(fd);
-		return ops_fail(err, "%s: %s", conf, strerror(errno));
-	}
-	close(fd);
-	pid = spawn_libvirtd_without_kvm(path, mask, conf);
-	if (pid < 0 || !spawn_wait(pid, 30000, &status) ||
-	    !WIFEXITED(status) || WEXITSTATUS(status))
-		return ops_fail(err, "cannot start %s without KVM (status %d)",
-				path, status);
+	if (mask_kvm && write_mask_files(&m, err))
+		return -1;
+	status = libvirtd ? reaper_run_daemon(argv, mask_kvm ?
+					      mask_kvm_namespace : NULL, &m,
+					      30000) :
+			    spawn_run(argv, NULL, 30000);
+	if (status)
+		return ops_fail(err, "cannot start %s%s (status %d)", path,
+				mask_kvm ? " without KVM" : "", status);
 	return 0;
 }
 

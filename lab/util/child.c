@@ -100,7 +100,9 @@ uint64_t proc_start_time(pid_t pid)
 	/* comm may hold spaces and parentheses: fields restart after the
 	 * last ')'. Field 22 is the 20th after it. */
 	p = strrchr(buf, ')');
-	if (!p)
+	/* A zombie has exited: only its reaping is left, which process 1
+	 * may do seconds later for an orphan. */
+	if (!p || p[1] != ' ' || p[2] == 'Z')
 		return 0;
 	for (int field = 2; p && field < 22; field++)
 		p = strchr(p + 1, ' ');

@@ -27,7 +27,8 @@ int spawn_wait(pid_t pid, unsigned timeout_ms, int *status);
 /*
  * The process's start time (clock ticks since boot, /proc/PID/stat field
  * 22): with the pid it names one process for ever, so a pid recorded by
- * an earlier run is never mistaken for a new process. 0 if gone.
+ * an earlier run is never mistaken for a new process. 0 if gone, or a
+ * zombie (exited, not yet reaped).
  */
 uint64_t proc_start_time(pid_t pid);
 

@@ -6,3 +6,7 @@ util_SRCS := lab/util/sbuf.c lab/util/child.c lab/util/args.c \
 	lab/util/help_opt.c
 util_USES :=
 util_LDLIBS :=
+
+UNIT_TESTS += test_child
+test_child_SRCS := tests/unit/test_child.c
+test_child_USES := util

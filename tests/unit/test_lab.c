@@ -7,12 +7,14 @@
  * agent protocol, scenarios report one TAP line per step.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "lab.h"
+#include "reaper.h"
 #include "scenario.h"
 #include "child.h"
 #include "unit.h"
@@ -608,4 +610,52 @@ TEST(exec_request_is_argv_not_a_shell_line)
 		  "\"timeout\",\"arg\":[\"-s\",\"KILL\",\"2\",\"echo\","
 		  "\"a b; rm -rf /\",\"\\\"q\\\"\"],\"capture-output\":true}}");
 	free(req);
+}
+
+/*
+ * A daemon started under the reaper: what it leaves behind becomes the
+ * reaper's child (so its exit is reaped at once, not by process 1), and
+ * the call returns the foreground part's exit status.
+ */
+TEST(a_daemon_runs_under_its_own_reaper)
+{
+	char dir[] = "/tmp/mstlab-reaper-XXXXXX", script[128], pidfile[128];
+	char status[64], line[128];
+	char *argv[] = { "/bin/sh", script, NULL };
+	int ppid = 0, pid = 0;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(script, sizeof(script), "%s/daemon.sh", dir);
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", dir);
+	f = fopen(script, "w");
+	CHECK(f != NULL);
+	fprintf(f, "sleep 30 &\necho $! >%s\nexit 3\n", pidfile);
+	fclose(f);
+	CHECK_INT(reaper_run_daemon(argv, NULL, NULL, 10000), 3);
+	f = fopen(pidfile, "r");
+	CHECK(f != NULL);
+	CHECK_INT(fscanf(f, "%d", &pid), 1);
+	fclose(f);
+	/* The orphaned sleep's parent is the reaper. */
+	snprintf(status, sizeof(status), "/proc/%d/status", pid);
+	f = fopen(status, "r");
+	CHECK(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		sscanf(line, "PPid: %d", &ppid);
+	fclose(f);
+	snprintf(status, sizeof(status), "/proc/%d/comm", ppid);
+	f = fopen(status, "r");
+	CHECK(f != NULL);
+	CHECK(fgets(line, sizeof(line), f) != NULL);
+	fclose(f);
+	CHECK_STR(line, "mstlab-reaper\n");
+	/* With it gone, the reaper has nothing left and leaves too. */
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 500 && proc_start_time(ppid); i++)
+		usleep(10000);
+	CHECK_INT(proc_start_time(ppid), 0);
+	unlink(pidfile);
+	unlink(script);
+	rmdir(dir);
 }

@@ -54,7 +54,8 @@ struct paths_host {
 	bool exe_in_build;	/* its folder's parent holds obj/ or obj-san/ */
 };
 
-/* 0, or -errno when the cwd or the program's path cannot be read. */
+/* 0, or -errno when the cwd is needed (a relative $MSTLAB_BUILD, a
+ * program outside a build folder) and cannot be read. */
 int paths_host_read(struct paths_host *h);
 /* Applies the rule: 0, or -ENAMETOOLONG. */
 int paths_resolve(struct paths *p, const struct paths_host *h);

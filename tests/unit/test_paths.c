@@ -180,6 +180,27 @@ TEST(this_program_finds_its_build_folder_from_any_cwd)
 	CHECK_STR(c.initrd, want);
 }
 
+/* An installed mstlab's results go to the cwd: it is read even with no
+ * $MSTLAB_BUILD to resolve against it. */
+TEST(the_host_read_holds_the_cwd)
+{
+	char tmp[] = "/tmp/mstlab-unit-XXXXXX", cwd[PATH_MAX], want[PATH_MAX];
+	struct paths_host h;
+	int r;
+
+	CHECK(mkdtemp(tmp) != NULL);
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	unsetenv(PATHS_BUILD_ENV);
+	CHECK_INT(chdir(tmp), 0);
+	r = paths_host_read(&h);
+	CHECK(getcwd(want, sizeof(want)) != NULL);
+	CHECK_INT(chdir(cwd), 0);
+	CHECK_INT(rmdir(tmp), 0);
+	CHECK_INT(r, 0);
+	CHECK_STR(h.cwd, want);
+	CHECK(h.exe_in_build);
+}
+
 static int touch(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);

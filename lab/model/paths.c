@@ -89,11 +89,14 @@ static int layout(struct paths *p, const char *root, bool installed,
 	r |= put(p->bin, "%s/bin", root);
 	/* An installed mstlab has no checkout: its runs go where the user
 	 * works. */
-	if (installed)
+	if (installed) {
 		r |= put(p->results, "%s/results", cwd);
-	else
+		r |= put(p->cache, "%s", PATHS_INSTALLED_CACHE);
+	} else {
 		r |= put(p->results, "%.*s/results",
 			 (int)dir_len(root, strlen(root)), root);
+		r |= put(p->cache, "%s", root);
+	}
 	return r ? -ENAMETOOLONG : 0;
 }
 

@@ -104,6 +104,24 @@ TEST(override_then_the_build_folder_of_the_program_then_installed)
 	}
 }
 
+/* The KVM probe's answer: in the build folder, never under an installed
+ * PREFIX (the package manager's, read-only at run time). */
+TEST(the_cache_is_the_build_folder_or_var_cache)
+{
+	struct paths_host b = host(NULL, "/home/u", "/x/build/bin/mstlab", true);
+	struct paths_host e = host("/srv/b/", "/home/u", "/usr/bin/mstlab",
+				   false);
+	struct paths_host i = host(NULL, "/home/u", "/usr/bin/mstlab", false);
+	struct paths p;
+
+	CHECK_INT(paths_resolve(&p, &b), 0);
+	CHECK_STR(p.cache, "/x/build");
+	CHECK_INT(paths_resolve(&p, &e), 0);
+	CHECK_STR(p.cache, "/srv/b");
+	CHECK_INT(paths_resolve(&p, &i), 0);
+	CHECK_STR(p.cache, "/var/cache/mstlab");
+}
+
 TEST(too_long_is_an_error)
 {
 	static char env[PATH_MAX];

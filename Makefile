@@ -70,7 +70,7 @@ kernel: $(BZIMAGE)
 image: $(INITRAMFS)
 
 # ---- install and package -----------------------------------------------------
-# make install [PREFIX=/usr/local] [DESTDIR=], make uninstall
+# make install [PREFIX=/usr/local] [DESTDIR=], make uninstall, make deb
 include lab/install.mk
 
 # ---- the main job and the tests ---------------------------------------------
@@ -106,4 +106,5 @@ help:
 	@echo 'make man         man pages in $(BUILD)/man (sources: docs/man/*.scd)'
 	@echo 'make install     mstlab, the guest kernel and image, man pages under PREFIX (/usr/local)'
 	@echo 'make uninstall   remove what make install put there'
+	@echo 'make deb         the Debian package, in $(BUILD)/deb'
 	@echo 'make bench       benchmarks (bench/)'

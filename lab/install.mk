@@ -1,4 +1,4 @@
-# make install, make uninstall.
+# make install, make uninstall, make deb.
 #
 # Installs what a user of the host runs and what it boots, in the layout
 # lab/model/paths.c looks for beside PREFIX/bin/mstlab:
@@ -35,7 +35,7 @@ INSTALL_FLAVORS := default $(if $(wildcard $(KERNEL_debug)),debug)
 INSTALL_TOOLS   := $(INITRAMFS:.cpio.lz4=.tools)
 COMPLETION      := lab/mstlab/completion.bash
 
-.PHONY: install uninstall
+.PHONY: install uninstall deb
 install: $(BUILD)/bin/mstlab $(KERNEL_default) $(INITRAMFS) $(MAN_PAGES) \
 		$(COMPLETION)
 	$(if $(PREFIX),,$(error PREFIX is empty))
@@ -63,3 +63,15 @@ uninstall:
 		.,,$(suffix $(p)))/$(notdir $(p)))
 	rm -rf $(DESTDIR)$(mstlibdir) $(DESTDIR)$(mstsharedir) \
 		$(DESTDIR)$(cachedir)
+
+# The Debian package, from this build folder (debian/rules says how):
+# everything is built here first, so the make calls in debian/rules have
+# nothing left to do but relink mstlab with the package's version.
+DEB_DIR := $(BUILD)/deb
+deb: $(DEPS_STAMP) $(KERNEL_default) $(INITRAMFS) progs man
+	dpkg-checkbuilddeps
+	rm -rf $(DEB_DIR)
+	debian/rules build
+	debian/rules binary
+	debian/rules clean
+	@ls $(DEB_DIR)/*.deb

@@ -35,17 +35,21 @@ _mstlab_takes_value() {
 	return 1
 }
 
+# _mstlab_reply COMPGEN-ARGS...: adds what compgen offers for $cur, one
+# word a line (a folder's name may hold spaces).
+_mstlab_reply() {
+	mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen "$@" -- "$cur")
+}
+
 # _mstlab_files EXT...: folders, and files ending in .EXT (any file with
 # no EXT), matching $cur.
 _mstlab_files() {
-	local IFS=$'\n' ext
+	local ext
 	compopt -o filenames 2>/dev/null
-	COMPREPLY+=($(compgen -d -- "$cur"))
-	if (($# == 0)); then
-		COMPREPLY+=($(compgen -f -- "$cur"))
-	fi
+	_mstlab_reply -d
+	(($# == 0)) && _mstlab_reply -f
 	for ext in "$@"; do
-		COMPREPLY+=($(compgen -f -X "!*.$ext" -- "$cur"))
+		_mstlab_reply -f -X "!*.$ext"
 	done
 }
 
@@ -53,6 +57,7 @@ _mstlab_files() {
 # topology by the mstlab being completed; nothing when it does not parse.
 _mstlab_plan_words() {
 	local prog=$1 topo=$2 what=$3 kind name rest node=
+	# shellcheck disable=SC2088 # a literal ~/ typed on the line
 	[[ $topo == '~/'* ]] && topo=$HOME/${topo#'~/'}
 	[[ -f $topo ]] || return 0
 	if [[ $what == scenarios ]]; then
@@ -90,13 +95,14 @@ _mstlab_words_to() {
 }
 
 _mstlab() {
-	local words cur prev prog cmd= topo= i w nargs=0 pos=()
+	local words cur prev prog cmd='' topo='' i w nargs=0 pos=()
 	COMPREPLY=()
 	_mstlab_words_to words
 	cur=${words[-1]}
 	prev=
 	((${#words[@]} > 1)) && prev=${words[-2]}
 	prog=${words[0]}
+	# shellcheck disable=SC2088 # a literal ~/ typed on the line
 	[[ $prog == '~/'* ]] && prog=$HOME/${prog#'~/'}
 
 	# The command, and the positional words before the one completed.
@@ -116,9 +122,9 @@ _mstlab() {
 	done
 	if [[ -z $cmd ]]; then
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W '--help --version' -- "$cur"))
+			_mstlab_reply -W '--help --version'
 		else
-			COMPREPLY=($(compgen -W "$_mstlab_commands" -- "$cur"))
+			_mstlab_reply -W "$_mstlab_commands"
 		fi
 		return 0
 	fi
@@ -131,36 +137,36 @@ _mstlab() {
 		case $prev in
 		--virt)
 			if [[ $cmd == plan ]]; then
-				COMPREPLY=($(compgen -W 'qemu kvm' -- "$cur"))
+				_mstlab_reply -W 'qemu kvm'
 			else
-				COMPREPLY=($(compgen -W 'auto qemu kvm' -- "$cur"))
+				_mstlab_reply -W 'auto qemu kvm'
 			fi
 			;;
 		--results | --run) compopt -o filenames 2>/dev/null
-			COMPREPLY=($(compgen -d -- "$cur")) ;;
+			_mstlab_reply -d ;;
 		--kernel | --debug-kernel | --initrd | -o) _mstlab_files ;;
 		--xml | --user-data | --meta-data | --mstd-conf)
-			COMPREPLY=($(compgen -W "$(_mstlab_plan_words "$prog" "$topo" nodes)" -- "$cur")) ;;
+			_mstlab_reply -W "$(_mstlab_plan_words "$prog" "$topo" nodes)" ;;
 		-s | --scenario)
-			COMPREPLY=($(compgen -W "$(_mstlab_plan_words "$prog" "$topo" scenarios)" -- "$cur")) ;;
+			_mstlab_reply -W "$(_mstlab_plan_words "$prog" "$topo" scenarios)" ;;
 		esac
 		return 0
 	fi
 	if [[ $cur == -* && ! ($cmd == exec && nargs -ge 2) ]]; then
-		COMPREPLY=($(compgen -W "$(_mstlab_options "$cmd") --help" -- "$cur"))
+		_mstlab_reply -W "$(_mstlab_options "$cmd") --help"
 		return 0
 	fi
 
 	case $cmd:$nargs in
 	decode:0) _mstlab_files pcap ;;
 	verdict:0) compopt -o filenames 2>/dev/null
-		COMPREPLY=($(compgen -d -- "$cur")) ;;
+		_mstlab_reply -d ;;
 	check:0 | graph:0 | plan:0 | up:0 | down:0 | run:0 | status:0 | \
 		exec:0 | console:0 | link:0 | watch:0) _mstlab_files yaml yml ;;
 	exec:1 | console:1)
-		COMPREPLY=($(compgen -W "$(_mstlab_plan_words "$prog" "$topo" nodes)" -- "$cur")) ;;
+		_mstlab_reply -W "$(_mstlab_plan_words "$prog" "$topo" nodes)" ;;
 	link:1)
-		COMPREPLY=($(compgen -W "$(_mstlab_plan_words "$prog" "$topo" ends)" -- "$cur"))
+		_mstlab_reply -W "$(_mstlab_plan_words "$prog" "$topo" ends)"
 		# bash completes the part after the last ':' of the word
 		if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
 			local colon=${cur%"${cur##*:}"}
@@ -169,8 +175,8 @@ _mstlab() {
 			done
 		fi
 		;;
-	link:2) COMPREPLY=($(compgen -W 'fail restore' -- "$cur")) ;;
-	link:3) COMPREPLY=($(compgen -W 'carrier silent' -- "$cur")) ;;
+	link:2) _mstlab_reply -W 'fail restore' ;;
+	link:3) _mstlab_reply -W 'carrier silent' ;;
 	esac
 	return 0
 }

@@ -69,6 +69,10 @@ $(INITRAMFS): $(IMAGE_INPUTS) $(addprefix $(BUILD)/bin/,$(GUEST_PROGRAMS)) \
 kernel: $(BZIMAGE)
 image: $(INITRAMFS)
 
+# ---- install and package -----------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=], make uninstall, make deb
+include lab/install.mk
+
 # ---- the main job and the tests ---------------------------------------------
 .PHONY: run test vmtest bench
 # The main job: every scenario of the default lab, up to down.
@@ -100,4 +104,7 @@ help:
 	@echo 'make image       guest initramfs'
 	@echo 'make progs       host and guest programs'
 	@echo 'make man         man pages in $(BUILD)/man (sources: docs/man/*.scd)'
+	@echo 'make install     mstlab, the guest kernel and image, man pages under PREFIX (/usr/local)'
+	@echo 'make uninstall   remove what make install put there'
+	@echo 'make deb         the Debian package, in $(BUILD)/deb'
 	@echo 'make bench       benchmarks (bench/)'

@@ -9,7 +9,7 @@ model_SRCS := lab/model/topo_model.c lab/model/topo_yaml.c \
 	lab/model/topo_parse.c lab/model/topo_scenario.c \
 	lab/model/plan.c lab/model/plan_xml.c lab/model/plan_seed.c \
 	lab/model/plan_print.c lab/model/plan_dot.c lab/model/events.c \
-	lab/model/paths.c
+	lab/model/paths.c lab/model/build_id.c
 model_USES := libmst util
 # libyaml; SHA-256 of the lab name (libcrypto).
 model_LDLIBS := -lyaml -lcrypto

@@ -35,26 +35,30 @@ static bool is_dir(const char *path)
 int paths_host_read(struct paths_host *h)
 {
 	char obj[PATH_MAX];
+	int cwd_err = 0;
 	ssize_t n;
 
 	memset(h, 0, sizeof(*h));
 	h->build_env = getenv(PATHS_BUILD_ENV);
-	if (h->build_env && h->build_env[0] != '/' &&
-	    !getcwd(h->cwd, sizeof(h->cwd)))
-		return -errno;
-	n = readlink("/proc/self/exe", h->exe, sizeof(h->exe) - 1);
-	if (n < 0 || (size_t)n >= sizeof(h->exe) - 1) {
-		h->exe[0] = '\0';	/* unknown: the default prefix */
-		return 0;
+	if (!getcwd(h->cwd, sizeof(h->cwd))) {
+		cwd_err = -errno;
+		h->cwd[0] = '\0';
 	}
+	n = readlink("/proc/self/exe", h->exe, sizeof(h->exe) - 1);
+	if (n < 0 || (size_t)n >= sizeof(h->exe) - 1)
+		n = 0;		/* unknown: the default prefix */
 	h->exe[n] = '\0';
 	/* Programs are linked from obj/, unit tests from obj-san/. */
-	for (int i = 0; i < 2 && !h->exe_in_build; i++)
+	for (int i = 0; n && i < 2 && !h->exe_in_build; i++)
 		if ((size_t)snprintf(obj, sizeof(obj), "%.*s/%s",
 				     (int)top_len(h->exe), h->exe,
 				     i ? "obj-san" : "obj") < sizeof(obj))
 			h->exe_in_build = is_dir(obj);
-	return 0;
+	/* The cwd is the base of a relative $MSTLAB_BUILD, and an installed
+	 * mstlab's results go there. */
+	if (h->build_env && h->build_env[0])
+		return h->build_env[0] == '/' ? 0 : cwd_err;
+	return h->exe_in_build ? 0 : cwd_err;
 }
 
 /* snprintf into a PATH_MAX buffer; -ENAMETOOLONG when it did not fit. */
@@ -85,11 +89,14 @@ static int layout(struct paths *p, const char *root, bool installed,
 	r |= put(p->bin, "%s/bin", root);
 	/* An installed mstlab has no checkout: its runs go where the user
 	 * works. */
-	if (installed)
+	if (installed) {
 		r |= put(p->results, "%s/results", cwd);
-	else
+		r |= put(p->cache, "%s", PATHS_INSTALLED_CACHE);
+	} else {
 		r |= put(p->results, "%.*s/results",
 			 (int)dir_len(root, strlen(root)), root);
+		r |= put(p->cache, "%s", root);
+	}
 	return r ? -ENAMETOOLONG : 0;
 }
 

@@ -12,12 +12,13 @@
  *  3. the installed layout of the program's PREFIX/bin/mstlab.
  *
  * A build folder BUILD holds kernel-FLAVOR/arch/x86/boot/bzImage,
- * initramfs.cpio.lz4 and the programs in bin/; results go to results/
- * beside it (for build/ of a checkout: the checkout's results/). An
- * installed PREFIX holds lib/mstlab/kernel-FLAVOR/bzImage,
+ * initramfs.cpio.lz4, the programs in bin/ and mstlab's cache; results
+ * go to results/ beside it (for build/ of a checkout: the checkout's
+ * results/). An installed PREFIX holds lib/mstlab/kernel-FLAVOR/bzImage,
  * lib/mstlab/initramfs.cpio.lz4 and the programs in bin/; results go to
- * results/ in the current directory. An initramfs NAME.cpio.lz4, wherever it is, has
- * its tools share NAME.tools/ beside it (images/build-initramfs).
+ * results/ in the current directory, the cache to /var/cache/mstlab. An
+ * initramfs NAME.cpio.lz4, wherever it is, has its tools share
+ * NAME.tools/ beside it (images/build-initramfs).
  */
 #ifndef MSTLAB_PATHS_H
 #define MSTLAB_PATHS_H
@@ -29,6 +30,9 @@
 #include "topo.h"
 
 #define PATHS_BUILD_ENV "MSTLAB_BUILD"
+/* An installed mstlab's cache: never under PREFIX, which is read-only
+ * at run time and which the package manager owns. */
+#define PATHS_INSTALLED_CACHE "/var/cache/mstlab"
 
 enum paths_origin {
 	PATHS_FROM_ENV,		/* $MSTLAB_BUILD */
@@ -42,6 +46,9 @@ struct paths {
 	char initrd[PATH_MAX];
 	char bin[PATH_MAX];
 	char results[PATH_MAX];
+	/* What mstlab learns about the host (the KVM probe): the build
+	 * folder, or PATHS_INSTALLED_CACHE. */
+	char cache[PATH_MAX];
 };
 
 /* What the rule reads from the host: paths_host_read() fills it; tests
@@ -54,7 +61,8 @@ struct paths_host {
 	bool exe_in_build;	/* its folder's parent holds obj/ or obj-san/ */
 };
 
-/* 0, or -errno when the cwd or the program's path cannot be read. */
+/* 0, or -errno when the cwd is needed (a relative $MSTLAB_BUILD, a
+ * program outside a build folder) and cannot be read. */
 int paths_host_read(struct paths_host *h);
 /* Applies the rule: 0, or -ENAMETOOLONG. */
 int paths_resolve(struct paths *p, const struct paths_host *h);

@@ -15,6 +15,7 @@
 #include "child.h"
 #include "print.h"
 #include "topo.h"
+#include "version.h"
 
 struct cli {
 	FILE *out, *err;
@@ -338,6 +339,8 @@ static int help(FILE *f)
 		fprintf(f, "  mstlab %s\n", commands[i].help);
 	fputs(lab_options, f);
 	fputs("mstlab COMMAND --help: that command's usage\n", f);
+	fputs("mstlab --version: this mstlab's version, and the kernels and "
+	      "image it boots\n", f);
 	return 2;
 }
 
@@ -365,6 +368,8 @@ int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
 		help(out);
 		return 0;
 	}
+	if (strcmp(argv[1], "--version") == 0)
+		return mstlab_version_print(out, err);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name) != 0)
 			continue;

@@ -83,7 +83,7 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 	runtime_signals();
 	/* The accelerator first: libvirtd must not even try a broken KVM. */
 	virt = rt->virt >= 0 ? (enum plan_virt)rt->virt :
-	       services_virt(rt->kernel[0], rt->initrd, rt->err);
+	       services_virt(rt->kernel[0], rt->initrd, rt->cache, rt->err);
 	if (runtime_connect(rt, autodestroy, virt) || clear_stale(rt))
 		return -1;
 	if (lab_init(l, rt->t, &rt->ops, rt->results, rt->err, err)) {

@@ -126,6 +126,7 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	}
 	memcpy(rt->kernel, ps.kernel, sizeof(rt->kernel));
 	memcpy(rt->initrd, ps.initrd, sizeof(rt->initrd));
+	memcpy(rt->cache, ps.cache, sizeof(rt->cache));
 	if ((results && absolute(results, rt->results, sizeof(rt->results),
 				 err)) ||
 	    (kernel && absolute(kernel, rt->kernel[0], PATH_MAX, err)) ||

@@ -22,6 +22,7 @@ struct runtime {
 	const char *uri;
 	char results[PATH_MAX / 2];
 	char kernel[2][PATH_MAX], initrd[PATH_MAX], tools[PATH_MAX];
+	char cache[PATH_MAX];		/* paths.h */
 	int virt;			/* -1 auto, else enum plan_virt */
 	bool keep, json;
 	const char *scenario;

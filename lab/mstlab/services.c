@@ -179,7 +179,7 @@ static bool boots_with_kvm(const char *kernel, const char *initrd,
 }
 
 enum plan_virt services_virt(const char *kernel, const char *initrd,
-			     FILE *log)
+			     const char *cache_dir, FILE *log)
 {
 	char cache[PATH_MAX], console[PATH_MAX], key[PATH_MAX + 64];
 	char line[PATH_MAX + 64] = "";
@@ -189,9 +189,12 @@ enum plan_virt services_virt(const char *kernel, const char *initrd,
 
 	if (access("/dev/kvm", R_OK | W_OK) || stat(kernel, &ks))
 		return PLAN_VIRT_QEMU;
-	/* Beside the kernel: results folders come and go. */
-	snprintf(cache, sizeof(cache), "%s.kvm-probe", kernel);
-	snprintf(console, sizeof(console), "%s.kvm-probe.console", kernel);
+	/* Not in a results folder: those come and go. */
+	snprintf(cache, sizeof(cache), "%s/kvm-probe", cache_dir);
+	snprintf(console, sizeof(console), "%s/kvm-probe.console", cache_dir);
+	if (mkdir(cache_dir, 0755) && errno != EEXIST)
+		fprintf(log, "mstlab: warning: cannot create %s: %s\n",
+			cache_dir, strerror(errno));
 	/* The file itself, not its name: the same kernel reached through
 	 * another path (a symlinked build folder) needs no new probe. */
 	snprintf(key, sizeof(key), "kernel %llu:%llu %lld %lld",

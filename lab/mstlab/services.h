@@ -15,11 +15,11 @@
 /*
  * KVM only when a guest really boots with it: QEMU boots kernel+initrd
  * with -accel kvm (killed after 20 s if it hangs) and must reach the
- * image's init on its console. Cached beside the kernel
- * (KERNEL.kvm-probe), per kernel build.
+ * image's init on its console. The answer is cached in @cache_dir
+ * (kvm-probe, created if need be), per kernel build.
  */
 enum plan_virt services_virt(const char *kernel, const char *initrd,
-			     FILE *log);
+			     const char *cache_dir, FILE *log);
 
 /*
  * Connects to uri. For qemu:///system as root, starts virtlogd and

@@ -104,6 +104,24 @@ TEST(override_then_the_build_folder_of_the_program_then_installed)
 	}
 }
 
+/* The KVM probe's answer: in the build folder, never under an installed
+ * PREFIX (the package manager's, read-only at run time). */
+TEST(the_cache_is_the_build_folder_or_var_cache)
+{
+	struct paths_host b = host(NULL, "/home/u", "/x/build/bin/mstlab", true);
+	struct paths_host e = host("/srv/b/", "/home/u", "/usr/bin/mstlab",
+				   false);
+	struct paths_host i = host(NULL, "/home/u", "/usr/bin/mstlab", false);
+	struct paths p;
+
+	CHECK_INT(paths_resolve(&p, &b), 0);
+	CHECK_STR(p.cache, "/x/build");
+	CHECK_INT(paths_resolve(&p, &e), 0);
+	CHECK_STR(p.cache, "/srv/b");
+	CHECK_INT(paths_resolve(&p, &i), 0);
+	CHECK_STR(p.cache, "/var/cache/mstlab");
+}
+
 TEST(too_long_is_an_error)
 {
 	static char env[PATH_MAX];
@@ -178,6 +196,27 @@ TEST(this_program_finds_its_build_folder_from_any_cwd)
 	CHECK_INT(c.origin, PATHS_FROM_ENV);
 	snprintf(want, sizeof(want), "%s/rel/initramfs.cpio.lz4", tmp);
 	CHECK_STR(c.initrd, want);
+}
+
+/* An installed mstlab's results go to the cwd: it is read even with no
+ * $MSTLAB_BUILD to resolve against it. */
+TEST(the_host_read_holds_the_cwd)
+{
+	char tmp[] = "/tmp/mstlab-unit-XXXXXX", cwd[PATH_MAX], want[PATH_MAX];
+	struct paths_host h;
+	int r;
+
+	CHECK(mkdtemp(tmp) != NULL);
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	unsetenv(PATHS_BUILD_ENV);
+	CHECK_INT(chdir(tmp), 0);
+	r = paths_host_read(&h);
+	CHECK(getcwd(want, sizeof(want)) != NULL);
+	CHECK_INT(chdir(cwd), 0);
+	CHECK_INT(rmdir(tmp), 0);
+	CHECK_INT(r, 0);
+	CHECK_STR(h.cwd, want);
+	CHECK(h.exe_in_build);
 }
 
 static int touch(const char *path)

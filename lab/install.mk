@@ -1,0 +1,77 @@
+# make install, make uninstall, make deb.
+#
+# Installs what a user of the host runs and what it boots, in the layout
+# lab/model/paths.c looks for beside PREFIX/bin/mstlab:
+#
+#   PREFIX/bin/mstlab                       the orchestrator, the one host program
+#   PREFIX/lib/mstlab/kernel-FLAVOR/bzImage the guest kernels (debug if built)
+#   PREFIX/lib/mstlab/initramfs.cpio.lz4    the guest image, and beside it
+#   PREFIX/lib/mstlab/initramfs.tools/      its tools share (tcpdump, ...)
+#   PREFIX/share/mstlab/topologies/         the example labs
+#   PREFIX/share/man/man{1,5,8}/            every man page
+#   PREFIX/share/bash-completion/completions/mstlab
+#
+# mstd, mstctl, probe-gen, probe-sink, hsmpctl, hsmp-test and ethsend run
+# in the guests and are in the image; on the host they have no bridge in
+# MST mode, no emulated device and no lab to work on, so only their man
+# pages are installed (they document what `mstlab exec` runs). bpdu-pcap
+# and the benchmarks are the test suites' tools. DESTDIR stages it all
+# (debian/rules, tests/install/destdir).
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+bindir     := $(PREFIX)/bin
+mstlibdir  := $(PREFIX)/lib/mstlab
+mstsharedir := $(PREFIX)/share/mstlab
+mandir     := $(PREFIX)/share/man
+completiondir := $(PREFIX)/share/bash-completion/completions
+# What an installed mstlab learns about the host (paths.h).
+cachedir   := /var/cache/mstlab
+
+KERNEL_default := $(BUILD)/kernel-default/arch/x86/boot/bzImage
+KERNEL_debug   := $(BUILD)/kernel-debug/arch/x86/boot/bzImage
+# The debug kernel is installed when it has been built (make kernel
+# FLAVOR=debug); the default one is built if need be.
+INSTALL_FLAVORS := default $(if $(wildcard $(KERNEL_debug)),debug)
+INSTALL_TOOLS   := $(INITRAMFS:.cpio.lz4=.tools)
+COMPLETION      := lab/mstlab/completion.bash
+
+.PHONY: install uninstall deb
+install: $(BUILD)/bin/mstlab $(KERNEL_default) $(INITRAMFS) $(MAN_PAGES) \
+		$(COMPLETION)
+	$(if $(PREFIX),,$(error PREFIX is empty))
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mstsharedir)/topologies \
+		$(DESTDIR)$(completiondir) \
+		$(addprefix $(DESTDIR)$(mandir)/man,$(sort $(subst .,,$(suffix $(MAN_PAGES)))))
+	install -m 0755 $(BUILD)/bin/mstlab $(DESTDIR)$(bindir)/mstlab
+	@# The whole folder anew: no kernel or tool of an older install stays.
+	rm -rf $(DESTDIR)$(mstlibdir)
+	$(foreach f,$(INSTALL_FLAVORS),install -D -m 0644 $(KERNEL_$(f)) \
+		$(DESTDIR)$(mstlibdir)/kernel-$(f)/bzImage &&) true
+	install -m 0644 $(INITRAMFS) $(DESTDIR)$(mstlibdir)/initramfs.cpio.lz4
+	@[[ -d $(INSTALL_TOOLS) ]] || { echo "install: no $(INSTALL_TOOLS): run 'make image'" >&2; exit 1; }
+	cp -R --no-dereference --preserve=mode $(INSTALL_TOOLS) \
+		$(DESTDIR)$(mstlibdir)/initramfs.tools
+	install -m 0644 topologies/*.yaml $(DESTDIR)$(mstsharedir)/topologies/
+	$(foreach p,$(MAN_PAGES),install -m 0644 $(p) \
+		$(DESTDIR)$(mandir)/man$(subst .,,$(suffix $(p)))/ &&) true
+	install -m 0644 $(COMPLETION) $(DESTDIR)$(completiondir)/mstlab
+
+uninstall:
+	$(if $(PREFIX),,$(error PREFIX is empty))
+	rm -f $(DESTDIR)$(bindir)/mstlab $(DESTDIR)$(completiondir)/mstlab \
+		$(foreach p,$(MAN_PAGES),$(DESTDIR)$(mandir)/man$(subst \
+		.,,$(suffix $(p)))/$(notdir $(p)))
+	rm -rf $(DESTDIR)$(mstlibdir) $(DESTDIR)$(mstsharedir) \
+		$(DESTDIR)$(cachedir)
+
+# The Debian package, from this build folder (debian/rules says how):
+# everything is built here first, so the make calls in debian/rules have
+# nothing left to do but relink mstlab with the package's version.
+DEB_DIR := $(BUILD)/deb
+deb: $(DEPS_STAMP) $(KERNEL_default) $(INITRAMFS) progs man
+	dpkg-checkbuilddeps
+	rm -rf $(DEB_DIR)
+	debian/rules build
+	debian/rules binary
+	debian/rules clean
+	@ls $(DEB_DIR)/*.deb

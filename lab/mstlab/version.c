@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#include "version.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "build_id.h"
+#include "paths.h"
+
+#ifndef MSTLAB_VERSION
+#error "MSTLAB_VERSION is set by lab/mstlab/version.mk"
+#endif
+
+const char mstlab_version[] = MSTLAB_VERSION;
+
+static void line(FILE *out, const char *what, const char *path,
+		 int (*id)(const char *, char *, size_t))
+{
+	char buf[BUILD_ID_LEN];
+	int r = id(path, buf, sizeof(buf));
+
+	if (r == -ENOENT)
+		snprintf(buf, sizeof(buf), "not built");
+	else if (r == -EINVAL)
+		snprintf(buf, sizeof(buf), "unknown (not a bzImage)");
+	else if (r)
+		snprintf(buf, sizeof(buf), "unknown (%s)", strerror(-r));
+	fprintf(out, "%-15s%-26s %s\n", what, buf, path);
+}
+
+int mstlab_version_print(FILE *out, FILE *err)
+{
+	struct paths ps;
+	int r;
+
+	fprintf(out, "mstlab %s\n", mstlab_version);
+	r = paths_find(&ps);
+	if (r) {
+		fprintf(err, "mstlab: cannot work out the build folder: %s\n",
+			strerror(-r));
+		return 1;
+	}
+	line(out, "kernel-default", ps.kernel[TOPO_KERNEL_DEFAULT],
+	     build_id_kernel);
+	line(out, "kernel-debug", ps.kernel[TOPO_KERNEL_DEBUG],
+	     build_id_kernel);
+	line(out, "initramfs", ps.initrd, build_id_file);
+	return 0;
+}

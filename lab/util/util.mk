@@ -3,6 +3,7 @@
 LIBRARIES += util
 util_DIR := lab/util
 util_SRCS := lab/util/sbuf.c lab/util/child.c lab/util/args.c \
+	lab/util/errbuf.c \
 	lab/util/help_opt.c
 util_USES :=
 util_LDLIBS :=

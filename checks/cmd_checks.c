@@ -73,7 +73,7 @@ int cmd_decode(int argc, char **argv, FILE *out, FILE *err)
 	struct decode_ctx d = { .out = out, .err = err };
 	const char *path = NULL;
 	int rc = 0;
-	char e[512];
+	struct errbuf e;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
@@ -93,9 +93,8 @@ int cmd_decode(int argc, char **argv, FILE *out, FILE *err)
 		return 1;
 	}
 	/* A capture cut short still prints its whole frames first. */
-	if (pcap_read_file(path, decode_frame, &d, e, sizeof(e)) &&
-	    !d.write_failed) {
-		fprintf(err, "mstlab: %s\n", e);
+	if (pcap_read_file(path, decode_frame, &d, &e) && !d.write_failed) {
+		fprintf(err, "mstlab: %s\n", e.msg);
 		rc = 1;
 	}
 	if (decode_flush(&d) || fflush(out) || ferror(out)) {
@@ -116,16 +115,16 @@ static void build_results(const struct topo *t, const char *run_dir,
 {
 	struct analysis *a = calloc(1, sizeof(*a));
 	struct result_scenario *sc;
-	char e[512];
+	struct errbuf e;
 	struct plan *p = NULL;
 
 	result_init(r, t->name);
 	if (!a || plan_build(t, &p)) {
 		r->oom = true;
-	} else if (analysis_load(a, t, p, run_dir, e, sizeof(e))) {
+	} else if (analysis_load(a, t, p, run_dir, &e)) {
 		sc = result_add_scenario(r, NULL, 0, 0);
-		result_add_check(r, sc, "load", RESULT_NO_TREE, NULL, false, e,
-				 NULL);
+		result_add_check(r, sc, "load", RESULT_NO_TREE, NULL, false,
+				 e.msg, NULL);
 	} else {
 		analysis_results(a, r);
 	}
@@ -139,14 +138,14 @@ int run_verdicts(const struct topo *t, const char *run_dir, FILE *out,
 		 int *tap)
 {
 	struct result_run r;
-	char e[PATH_MAX + 64];
+	struct errbuf e;
 	int failed;
 
 	build_results(t, run_dir, &r);
 	failed = report_tap(&r, out, tap);
-	if (report_write_files(&r, run_dir, e, sizeof(e))) {
+	if (report_write_files(&r, run_dir, &e)) {
 		fprintf(out, "not ok %d - checks: report files: %s\n", ++*tap,
-			e);
+			e.msg);
 		failed++;
 	}
 	result_free(&r);

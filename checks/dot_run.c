@@ -40,8 +40,7 @@ static char *slurp(FILE *f)
 }
 
 /* Spawns dot with in and out as its stdin and stdout; its status. */
-static int run(const char *engine, FILE *in, FILE *out, char *err,
-	       size_t err_len)
+static int run(const char *engine, FILE *in, FILE *out, struct errbuf *err)
 {
 	char k[64];
 	char *argv[] = { "dot", k, "-Tsvg", NULL };
@@ -57,26 +56,26 @@ static int run(const char *engine, FILE *in, FILE *out, char *err,
 	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc) {
-		snprintf(err, err_len, "dot: %s (Debian package graphviz)",
-			 strerror(rc));
+		errbuf_set(err, "dot: %s (Debian package graphviz)",
+			   strerror(rc));
 		return -1;
 	}
 	if (spawn_wait(pid, DOT_TIMEOUT_MS, &status) != 1) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
-		snprintf(err, err_len, "dot: no answer in %d s",
-			 DOT_TIMEOUT_MS / 1000);
+		errbuf_set(err, "dot: no answer in %d s",
+			   DOT_TIMEOUT_MS / 1000);
 		return -1;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(err, err_len, "dot: failed (status %d)", status);
+		errbuf_set(err, "dot: failed (status %d)", status);
 		return -1;
 	}
 	return 0;
 }
 
 int dot_run_svg(const char *engine, const char *graph, char **svg,
-		char *err, size_t err_len)
+		struct errbuf *err)
 {
 	/* Files, not pipes: dot reads all before it writes, and neither
 	 * side can block the other. */
@@ -85,18 +84,18 @@ int dot_run_svg(const char *engine, const char *graph, char **svg,
 
 	*svg = NULL;
 	if (!in || !out) {
-		snprintf(err, err_len, "temporary file: %s", strerror(errno));
+		errbuf_set(err, "temporary file: %s", strerror(errno));
 		goto done;
 	}
 	if (fputs(graph, in) == EOF || fflush(in) || fseek(in, 0, SEEK_SET)) {
-		snprintf(err, err_len, "temporary file: %s", strerror(errno));
+		errbuf_set(err, "temporary file: %s", strerror(errno));
 		goto done;
 	}
-	if (run(engine, in, out, err, err_len))
+	if (run(engine, in, out, err))
 		goto done;
 	*svg = slurp(out);
 	if (!*svg)
-		snprintf(err, err_len, "dot: output unreadable");
+		errbuf_set(err, "dot: output unreadable");
 	rc = *svg ? 0 : -1;
 done:
 	if (in)

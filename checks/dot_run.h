@@ -5,11 +5,13 @@
 
 #include <stddef.h>
 
+#include "errbuf.h"
+
 /*
  * Lays out and renders graph (DOT text) with `dot -Kengine -Tsvg`.
  * 0 and *svg (malloc'd, NUL-terminated), or -1 with err.
  */
 int dot_run_svg(const char *engine, const char *graph, char **svg,
-		char *err, size_t err_len);
+		struct errbuf *err);
 
 #endif

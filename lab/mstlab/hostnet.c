@@ -32,13 +32,13 @@
  * off, and flushes what it learned then. */
 #define LINK_AGEING_CS 100
 
-static bool ours(const char *name, char *err)
+static bool ours(const char *name, struct errbuf *err)
 {
 	if (strncmp(name, PREFIX, strlen(PREFIX)) == 0 &&
 	    strlen(name) < IFNAMSIZ)
 		return true;
-	ops_fail(err, "refusing to touch '%s': not an mstlab "
-		 "interface", name);
+	errbuf_set(err, "refusing to touch '%s': not an mstlab "
+		   "interface", name);
 	return false;
 }
 
@@ -67,7 +67,8 @@ static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 }
 
 /* One request on its own socket: 0 or -errno (err says why). */
-static int request_rc(struct nlmsghdr *nlh, char *err, const char *what,
+static int request_rc(struct nlmsghdr *nlh, struct errbuf *err,
+		      const char *what,
 		      const char *name, mnl_cb_t cb, void *data)
 {
 	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
@@ -75,7 +76,7 @@ static int request_rc(struct nlmsghdr *nlh, char *err, const char *what,
 
 	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
 		rc = -errno;
-		ops_fail(err, "rtnetlink: %s", strerror(errno));
+		errbuf_set(err, "rtnetlink: %s", strerror(errno));
 		if (nl)
 			mnl_socket_close(nl);
 		return rc;
@@ -83,11 +84,11 @@ static int request_rc(struct nlmsghdr *nlh, char *err, const char *what,
 	rc = talk(nl, nlh, cb, data);
 	mnl_socket_close(nl);
 	if (rc)
-		ops_fail(err, "cannot %s %s: %s", what, name, strerror(-rc));
+		errbuf_set(err, "cannot %s %s: %s", what, name, strerror(-rc));
 	return rc;
 }
 
-static int request(struct nlmsghdr *nlh, char *err, const char *what,
+static int request(struct nlmsghdr *nlh, struct errbuf *err, const char *what,
 		   const char *name, int ok_errno)
 {
 	int rc = request_rc(nlh, err, what, name, NULL, NULL);
@@ -126,7 +127,7 @@ static void no_ipv6(const char *ifname)
 	close(fd);
 }
 
-static int new_bridge(const char *bridge, char *err)
+static int new_bridge(const char *bridge, struct errbuf *err)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
@@ -161,7 +162,7 @@ static int new_bridge(const char *bridge, char *err)
 }
 
 /* The alias is our signature: a later run knows the bridge as its own. */
-static int set_alias(const char *ifname, const char *alias, char *err)
+static int set_alias(const char *ifname, const char *alias, struct errbuf *err)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = link_msg(buf, RTM_SETLINK, 0, AF_UNSPEC,
@@ -185,7 +186,8 @@ static int alias_reply(const struct nlmsghdr *nlh, void *data)
 }
 
 /* The alias of an existing interface ("" if it has none). */
-static int get_alias(const char *ifname, char alias[ALIAS_LEN], char *err)
+static int get_alias(const char *ifname, char alias[ALIAS_LEN],
+		     struct errbuf *err)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 
@@ -194,10 +196,10 @@ static int get_alias(const char *ifname, char alias[ALIAS_LEN], char *err)
 			  err, "read", ifname, alias_reply, alias) ? -1 : 0;
 }
 
-static int hn_remove(void *ctx, const char *ifname, char *err);
+static int hn_remove(void *ctx, const char *ifname, struct errbuf *err);
 
 static int hn_create(void *ctx, const char *bridge, const char *owner,
-		     char *err)
+		     struct errbuf *err)
 {
 	char alias[ALIAS_LEN];
 	int rc, replaced = 0;
@@ -209,12 +211,12 @@ static int hn_create(void *ctx, const char *bridge, const char *owner,
 		if (get_alias(bridge, alias, err))
 			return -1;
 		if (strcmp(alias, owner))
-			return ops_fail(err, "cannot create bridge %s: an "
-					"interface of that name exists without "
-					"this lab's label (its alias: '%s'), "
-					"so it is left alone; if it is a "
-					"leftover, 'ip link del %s'",
-					bridge, alias, bridge);
+			return errbuf_set(err, "cannot create bridge %s: an "
+					  "interface of that name exists "
+					  "without this lab's label (its "
+					  "alias: '%s'), so it is left alone; "
+					  "if it is a leftover, 'ip link del "
+					  "%s'", bridge, alias, bridge);
 		/* Left by a run that died with its state: ours to replace. */
 		if (hn_remove(ctx, bridge, err))
 			return -1;
@@ -224,17 +226,18 @@ static int hn_create(void *ctx, const char *bridge, const char *owner,
 	if (rc)
 		return -1;
 	if (set_alias(bridge, owner, err)) {
-		char ignored[OPS_ERR_LEN];
+		struct errbuf ignored;
 
 		/* Ours, but the caller forgets it on failure: remove it. */
-		hn_remove(ctx, bridge, ignored);
+		hn_remove(ctx, bridge, &ignored);
 		return -1;
 	}
 	no_ipv6(bridge);
 	return replaced;
 }
 
-static int port_attrs(const char *tap, int learning, int state, char *err,
+static int port_attrs(const char *tap, int learning, int state,
+		      struct errbuf *err,
 		      const char *what)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
@@ -246,8 +249,8 @@ static int port_attrs(const char *tap, int learning, int state, char *err,
 		return -1;
 	ifindex = if_nametoindex(tap);
 	if (!ifindex)
-		return ops_fail(err, "cannot %s %s: %s", what, tap,
-				strerror(errno));
+		return errbuf_set(err, "cannot %s %s: %s", what, tap,
+				  strerror(errno));
 	/* AF_BRIDGE setlink finds the port by index only. */
 	nlh = link_msg(buf, RTM_SETLINK, 0, AF_BRIDGE, tap);
 	((struct ifinfomsg *)mnl_nlmsg_get_payload(nlh))->ifi_index =
@@ -266,7 +269,7 @@ static int port_attrs(const char *tap, int learning, int state, char *err,
 	return request(nlh, err, what, tap, 0);
 }
 
-static int hn_setup_port(void *ctx, const char *tap, char *err)
+static int hn_setup_port(void *ctx, const char *tap, struct errbuf *err)
 {
 	(void)ctx;
 	if (port_attrs(tap, 0, -1, err, "set up link port"))
@@ -281,7 +284,7 @@ static int hn_setup_port(void *ctx, const char *tap, char *err)
  * guest makes it do so (its first XDP program changes the NIC's queues):
  * without carrier the port stays disabled. The guest does not see it.
  */
-static int tap_carrier(const char *tap, bool on, char *err)
+static int tap_carrier(const char *tap, bool on, struct errbuf *err)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
@@ -312,7 +315,7 @@ static int operstate_reply(const struct nlmsghdr *nlh, void *data)
 /* The kernel takes a carrier up later (linkwatch, up to a second when
  * other links changed just before), and the bridge refuses to forward on
  * a port until it has: wait for it, 1 ms at a time, at most 2 s. */
-static int wait_oper_up(const char *tap, char *err)
+static int wait_oper_up(const char *tap, struct errbuf *err)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct timespec ms = { 0, 1000000 };
@@ -327,12 +330,12 @@ static int wait_oper_up(const char *tap, char *err)
 			return 0;
 		nanosleep(&ms, NULL);
 	}
-	return ops_fail(err, "cannot restore %s: its carrier is not up "
-			"after 2 s", tap);
+	return errbuf_set(err, "cannot restore %s: its carrier is not up "
+			  "after 2 s", tap);
 }
 
 /* Silence: both ports disabled first (at once), then their carriers. */
-static int silence(const char *const tap[2], char *err)
+static int silence(const char *const tap[2], struct errbuf *err)
 {
 	for (int e = 0; e < 2; e++)
 		if (port_attrs(tap[e], -1, BR_STATE_DISABLED, err, "silence"))
@@ -345,7 +348,7 @@ static int silence(const char *const tap[2], char *err)
 
 /* Restore: both carriers up together, so neither end forwards into a
  * link whose other end still drops; then both ports forwarding. */
-static int restore(const char *const tap[2], char *err)
+static int restore(const char *const tap[2], struct errbuf *err)
 {
 	for (int e = 0; e < 2; e++)
 		if (tap_carrier(tap[e], true, err))
@@ -358,13 +361,13 @@ static int restore(const char *const tap[2], char *err)
 }
 
 static int hn_port_forward(void *ctx, const char *const tap[2], bool on,
-			   char *err)
+			   struct errbuf *err)
 {
 	(void)ctx;
 	return on ? restore(tap, err) : silence(tap, err);
 }
 
-static int hn_remove(void *ctx, const char *ifname, char *err)
+static int hn_remove(void *ctx, const char *ifname, struct errbuf *err)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 

@@ -160,11 +160,12 @@ bad:
 
 int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt)
 {
-	char e[OPS_ERR_LEN];
+	struct errbuf e;
 
 	if (services_connect(&rt->hv, rt->uri, autodestroy, virt, rt->err,
-			     e)) {
-		fprintf(rt->err, "mstlab: cannot connect to libvirt: %s\n", e);
+			     &e)) {
+		fprintf(rt->err, "mstlab: cannot connect to libvirt: %s\n",
+			e.msg);
 		return -1;
 	}
 	rt->ops = (struct lab_ops){

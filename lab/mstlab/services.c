@@ -76,7 +76,7 @@ static pid_t spawn_libvirtd_without_kvm(const char *path, const char *mask,
 }
 
 static int start_daemon(const char *name, const char *path, bool mask_kvm,
-			FILE *log, char *err)
+			FILE *log, struct errbuf *err)
 {
 	char *argv[] = { (char *)path, "-d", NULL };
 	const char *mask = "/run/mstlab-kvm-masked";
@@ -89,45 +89,46 @@ static int start_daemon(const char *name, const char *path, bool mask_kvm,
 	if (running(name))
 		return 0;
 	if (access(path, X_OK))
-		return ops_fail(err, "%s is not installed: run 'make deps'",
-				path);
+		return errbuf_set(err, "%s is not installed: run 'make deps'",
+				  path);
 	mask_kvm = mask_kvm && access("/dev/kvm", F_OK) == 0;
 	fprintf(log, "mstlab: starting %s%s\n", name,
 		mask_kvm ? " (without KVM: it does not boot guests here)" : "");
 	if (!mask_kvm)
-		return spawn_run(argv, NULL, 30000) ? ops_fail(err, "%s -d "
-							       "failed", path) : 0;
+		return spawn_run(argv, NULL, 30000) ?
+			errbuf_set(err, "%s -d failed", path) : 0;
 	fd = open(mask, O_WRONLY | O_CREAT | O_CLOEXEC, 0);
 	if (fd < 0)
-		return ops_fail(err, "%s: %s", mask, strerror(errno));
+		return errbuf_set(err, "%s: %s", mask, strerror(errno));
 	close(fd);
 	fd = open(conf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || write(fd, conf_text, strlen(conf_text)) < 0) {
 		if (fd >= 0)
 			close(fd);
-		return ops_fail(err, "%s: %s", conf, strerror(errno));
+		return errbuf_set(err, "%s: %s", conf, strerror(errno));
 	}
 	close(fd);
 	pid = spawn_libvirtd_without_kvm(path, mask, conf);
 	if (pid < 0 || !spawn_wait(pid, 30000, &status) ||
 	    !WIFEXITED(status) || WEXITSTATUS(status))
-		return ops_fail(err, "cannot start %s without KVM (status %d)",
-				path, status);
+		return errbuf_set(err,
+				  "cannot start %s without KVM (status %d)",
+				  path, status);
 	return 0;
 }
 
 int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
-		     enum plan_virt virt, FILE *log, char *err)
+		     enum plan_virt virt, FILE *log, struct errbuf *err)
 {
-	char first[OPS_ERR_LEN];
+	struct errbuf first;
 
-	if (!hv_libvirt_open(h, uri, autodestroy, first))
+	if (!hv_libvirt_open(h, uri, autodestroy, &first))
 		return 0;
 	if (strcmp(uri, "qemu:///system") != 0)
-		return ops_fail(err, "%s", first);
+		return errbuf_set(err, "%s", first.msg);
 	if (geteuid() != 0)
-		return ops_fail(err, "%s (libvirtd is not running; start it "
-				"as root or run mstlab as root)", first);
+		return errbuf_set(err, "%s (libvirtd is not running; start it "
+				  "as root or run mstlab as root)", first.msg);
 	if (start_daemon("virtlogd", "/usr/sbin/virtlogd", false, log, err) ||
 	    start_daemon("libvirtd", "/usr/sbin/libvirtd",
 			 virt != PLAN_VIRT_KVM, log, err))

@@ -555,9 +555,9 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 static bool analyse(struct fixture *fx, struct result_run *r)
 {
 	struct analysis a;
-	char err[256];
+	struct errbuf err;
 
-	if (analysis_load(&a, fx->t, fx->p, fx->dir, err, sizeof(err)))
+	if (analysis_load(&a, fx->t, fx->p, fx->dir, &err))
 		return false;
 	result_init(r, fx->t->name);
 	analysis_results(&a, r);

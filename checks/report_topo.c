@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "dot_run.h"
+#include "graphviz.h"
 #include "plan.h"
 #include "report.h"
 #include "report_svg.h"
@@ -167,7 +167,7 @@ void report_svg_topology(FILE *out, const struct result_run *r,
 	report_topo_dot(r, s, &g);
 	if (sbuf_failed(&g))
 		errbuf_set(&err, "out of memory");
-	else if (!dot_run_svg("neato", sbuf_str(&g), &svg, &err) &&
+	else if (!graphviz_svg("neato", sbuf_str(&g), &svg, &err) &&
 		 !(el = svg_element(svg, &len)))
 		errbuf_set(&err, "dot wrote no plain SVG");
 	if (el) {

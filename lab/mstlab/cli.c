@@ -10,8 +10,8 @@
 #include "cmd_checks.h"
 #include "cmd_lab.h"
 #include "cmd_watch.h"
+#include "graphviz.h"
 #include "plan.h"
-#include "child.h"
 #include "print.h"
 #include "tools_share.h"
 #include "topo.h"
@@ -90,7 +90,7 @@ static int cmd_check(struct cli *c)
 	return 0;
 }
 
-static int write_out(struct cli *c, const char *path, const struct sbuf *sb)
+static int write_out(struct cli *c, const char *path, const char *text)
 {
 	FILE *f = path ? fopen(path, "w") : c->out;
 
@@ -98,7 +98,7 @@ static int write_out(struct cli *c, const char *path, const struct sbuf *sb)
 		fprintf(c->err, "mstlab: cannot write %s\n", path);
 		return 1;
 	}
-	fputs(sbuf_str(sb), f);
+	fputs(text, f);
 	if (path && fclose(f)) {
 		fprintf(c->err, "mstlab: cannot write %s\n", path);
 		return 1;
@@ -113,25 +113,24 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Graphviz renders the dot text: written next to the SVG, then dot -Tsvg. */
+/* The dot text is written next to the SVG, then Graphviz draws it. */
 static int write_svg(struct cli *c, const char *path, const struct sbuf *sb)
 {
-	char dot[PATH_MAX];
-	char *argv[] = { "dot", "-Tsvg", "-o", (char *)path, dot, NULL };
+	char dot[PATH_MAX], *svg;
+	struct errbuf e;
 	int rc;
 
 	if ((size_t)snprintf(dot, sizeof(dot), "%.*s.dot",
 			     (int)(strlen(path) - 4), path) >= sizeof(dot) ||
-	    write_out(c, dot, sb))
+	    write_out(c, dot, sbuf_str(sb)))
 		return 1;
-	rc = spawn_run(argv, NULL, 60000);
-	if (rc) {
-		fprintf(c->err, "mstlab: dot -Tsvg failed (%d)%s\n", rc,
-			rc < 0 ? ": is graphviz installed? run 'make deps'" :
-			"");
+	if (graphviz_svg("dot", sbuf_str(sb), &svg, &e)) {
+		fprintf(c->err, "mstlab: %s\n", e.msg);
 		return 1;
 	}
-	return 0;
+	rc = write_out(c, path, svg);
+	free(svg);
+	return rc;
 }
 
 static int cmd_graph(struct cli *c)
@@ -159,7 +158,7 @@ static int cmd_graph(struct cli *c)
 	else if (path && ends_with(path, ".svg"))
 		r = write_svg(c, path, &sb);
 	else
-		r = write_out(c, path, &sb);
+		r = write_out(c, path, sbuf_str(&sb));
 	sbuf_free(&sb);
 	topo_free(t);
 	return r;

@@ -12,7 +12,7 @@ mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/cli.c \
 	lab/mstlab/tools_share.c lab/mstlab/watch_follow.c \
 	lab/mstlab/watch_render.c
 mstlabcore_USES := checks model libmst util
-mstlabcore_LDLIBS := -lvirt -lvirt-qemu -lmnl -ljansson
+mstlabcore_LDLIBS := -lvirt -lvirt-qemu -ljansson
 
 PROGRAMS += mstlab
 mstlab_SRCS := lab/mstlab/main.c

@@ -1,9 +1,14 @@
 # util: what every layer may use — a growable text buffer, child processes
-# without a shell (and Graphviz as one), argument parsing, the --help
-# option, the host side's error buffer.
+# without a shell (and Graphviz as one), argument parsing, every
+# program's options and --help (opts), the host side's error buffer.
 LIBRARIES += util
 util_DIR := lab/util
 util_SRCS := lab/util/sbuf.c lab/util/child.c lab/util/args.c \
-	lab/util/errbuf.c lab/util/graphviz.c lab/util/help_opt.c
+	lab/util/errbuf.c lab/util/graphviz.c lab/util/help_opt.c \
+	lab/util/opts.c
 util_USES :=
 util_LDLIBS :=
+
+UNIT_TESTS += test_util
+test_util_SRCS := tests/unit/test_util.c
+test_util_USES := util

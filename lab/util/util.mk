@@ -4,8 +4,7 @@
 LIBRARIES += util
 util_DIR := lab/util
 util_SRCS := lab/util/sbuf.c lab/util/child.c lab/util/args.c \
-	lab/util/errbuf.c lab/util/graphviz.c lab/util/help_opt.c \
-	lab/util/opts.c
+	lab/util/errbuf.c lab/util/graphviz.c lab/util/opts.c
 util_USES :=
 util_LDLIBS :=
 

@@ -11,6 +11,7 @@
 #include "cmd_lab.h"
 #include "cmd_watch.h"
 #include "graphviz.h"
+#include "opts.h"
 #include "plan.h"
 #include "print.h"
 #include "tools_share.h"
@@ -19,7 +20,7 @@
 struct cli {
 	FILE *out, *err;
 	int argc;
-	char **argv;		/* after the command name */
+	char **argv;		/* as main's: argv[0] the command's name */
 };
 
 static int load(struct cli *c, const char *path, struct topo **t)
@@ -65,9 +66,9 @@ static int cmd_check(struct cli *c)
 	size_t roles[4] = { 0 };
 	struct topo *t;
 
-	if (c->argc != 1)
+	if (c->argc != 2)
 		return usage(c, "check TOPO.yaml");
-	if (load(c, c->argv[0], &t))
+	if (load(c, c->argv[1], &t))
 		return 1;
 	for (size_t i = 0; i < t->n_nodes; i++)
 		roles[t->nodes[i].role]++;
@@ -133,24 +134,24 @@ static int write_svg(struct cli *c, const char *path, const struct sbuf *sb)
 	return rc;
 }
 
+static const struct opt_spec graph_spec = {
+	.shorts = "o:", .flags = OPT_QUIET, .min_words = 1, .max_words = 1,
+};
+
 static int cmd_graph(struct cli *c)
 {
-	const char *topo = NULL, *path = NULL;
+	const char *path = NULL;
 	struct sbuf sb;
 	struct topo *t;
+	struct opts o;
 	int r;
 
-	for (int i = 0; i < c->argc; i++) {
-		if (strcmp(c->argv[i], "-o") == 0 && i + 1 < c->argc)
-			path = c->argv[++i];
-		else if (!topo && c->argv[i][0] != '-')
-			topo = c->argv[i];
-		else
-			return usage(c, "graph TOPO.yaml [-o OUT.dot|OUT.svg]");
-	}
-	if (!topo)
+	opts_start(&o, &graph_spec, c->argc, c->argv);
+	while ((r = opts_next(&o)) == 'o')
+		path = o.arg;
+	if (r != OPT_END)
 		return usage(c, "graph TOPO.yaml [-o OUT.dot|OUT.svg]");
-	if (load(c, topo, &t))
+	if (load(c, c->argv[o.ind], &t))
 		return 1;
 	sbuf_init(&sb);
 	if (plan_dot(t, &sb))
@@ -191,9 +192,27 @@ static const char plan_usage[] =
 	"                   [--virt qemu|kvm] [--run DIR] [--kernel PATH]\n"
 	"                   [--debug-kernel PATH] [--initrd PATH]";
 
+/* What plan prints (one at the most), and its other options. */
+enum { O_JSON = 256, O_XML, O_USER_DATA, O_META_DATA, O_MSTD_CONF, O_VIRT,
+       O_RUN, O_KERNEL, O_DKERNEL, O_INITRD };
+
+static const struct opt plan_opts[] = {
+	OPT_FLAG("json", O_JSON), OPT_VALUE("xml", O_XML),
+	OPT_VALUE("user-data", O_USER_DATA),
+	OPT_VALUE("meta-data", O_META_DATA),
+	OPT_VALUE("mstd-conf", O_MSTD_CONF), OPT_VALUE("virt", O_VIRT),
+	OPT_VALUE("run", O_RUN), OPT_VALUE("kernel", O_KERNEL),
+	OPT_VALUE("debug-kernel", O_DKERNEL), OPT_VALUE("initrd", O_INITRD),
+	{ 0 },
+};
+
+static const struct opt_spec plan_spec = {
+	.opts = plan_opts, .flags = OPT_QUIET, .min_words = 1, .max_words = 1,
+};
+
 static int cmd_plan(struct cli *c)
 {
-	const char *topo = NULL, *what = NULL, *node_name = NULL;
+	const char *topo, *node_name = NULL;
 	struct plan_params pp = { .virt = PLAN_VIRT_QEMU };
 	const char *run = NULL, *kernel[2] = { NULL }, *initrd = NULL;
 	enum plan_err pe = PLAN_OK;
@@ -201,43 +220,34 @@ static int cmd_plan(struct cli *c)
 	struct plan *p;
 	struct sbuf sb;
 	struct topo *t;
-	int node = -1, r = 0;
+	struct opts o;
+	int node = -1, r = 0, k, what = 0;
 
-	for (int i = 0; i < c->argc; i++) {
-		const char *a = c->argv[i];
-		const char *v = i + 1 < c->argc ? c->argv[i + 1] : NULL;
-
-		if (strcmp(a, "--json") == 0 && !what) {
-			what = a;
-		} else if (v && !what && (strcmp(a, "--xml") == 0 ||
-					  strcmp(a, "--user-data") == 0 ||
-					  strcmp(a, "--meta-data") == 0 ||
-					  strcmp(a, "--mstd-conf") == 0)) {
-			what = a;
-			node_name = v;
-			i++;
-		} else if (v && strcmp(a, "--virt") == 0) {
-			if (strcmp(v, "kvm") == 0)
-				pp.virt = PLAN_VIRT_KVM;
-			else if (strcmp(v, "qemu") != 0)
+	opts_start(&o, &plan_spec, c->argc, c->argv);
+	while ((k = opts_next(&o)) > 0) {
+		if (k <= O_MSTD_CONF) {
+			if (what)
 				return usage(c, plan_usage);
-			i++;
-		} else if (v && strcmp(a, "--run") == 0) {
-			run = c->argv[++i];
-		} else if (v && strcmp(a, "--kernel") == 0) {
-			kernel[0] = c->argv[++i];
-		} else if (v && strcmp(a, "--debug-kernel") == 0) {
-			kernel[1] = c->argv[++i];
-		} else if (v && strcmp(a, "--initrd") == 0) {
-			initrd = c->argv[++i];
-		} else if (!topo && a[0] != '-') {
-			topo = a;
-		} else {
-			return usage(c, plan_usage);
+			what = k;
+			node_name = o.arg;
+		} else if (k == O_VIRT) {
+			if (strcmp(o.arg, "kvm") == 0)
+				pp.virt = PLAN_VIRT_KVM;
+			else if (strcmp(o.arg, "qemu") != 0)
+				return usage(c, plan_usage);
+		} else if (k == O_RUN) {
+			run = o.arg;
+		} else if (k == O_KERNEL) {
+			kernel[0] = o.arg;
+		} else if (k == O_DKERNEL) {
+			kernel[1] = o.arg;
+		} else if (k == O_INITRD) {
+			initrd = o.arg;
 		}
 	}
-	if (!topo)
+	if (k != OPT_END)
 		return usage(c, plan_usage);
+	topo = c->argv[o.ind];
 	if (load(c, topo, &t))
 		return 1;
 	if (node_name)
@@ -262,16 +272,16 @@ static int cmd_plan(struct cli *c)
 	pp.tools = tools_share_dir(pp.initrd, ps.tools, sizeof(ps.tools));
 
 	sbuf_init(&sb);
-	if (!what || strcmp(what, "--json") == 0) {
+	if (!what || what == O_JSON) {
 		struct printer pr;
 
-		print_init(&pr, c->out, what != NULL);
+		print_init(&pr, c->out, what == O_JSON);
 		plan_print(p, &pr);
-	} else if (strcmp(what, "--xml") == 0)
+	} else if (what == O_XML)
 		pe = plan_domain_xml(p, &pp, node, &sb);
-	else if (strcmp(what, "--user-data") == 0)
+	else if (what == O_USER_DATA)
 		pe = plan_user_data(p, node, &sb);
-	else if (strcmp(what, "--meta-data") == 0)
+	else if (what == O_META_DATA)
 		pe = plan_meta_data(p, node, &sb);
 	else
 		pe = plan_mstd_conf(p, node, &sb);
@@ -360,7 +370,7 @@ static int command_help(const struct command *cmd, FILE *f)
 
 int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
 {
-	struct cli c = { out, err, argc - 2, argv + 2 };
+	struct cli c = { out, err, argc - 1, argv + 1 };
 
 	if (argc < 2)
 		return help(err);

@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "hostnet.h"
+#include "opts.h"
 #include "services.h"
 
 static long long mono_ms(void *ctx)
@@ -73,6 +74,25 @@ static int absolute(const char *in, char *out, size_t len, FILE *err)
 	return 0;
 }
 
+/* Long options only (keys above the letters). */
+enum { O_KEEP = 256, O_JSON, O_RESULTS, O_URI, O_KERNEL, O_DKERNEL,
+       O_INITRD, O_VIRT };
+
+static const struct opt lab_opts[] = {
+	OPT_FLAG("keep", O_KEEP), OPT_FLAG("json", O_JSON),
+	OPT_VALUE("scenario", 's'), OPT_VALUE("results", O_RESULTS),
+	OPT_VALUE("uri", O_URI),
+	OPT_VALUE("kernel", O_KERNEL), OPT_VALUE("debug-kernel", O_DKERNEL),
+	OPT_VALUE("initrd", O_INITRD), OPT_VALUE("virt", O_VIRT),
+	{ 0 },
+};
+
+/* In order: the words after TOPO are a command's argv, kept whole. */
+static const struct opt_spec lab_spec = {
+	.opts = lab_opts,
+	.flags = OPT_IN_ORDER | OPT_QUIET,
+};
+
 int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		  FILE *err, const char *usage)
 {
@@ -80,7 +100,9 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	const char *results = NULL, *kernel = NULL, *dkernel = NULL;
 	const char *initrd = NULL;
 	struct topo_error te;
+	struct opts o;
 	char msg[600];
+	int c = OPT_END;
 
 	memset(rt, 0, sizeof(*rt));
 	rt->out = out;
@@ -91,48 +113,52 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	rt->args = calloc((size_t)argc + 1, sizeof(char *));
 	if (!rt->args)
 		return 1;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (rt->nargs || (rt->topo_path && a[0] != '-')) {
-			/* Words after TOPO (a command's argv) are kept whole. */
+	opts_start(&o, &lab_spec, argc, argv);
+	while (!rt->nargs && (c = opts_next(&o)) > 0) {
+		switch (c) {
+		case OPT_WORD:
 			if (!rt->topo_path)
-				goto bad;
-			rt->args[rt->nargs++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--keep") == 0) {
+				rt->topo_path = o.arg;
+			else
+				for (int i = o.ind - 1; i < argc; i++)
+					rt->args[rt->nargs++] = argv[i];
+			break;
+		case O_KEEP:
 			rt->keep = true;
-		} else if (strcmp(a, "--json") == 0) {
+			break;
+		case O_JSON:
 			rt->json = true;
-		} else if (v && (strcmp(a, "-s") == 0 ||
-				 strcmp(a, "--scenario") == 0)) {
-			rt->scenario = argv[++i];
-		} else if (v && strcmp(a, "--results") == 0) {
-			results = argv[++i];
-		} else if (v && strcmp(a, "--uri") == 0) {
-			rt->uri = argv[++i];
-		} else if (v && strcmp(a, "--kernel") == 0) {
-			kernel = argv[++i];
-		} else if (v && strcmp(a, "--debug-kernel") == 0) {
-			dkernel = argv[++i];
-		} else if (v && strcmp(a, "--initrd") == 0) {
-			initrd = argv[++i];
-		} else if (v && strcmp(a, "--virt") == 0) {
-			i++;
-			if (strcmp(v, "qemu") == 0)
+			break;
+		case 's':
+			rt->scenario = o.arg;
+			break;
+		case O_RESULTS:
+			results = o.arg;
+			break;
+		case O_URI:
+			rt->uri = o.arg;
+			break;
+		case O_KERNEL:
+			kernel = o.arg;
+			break;
+		case O_DKERNEL:
+			dkernel = o.arg;
+			break;
+		case O_INITRD:
+			initrd = o.arg;
+			break;
+		case O_VIRT:
+			if (strcmp(o.arg, "qemu") == 0)
 				rt->virt = PLAN_VIRT_QEMU;
-			else if (strcmp(v, "kvm") == 0)
+			else if (strcmp(o.arg, "kvm") == 0)
 				rt->virt = PLAN_VIRT_KVM;
-			else if (strcmp(v, "auto") != 0)
+			else if (strcmp(o.arg, "auto") != 0)
 				goto bad;
-		} else if (!rt->topo_path && a[0] != '-') {
-			rt->topo_path = a;
-		} else {
-			goto bad;
+			break;
 		}
 	}
+	if (c == OPT_BAD)
+		goto bad;
 	if (!rt->topo_path)
 		goto bad;
 	default_top(top, sizeof(top));

@@ -271,10 +271,10 @@ int analysis_load(struct analysis *a, const struct topo *t,
 		a->cur_link = l;
 		a->link_frames = 0;
 		a->loop_second = -1;
-		if (pcap_read_file(path, frame_cb, a, &e))
+		if (pcapread_file(path, frame_cb, a, &e))
 			snprintf(a->warn, sizeof(a->warn), "%.*s",
 				 (int)sizeof(a->warn) - 1, e.msg);
-		a->drops[l] = pcap_capture_drops(path);
+		a->drops[l] = pcapread_drops(path);
 		if (a->drops[l] > 0 && !a->warn[0])
 			snprintf(a->warn, sizeof(a->warn), "the capture of link%u "
 				 "lost %ld frames (tcpdump: dropped by kernel)",

@@ -100,7 +100,7 @@ int cmd_decode(int argc, char **argv, FILE *out, FILE *err)
 		return 1;
 	}
 	/* A capture cut short still prints its whole frames first. */
-	if (pcap_read_file(path, decode_frame, &d, &e) && !d.write_failed) {
+	if (pcapread_file(path, decode_frame, &d, &e) && !d.write_failed) {
 		fprintf(err, "mstlab: %s\n", e.msg);
 		rc = 1;
 	}
@@ -159,7 +159,8 @@ int run_verdicts(const struct topo *t, const char *run_dir, FILE *out,
 	return failed;
 }
 
-void print_result_line(FILE *out, int checks, int failed, const char *run_dir)
+void cmd_checks_result_line(FILE *out, int checks, int failed,
+			    const char *run_dir)
 {
 	char report[PATH_MAX + 16];
 
@@ -198,7 +199,7 @@ int cmd_verdict(int argc, char **argv, FILE *out, FILE *err)
 	fprintf(out, "TAP version 14\n");
 	failed = run_verdicts(t, run_dir, out, &tap);
 	fprintf(out, "1..%d\n", tap);
-	print_result_line(out, tap, failed, run_dir);
+	cmd_checks_result_line(out, tap, failed, run_dir);
 	topo_free(t);
 	return failed ? 1 : 0;
 }

@@ -4,8 +4,8 @@
 #include <pcap/pcap.h>
 #include <stdio.h>
 
-int pcap_read_file(const char *path, pcap_frame_cb cb, void *ctx,
-		   struct errbuf *err)
+int pcapread_file(const char *path, pcapread_frame_cb cb, void *ctx,
+		  struct errbuf *err)
 {
 	char perr[PCAP_ERRBUF_SIZE] = "";
 	struct pcap_pkthdr *h;
@@ -45,7 +45,7 @@ int pcap_read_file(const char *path, pcap_frame_cb cb, void *ctx,
 	return 0;
 }
 
-long pcap_capture_drops(const char *path)
+long pcapread_drops(const char *path)
 {
 	char log[4200], line[256];
 	long drops = -1, n;

@@ -213,7 +213,7 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 			failed += run_verdicts(rt.t, l.run_dir, out, &tap);
 	}
 	fprintf(out, "1..%d\n", tap);
-	print_result_line(out, tap, failed, l.p ? l.run_dir : rt.results);
+	cmd_checks_result_line(out, tap, failed, l.p ? l.run_dir : rt.results);
 	fprintf(err, "mstlab: %d scenario%s run, %s; results in %s\n", ran,
 		ran == 1 ? "" : "s", failed ? "FAILED" : "passed",
 		l.p ? l.run_dir : rt.results);

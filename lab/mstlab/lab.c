@@ -203,8 +203,8 @@ static void forget(struct lab *l, const char *kind, const char *name)
 	state_add(&l->st, &err, "forget %s %s", kind, name);
 }
 
-static void pcap_path(const struct lab *l, size_t link, char *out,
-		      size_t len)
+static void link_pcap_path(const struct lab *l, size_t link, char *out,
+			   size_t len)
 {
 	snprintf(out, len, "%s/%s", l->run_dir, l->p->links[link].pcap);
 }
@@ -222,7 +222,7 @@ static int up_links(struct lab *l, struct errbuf *err)
 		struct lab_link_rt *rt = &l->links[i];
 		char pcap[PATH_MAX + 100];
 
-		pcap_path(l, i, pcap, sizeof(pcap));
+		link_pcap_path(l, i, pcap, sizeof(pcap));
 		if (state_add(&l->st, err, "bridge %s", pl->bridge))
 			return -1;
 		rc = o->link->create(o->link_ctx, pl->bridge, owner, err);
@@ -246,7 +246,7 @@ static int up_links(struct lab *l, struct errbuf *err)
 	for (size_t i = 0; i < l->t->n_links; i++) {
 		char pcap[PATH_MAX + 100];
 
-		pcap_path(l, i, pcap, sizeof(pcap));
+		link_pcap_path(l, i, pcap, sizeof(pcap));
 		if (o->cap->listening(o->cap_ctx, l->p->links[i].bridge, pcap,
 				      l->links[i].cap_pid,
 				      l->links[i].cap_start, err))

@@ -178,7 +178,8 @@ static const struct opt_spec verdict_spec = {
 
 int cmd_verdict(int argc, char **argv, FILE *out, FILE *err)
 {
-	char topo[PATH_MAX + 32], msg[600];
+	char topo[PATH_MAX + 32];
+	struct errbuf msg;
 	const char *run_dir;
 	struct topo_error te;
 	struct topo *t;
@@ -193,7 +194,7 @@ int cmd_verdict(int argc, char **argv, FILE *out, FILE *err)
 	run_dir = argv[o.ind];
 	snprintf(topo, sizeof(topo), "%s/topology.yaml", run_dir);
 	if (topo_parse_file(topo, &t, &te)) {
-		fprintf(err, "%s\n", topo_error_format(&te, msg, sizeof(msg)));
+		fprintf(err, "%s\n", topo_error_format(&te, &msg));
 		return 1;
 	}
 	fprintf(out, "TAP version 14\n");

@@ -26,11 +26,11 @@ struct cli {
 static int load(struct cli *c, const char *path, struct topo **t)
 {
 	struct topo_error e;
-	char msg[600];
+	struct errbuf msg;
 
 	if (topo_parse_file(path, t, &e) == 0)
 		return 0;
-	fprintf(c->err, "%s\n", topo_error_format(&e, msg, sizeof(msg)));
+	fprintf(c->err, "%s\n", topo_error_format(&e, &msg));
 	return -1;
 }
 

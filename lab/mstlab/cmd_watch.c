@@ -134,7 +134,8 @@ static bool is_dir(const char *path)
 static int find_run(struct watch_run *w)
 {
 	const char *what = w->o.what;
-	char topo[PATH_MAX + 32], msg[600], cur[PATH_MAX];
+	char topo[PATH_MAX + 32], cur[PATH_MAX];
+	struct errbuf msg;
 	struct topo_error te;
 	struct topo *t;
 	size_t n = strlen(what);
@@ -155,8 +156,8 @@ static int find_run(struct watch_run *w)
 		    (n > 4 && !strcmp(what + n - 4, ".yml")) ||
 		    strchr(what, '/')) {
 			if (topo_parse_file(what, &t, &te)) {
-				fprintf(w->err, "%s\n", topo_error_format(
-					&te, msg, sizeof(msg)));
+				fprintf(w->err, "%s\n",
+					topo_error_format(&te, &msg));
 				return 1;
 			}
 			snprintf(w->lab, sizeof(w->lab), "%s", t->name);
@@ -175,8 +176,7 @@ static int find_run(struct watch_run *w)
 	}
 	snprintf(topo, sizeof(topo), "%s/topology.yaml", w->run_dir);
 	if (topo_parse_file(topo, &w->t, &te)) {
-		fprintf(w->err, "%s\n", topo_error_format(&te, msg,
-							 sizeof(msg)));
+		fprintf(w->err, "%s\n", topo_error_format(&te, &msg));
 		return 1;
 	}
 	snprintf(w->lab, sizeof(w->lab), "%s", w->t->name);

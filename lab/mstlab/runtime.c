@@ -101,7 +101,7 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	const char *initrd = NULL;
 	struct topo_error te;
 	struct opts o;
-	char msg[600];
+	struct errbuf msg;
 	int c = OPT_END;
 
 	memset(rt, 0, sizeof(*rt));
@@ -175,7 +175,7 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	    (initrd && absolute(initrd, rt->initrd, PATH_MAX, err)))
 		return 1;
 	if (topo_parse_file(rt->topo_path, &rt->t, &te)) {
-		fprintf(err, "%s\n", topo_error_format(&te, msg, sizeof(msg)));
+		fprintf(err, "%s\n", topo_error_format(&te, &msg));
 		return 1;
 	}
 	return 0;

@@ -22,10 +22,10 @@ static struct topo *load(const char *path)
 {
 	struct topo_error e;
 	struct topo *t;
-	char msg[600];
+	struct errbuf msg;
 
 	if (topo_parse_file(path, &t, &e)) {
-		printf("# %s\n", topo_error_format(&e, msg, sizeof(msg)));
+		printf("# %s\n", topo_error_format(&e, &msg));
 		return NULL;
 	}
 	return t;
@@ -35,10 +35,10 @@ static struct topo *parse(const char *yaml)
 {
 	struct topo_error e;
 	struct topo *t;
-	char msg[600];
+	struct errbuf msg;
 
 	if (topo_parse_buffer("t.yaml", yaml, strlen(yaml), &t, &e)) {
-		printf("# %s\n", topo_error_format(&e, msg, sizeof(msg)));
+		printf("# %s\n", topo_error_format(&e, &msg));
 		return NULL;
 	}
 	return t;

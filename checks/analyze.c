@@ -177,8 +177,8 @@ static int frame_cb(void *ctx, int64_t ns, const uint8_t *frame, size_t len)
 	return 0;
 }
 
-static int load_events(struct analysis *a, const char *run_dir, char *err,
-		       size_t err_len)
+static int load_events(struct analysis *a, const char *run_dir,
+		       struct errbuf *err)
 {
 	char path[PATH_MAX], line[512];
 	FILE *f;
@@ -186,7 +186,7 @@ static int load_events(struct analysis *a, const char *run_dir, char *err,
 	snprintf(path, sizeof(path), "%s/events", run_dir);
 	f = fopen(path, "re");
 	if (!f) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		errbuf_set(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f) && a->n_events < AN_MAX_EVENTS) {
@@ -239,8 +239,7 @@ static int by_time(const void *x, const void *y)
 }
 
 int analysis_load(struct analysis *a, const struct topo *t,
-		  const struct plan *p, const char *run_dir, char *err,
-		  size_t err_len)
+		  const struct plan *p, const char *run_dir, struct errbuf *err)
 {
 	memset(a, 0, sizeof(*a));
 	a->t = t;
@@ -251,29 +250,31 @@ int analysis_load(struct analysis *a, const struct topo *t,
 	a->pt = calloc(t->n_nodes * TOPO_MAX_PORTS * a->ntrees + 1,
 		       sizeof(*a->pt));
 	if (!a->pt) {
-		snprintf(err, err_len, "out of memory");
+		errbuf_set(err, "out of memory");
 		return -1;
 	}
 	a->drops = calloc(t->n_links + 1, sizeof(*a->drops));
 	if (!a->drops) {
-		snprintf(err, err_len, "out of memory");
+		errbuf_set(err, "out of memory");
 		return -1;
 	}
 	snprintf(a->run_dir, sizeof(a->run_dir), "%s", run_dir);
-	if (load_events(a, run_dir, err, err_len))
+	if (load_events(a, run_dir, err))
 		return -1;
 	load_flows(a);
 	for (size_t l = 0; l < t->n_links; l++) {
-		char path[PATH_MAX + 128], e[512];
+		char path[PATH_MAX + 128];
+		struct errbuf e;
 
 		snprintf(path, sizeof(path), "%s/%s", run_dir,
 			 p->links[l].pcap);
 		a->cur_link = l;
 		a->link_frames = 0;
 		a->loop_second = -1;
-		if (pcap_read_file(path, frame_cb, a, e, sizeof(e)))
-			snprintf(a->warn, sizeof(a->warn), "%s", e);
-		a->drops[l] = pcap_capture_drops(path);
+		if (pcapread_file(path, frame_cb, a, &e))
+			snprintf(a->warn, sizeof(a->warn), "%.*s",
+				 (int)sizeof(a->warn) - 1, e.msg);
+		a->drops[l] = pcapread_drops(path);
 		if (a->drops[l] > 0 && !a->warn[0])
 			snprintf(a->warn, sizeof(a->warn), "the capture of link%u "
 				 "lost %ld frames (tcpdump: dropped by kernel)",

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "errbuf.h"
 #include "flows.h"
 #include "plan.h"
 #include "result.h"
@@ -77,8 +78,8 @@ struct analysis {
 
 /* Loads run_dir's events and every link's capture. 0, or -1 with err. */
 int analysis_load(struct analysis *a, const struct topo *t,
-		  const struct plan *p, const char *run_dir, char *err,
-		  size_t err_len);
+		  const struct plan *p, const char *run_dir,
+		  struct errbuf *err);
 void analysis_free(struct analysis *a);
 
 /* Adds one captured frame (exposed for tests). */

@@ -132,7 +132,7 @@ static void put_ts(struct out *o, int64_t ts_ns)
 
 /* The flag bits Wireshark shows for RST and MST BPDUs and MSTI records,
  * in its order; bit 8 is the MSTI Master flag there, named tcack too. */
-static void json_rst_flags(struct out *o, uint8_t v)
+static void bpdu_json_rst_flags(struct out *o, uint8_t v)
 {
 	KEY(o, "stp.flags.tcack");
 	put_bool(o, v & 0x80);
@@ -161,13 +161,13 @@ static void json_rst_flags(struct out *o, uint8_t v)
 		put_qmac(o, (id)->mac);				\
 	} while (0)
 
-static void json_msti(struct out *o, const struct bpdu_msti *m)
+static void bpdu_json_msti(struct out *o, const struct bpdu_msti *m)
 {
 	uint8_t flags = bpdu_flags_pack(&m->flags);
 
 	PUT(o, "{\"mstp.msti.flags\":");
 	put_u(o, flags);
-	json_rst_flags(o, flags);
+	bpdu_json_rst_flags(o, flags);
 	KEY(o, "mstp.msti.priority");
 	put_u(o, m->regional_root.prio >> 12);
 	KEY(o, "mstp.msti.msti_id");
@@ -186,7 +186,7 @@ static void json_msti(struct out *o, const struct bpdu_msti *m)
 	*o->p++ = '}';
 }
 
-static void json_mst(struct out *o, const struct bpdu *b)
+static void bpdu_json_mst(struct out *o, const struct bpdu *b)
 {
 	KEY(o, "mstp.version_3_length");
 	put_u(o, BPDU_V3_LEN_BASE + b->msti_count * BPDU_MSTI_MSG_LEN);
@@ -213,7 +213,7 @@ static void json_mst(struct out *o, const struct bpdu *b)
 	for (unsigned int i = 0; i < b->msti_count; i++) {
 		if (i)
 			*o->p++ = ',';
-		json_msti(o, &b->msti[i]);
+		bpdu_json_msti(o, &b->msti[i]);
 	}
 	*o->p++ = ']';
 }
@@ -225,8 +225,8 @@ static const uint8_t wire_type[] = {
 	[BPDU_TYPE_MST] = BPDU_WIRE_TYPE_RST,
 };
 
-static void json_bpdu(struct out *o, uint64_t frame, int64_t ts_ns,
-		      const struct bpdu_frame *f, const struct bpdu *b)
+static void bpdu_json_bpdu(struct out *o, uint64_t frame, int64_t ts_ns,
+			   const struct bpdu_frame *f, const struct bpdu *b)
 {
 	const char *kind = bpdu_type_name(b->type);
 	uint8_t flags = bpdu_flags_pack(&b->flags);
@@ -265,7 +265,7 @@ static void json_bpdu(struct out *o, uint64_t frame, int64_t ts_ns,
 		KEY(o, "stp.flags.tc");
 		put_bool(o, flags & 0x01);
 	} else {
-		json_rst_flags(o, flags);
+		bpdu_json_rst_flags(o, flags);
 	}
 	JSON_BID(o, "stp.root", &b->root_id);
 	KEY(o, "stp.root.cost");
@@ -287,7 +287,7 @@ static void json_bpdu(struct out *o, uint64_t frame, int64_t ts_ns,
 		put_u(o, b->version1_length);
 	}
 	if (b->type == BPDU_TYPE_MST)
-		json_mst(o, b);
+		bpdu_json_mst(o, b);
 	*o->p++ = '}';
 }
 
@@ -396,7 +396,7 @@ size_t bpdu_format(char *buf, bool json, uint64_t frame, int64_t ts_ns,
 	struct out o = { buf };
 
 	if (json)
-		json_bpdu(&o, frame, ts_ns, f, b);
+		bpdu_json_bpdu(&o, frame, ts_ns, f, b);
 	else
 		text_bpdu(&o, frame, ts_ns, f, b);
 	*o.p++ = '\n';

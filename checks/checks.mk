@@ -10,7 +10,7 @@ checks_SRCS := checks/pcapread.c checks/bpdu_print.c checks/analyze.c \
 	checks/report_svg.c checks/report_html.c checks/report_files.c \
 	checks/outage.c checks/steps.c checks/flows.c checks/flush.c \
 	checks/probe_checks.c checks/fdb_dumps.c checks/boundary.c \
-	checks/snapshot.c checks/report_topo.c checks/dot_run.c \
+	checks/snapshot.c checks/report_topo.c \
 	checks/cmd_checks.c checks/watch_model.c
 checks_USES := model libmst util
 checks_LDLIBS := -lpcap -ljansson -lm

@@ -10,6 +10,7 @@
 #include "analyze.h"
 #include "bpdu.h"
 #include "bpdu_print.h"
+#include "opts.h"
 #include "pcapread.h"
 #include "print.h"
 #include "report.h"
@@ -68,34 +69,39 @@ static int decode_frame(void *ctx, int64_t ns, const uint8_t *frame,
 	return d->used >= DECODE_OUT_SIZE ? decode_flush(d) : 0;
 }
 
+static const struct opt decode_opts[] = { OPT_FLAG("json", 'j'), { 0 } };
+
+static const struct opt_spec decode_spec = {
+	.opts = decode_opts,
+	.flags = OPT_QUIET,
+	.min_words = 1,
+	.max_words = 1,
+};
+
 int cmd_decode(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct decode_ctx d = { .out = out, .err = err };
-	const char *path = NULL;
-	int rc = 0;
-	char e[512];
+	const char *path;
+	struct errbuf e;
+	struct opts o;
+	int rc = 0, c;
 
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
-			d.json = true;
-		else if (!path && argv[i][0] != '-')
-			path = argv[i];
-		else
-			path = NULL, argc = -1;
-	}
-	if (!path || argc < 0) {
+	opts_start(&o, &decode_spec, argc, argv);
+	while ((c = opts_next(&o)) == 'j')
+		d.json = true;
+	if (c != OPT_END) {
 		fprintf(err, "usage: mstlab decode FILE.pcap [--json]\n");
 		return 2;
 	}
+	path = argv[o.ind];
 	d.buf = malloc(DECODE_OUT_SIZE + BPDU_LINE_MAX);
 	if (!d.buf) {
 		fprintf(err, "mstlab: out of memory\n");
 		return 1;
 	}
 	/* A capture cut short still prints its whole frames first. */
-	if (pcap_read_file(path, decode_frame, &d, e, sizeof(e)) &&
-	    !d.write_failed) {
-		fprintf(err, "mstlab: %s\n", e);
+	if (pcapread_file(path, decode_frame, &d, &e) && !d.write_failed) {
+		fprintf(err, "mstlab: %s\n", e.msg);
 		rc = 1;
 	}
 	if (decode_flush(&d) || fflush(out) || ferror(out)) {
@@ -116,16 +122,16 @@ static void build_results(const struct topo *t, const char *run_dir,
 {
 	struct analysis *a = calloc(1, sizeof(*a));
 	struct result_scenario *sc;
-	char e[512];
+	struct errbuf e;
 	struct plan *p = NULL;
 
 	result_init(r, t->name);
 	if (!a || plan_build(t, &p)) {
 		r->oom = true;
-	} else if (analysis_load(a, t, p, run_dir, e, sizeof(e))) {
+	} else if (analysis_load(a, t, p, run_dir, &e)) {
 		sc = result_add_scenario(r, NULL, 0, 0);
-		result_add_check(r, sc, "load", RESULT_NO_TREE, NULL, false, e,
-				 NULL);
+		result_add_check(r, sc, "load", RESULT_NO_TREE, NULL, false,
+				 e.msg, NULL);
 	} else {
 		analysis_results(a, r);
 	}
@@ -139,21 +145,22 @@ int run_verdicts(const struct topo *t, const char *run_dir, FILE *out,
 		 int *tap)
 {
 	struct result_run r;
-	char e[PATH_MAX + 64];
+	struct errbuf e;
 	int failed;
 
 	build_results(t, run_dir, &r);
 	failed = report_tap(&r, out, tap);
-	if (report_write_files(&r, run_dir, e, sizeof(e))) {
+	if (report_write_files(&r, run_dir, &e)) {
 		fprintf(out, "not ok %d - checks: report files: %s\n", ++*tap,
-			e);
+			e.msg);
 		failed++;
 	}
 	result_free(&r);
 	return failed;
 }
 
-void print_result_line(FILE *out, int checks, int failed, const char *run_dir)
+void cmd_checks_result_line(FILE *out, int checks, int failed,
+			    const char *run_dir)
 {
 	char report[PATH_MAX + 16];
 
@@ -163,26 +170,37 @@ void print_result_line(FILE *out, int checks, int failed, const char *run_dir)
 		access(report, R_OK) ? run_dir : report);
 }
 
+static const struct opt_spec verdict_spec = {
+	.flags = OPT_QUIET,
+	.min_words = 1,
+	.max_words = 1,
+};
+
 int cmd_verdict(int argc, char **argv, FILE *out, FILE *err)
 {
-	char topo[PATH_MAX + 32], msg[600];
+	char topo[PATH_MAX + 32];
+	struct errbuf msg;
+	const char *run_dir;
 	struct topo_error te;
 	struct topo *t;
+	struct opts o;
 	int tap = 0, failed;
 
-	if (argc != 1) {
+	opts_start(&o, &verdict_spec, argc, argv);
+	if (opts_next(&o) != OPT_END) {
 		fprintf(err, "usage: mstlab verdict RUN_DIR\n");
 		return 2;
 	}
-	snprintf(topo, sizeof(topo), "%s/topology.yaml", argv[0]);
+	run_dir = argv[o.ind];
+	snprintf(topo, sizeof(topo), "%s/topology.yaml", run_dir);
 	if (topo_parse_file(topo, &t, &te)) {
-		fprintf(err, "%s\n", topo_error_format(&te, msg, sizeof(msg)));
+		fprintf(err, "%s\n", topo_error_format(&te, &msg));
 		return 1;
 	}
 	fprintf(out, "TAP version 14\n");
-	failed = run_verdicts(t, argv[0], out, &tap);
+	failed = run_verdicts(t, run_dir, out, &tap);
 	fprintf(out, "1..%d\n", tap);
-	print_result_line(out, tap, failed, argv[0]);
+	cmd_checks_result_line(out, tap, failed, run_dir);
 	topo_free(t);
 	return failed ? 1 : 0;
 }

@@ -20,7 +20,7 @@ int run_verdicts(const struct topo *t, const char *run_dir, FILE *out,
 
 /* A run's last line: "RESULT: PASS|FAIL n checks, n failed — where",
  * where is RUN_DIR/report.html if it exists, else RUN_DIR. */
-void print_result_line(FILE *out, int checks, int failed,
-		       const char *run_dir);
+void cmd_checks_result_line(FILE *out, int checks, int failed,
+			    const char *run_dir);
 
 #endif

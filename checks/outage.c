@@ -178,7 +178,7 @@ static int take_edges(json_t *rep, unsigned pps,
 
 int outage_load(const char *path, unsigned flow, unsigned pps,
 		const struct outage_sender *snd, struct flow_outage *o,
-		char *err, size_t len)
+		struct errbuf *err)
 {
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je), *rep, *gaps, *g;
@@ -187,16 +187,16 @@ int outage_load(const char *path, unsigned flow, unsigned pps,
 	*o = (struct flow_outage){ 0 };
 	if (!root) {
 		if (je.line > 0)
-			snprintf(err, len, "%s:%d:%d: %s", path, je.line,
-				 je.column, je.text);
+			errbuf_set(err, "%s:%d:%d: %s", path, je.line,
+				   je.column, je.text);
 		else	/* jansson's text names the file and the reason */
-			snprintf(err, len, "%s", je.text);
+			errbuf_set(err, "%s", je.text);
 		return -1;
 	}
 	rep = find_flow(root, flow);
 	gaps = json_object_get(rep, "gaps");
 	if (!json_is_array(gaps) || !pps) {
-		snprintf(err, len, "%s: no report of flow %u", path, flow);
+		errbuf_set(err, "%s: no report of flow %u", path, flow);
 		json_decref(root);
 		return -1;
 	}
@@ -215,9 +215,9 @@ int outage_load(const char *path, unsigned flow, unsigned pps,
 			 pps, snd, o);
 	}
 	if (take_edges(rep, pps, snd, o)) {
-		snprintf(err, len, "%s: flow %u received frames but its report "
-			 "bounds them with no first_seq and last_seq", path,
-			 flow);
+		errbuf_set(err, "%s: flow %u received frames but its report "
+			   "bounds them with no first_seq and last_seq", path,
+			   flow);
 		json_decref(root);
 		return -1;
 	}

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errbuf.h"
+
 /* Where a run of missing frames sits in the flow. */
 enum outage_edge {
 	GAP_INNER,	/* frames arrived either side */
@@ -67,6 +69,6 @@ struct outage_sender {
  */
 int outage_load(const char *path, unsigned flow, unsigned pps,
 		const struct outage_sender *snd, struct flow_outage *o,
-		char *err, size_t len);
+		struct errbuf *err);
 
 #endif

@@ -4,8 +4,8 @@
 #include <pcap/pcap.h>
 #include <stdio.h>
 
-int pcap_read_file(const char *path, pcap_frame_cb cb, void *ctx, char *err,
-		   size_t err_len)
+int pcapread_file(const char *path, pcapread_frame_cb cb, void *ctx,
+		  struct errbuf *err)
 {
 	char perr[PCAP_ERRBUF_SIZE] = "";
 	struct pcap_pkthdr *h;
@@ -17,13 +17,13 @@ int pcap_read_file(const char *path, pcap_frame_cb cb, void *ctx, char *err,
 						    PCAP_TSTAMP_PRECISION_NANO,
 						    perr);
 	if (!p) {
-		snprintf(err, err_len, "%s: %s", path, perr);
+		errbuf_set(err, "%s: %s", path, perr);
 		return -1;
 	}
 	if (pcap_datalink(p) != DLT_EN10MB) {
-		snprintf(err, err_len, "%s: not an Ethernet capture (link "
-			 "type %s)", path,
-			 pcap_datalink_val_to_name(pcap_datalink(p)) ?: "?");
+		errbuf_set(err, "%s: not an Ethernet capture (link "
+			   "type %s)", path,
+			   pcap_datalink_val_to_name(pcap_datalink(p)) ?: "?");
 		pcap_close(p);
 		return -1;
 	}
@@ -37,7 +37,7 @@ int pcap_read_file(const char *path, pcap_frame_cb cb, void *ctx, char *err,
 	if (rc == -1) {
 		/* A capture cut short (mstlab killed) still counts up to the
 		 * last whole frame: report, not fail. */
-		snprintf(err, err_len, "%s: %s", path, pcap_geterr(p));
+		errbuf_set(err, "%s: %s", path, pcap_geterr(p));
 		pcap_close(p);
 		return -1;
 	}
@@ -45,7 +45,7 @@ int pcap_read_file(const char *path, pcap_frame_cb cb, void *ctx, char *err,
 	return 0;
 }
 
-long pcap_capture_drops(const char *path)
+long pcapread_drops(const char *path)
 {
 	char log[4200], line[256];
 	long drops = -1, n;

@@ -234,6 +234,7 @@ void probe_checks(struct analysis *a, struct result_run *r,
 					    last_on_sender_wire, &snd };
 		struct flow_outage o;
 		struct result_check *c;
+		struct errbuf e;
 		double cut_ms, outage;
 		bool ok;
 
@@ -241,11 +242,12 @@ void probe_checks(struct analysis *a, struct result_run *r,
 			continue;
 		snprintf(path, sizeof(path), "%s/share/%s/probe-%u.json",
 			 a->run_dir, to, f->id);
-		if (outage_load(path, f->id, f->pps, &os, &o, why,
-				sizeof(why))) {
+		if (outage_load(path, f->id, f->pps, &os, &o, &e)) {
 			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u has a sink report",
 				 f->id, from, to, f->vid);
-			result_add_check(r, sc, "outage", tree, NULL, false, text, why);
+			result_add_check(r, sc, "outage", tree, NULL, false,
+					 text,
+					 e.msg);
 			continue;
 		}
 		cut_ms = sender_cut_ms(a, f);

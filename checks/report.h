@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "errbuf.h"
 #include "result.h"
 
 /* TAP lines numbered from *tap + 1 (no header, no plan); the failures. */
@@ -21,7 +22,7 @@ int report_html(const struct result_run *r, FILE *out);	/* report.html */
 
 /* Writes the four files into dir; 0, or -1 with err. */
 int report_write_files(const struct result_run *r, const char *dir,
-		       char *err, size_t err_len);
+		       struct errbuf *err);
 
 /* Shared by the renderers. */
 /* s with & < > " ' as entities: safe in XML/HTML text and attributes. */

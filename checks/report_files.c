@@ -21,7 +21,7 @@ static const struct {
 /* Into a temporary name, then renamed: a reader (CI picking up
  * junit.xml) never sees half a file. */
 static int write_one(const struct result_run *r, const char *dir,
-		     size_t i, char *err, size_t err_len)
+		     size_t i, struct errbuf *err)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f;
@@ -31,17 +31,17 @@ static int write_one(const struct result_run *r, const char *dir,
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "we");
 	if (!f) {
-		snprintf(err, err_len, "%s: %s", tmp, strerror(errno));
+		errbuf_set(err, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
 	rc = files[i].render(r, f);
 	if (fclose(f) || rc) {
-		snprintf(err, err_len, "%s: could not write it", tmp);
+		errbuf_set(err, "%s: could not write it", tmp);
 		unlink(tmp);
 		return -1;
 	}
 	if (rename(tmp, path)) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		errbuf_set(err, "%s: %s", path, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
@@ -49,10 +49,10 @@ static int write_one(const struct result_run *r, const char *dir,
 }
 
 int report_write_files(const struct result_run *r, const char *dir,
-		       char *err, size_t err_len)
+		       struct errbuf *err)
 {
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		if (write_one(r, dir, i, err, err_len))
+		if (write_one(r, dir, i, err))
 			return -1;
 	return 0;
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "dot_run.h"
+#include "graphviz.h"
 #include "plan.h"
 #include "report.h"
 #include "report_svg.h"
@@ -158,24 +158,25 @@ void report_svg_topology(FILE *out, const struct result_run *r,
 			 const struct result_snapshot *s)
 {
 	struct sbuf g;
-	char *svg = NULL, err[256];
+	char *svg = NULL;
+	struct errbuf err;
 	const char *el = NULL;
 	size_t len = 0;
 
 	sbuf_init(&g);
 	report_topo_dot(r, s, &g);
 	if (sbuf_failed(&g))
-		snprintf(err, sizeof(err), "out of memory");
-	else if (!dot_run_svg("neato", sbuf_str(&g), &svg, err, sizeof(err)) &&
+		errbuf_set(&err, "out of memory");
+	else if (!graphviz_svg("neato", sbuf_str(&g), &svg, &err) &&
 		 !(el = svg_element(svg, &len)))
-		snprintf(err, sizeof(err), "dot wrote no plain SVG");
+		errbuf_set(&err, "dot wrote no plain SVG");
 	if (el) {
 		fputs("<svg class=\"topology\" ", out);
 		fwrite(el + 5, 1, len - 5, out);
 		fputc('\n', out);
 	} else {
 		fputs("<p class=\"topo-missing\">No drawing: ", out);
-		report_put_xml(out, err);
+		report_put_xml(out, err.msg);
 		fputs("</p>\n", out);
 	}
 	free(svg);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "hsmp_sim.h"
+#include "opts.h"
 
 bool ok(struct suite *t, bool cond, const char *fmt, ...)
 {
@@ -156,23 +157,39 @@ static void test_open_modes(struct suite *t)
 		close(fd);
 }
 
+static const struct opt test_opts[] = {
+	{ NULL, 's', false, "-s           the stress test alone" },
+	{ NULL, 't', true, "-t THREADS   stress threads, 1..64 (default 8)" },
+	{ NULL, 'n', true, "-n MESSAGES  stress messages (default 10000)" },
+	{ 0 },
+};
+
+static const struct opt_spec test_spec = {
+	.usage = "usage: hsmp-test [-s] [-t THREADS] [-n MESSAGES]: TAP 14 "
+		 "on stdout\n",
+	.opts = test_opts,
+	.max_words = OPT_ANY,
+};
+
 int main(int argc, char **argv)
 {
 	struct suite t = { .stress_threads = 8, .stress_msgs = 10000 };
 	bool stress_only = false;
+	struct opts o;
 	char e[256];
 	int opt, n;
 
-	while ((opt = getopt(argc, argv, "st:n:")) != -1) {
+	opts_start(&o, &test_spec, argc, argv);
+	while ((opt = opts_next(&o)) > 0) {
 		if (opt == 't')
-			t.stress_threads = (unsigned int)atoi(optarg);
+			t.stress_threads = (unsigned int)atoi(o.arg);
 		else if (opt == 'n')
-			t.stress_msgs = (unsigned int)atoi(optarg);
+			t.stress_msgs = (unsigned int)atoi(o.arg);
 		else if (opt == 's')
 			stress_only = true;
-		else
-			return 2;
 	}
+	if (opt != OPT_END)
+		return opt == OPT_HELP ? 0 : 2;
 	if (t.stress_threads < 1 || t.stress_threads > 64 || t.stress_msgs < 1) {
 		fprintf(stderr, "hsmp-test: -t takes 1..64 threads, -n at least 1 message\n");
 		return 2;

@@ -11,26 +11,29 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "help_opt.h"
+#include "opts.h"
 
-static void usage(FILE *f)
-{
-	fputs("usage: hsmpctl [-j] [-d DEVICE] COMMAND  (-h, --help: this)\n"
-	      "  show [SOCKET]                      every metric of every socket\n"
-	      "  test SOCKET VALUE                  mailbox round trip (answers VALUE+1)\n"
-	      "  dimm SOCKET ADDR                   a DIMM's temperature range, power, thermal\n"
-	      "  set power-limit SOCKET MW\n"
-	      "  set boost SOCKET MHZ               every core of the socket\n"
-	      "  set core-boost APIC MHZ            one core\n"
-	      "  set xgmi-width MIN MAX             0..2, every socket\n"
-	      "  set df-pstate SOCKET 0..2|auto\n"
-	      "  set pstate-range SOCKET MAX MIN    allowed DF P-states, 0..2, MAX <= MIN\n"
-	      "  set nbio-dpm SOCKET NBIO MIN MAX   NBIO 0..3, levels 0..3\n"
-	      "  set gmi3-width SOCKET MIN MAX      0..2\n"
-	      "  set pci-rate SOCKET 0|1|2          auto, Gen4, Gen5; prints the previous\n"
-	      "  set power-mode SOCKET 0..3\n"
-	      "-j prints JSON. Frequencies in MHz, power in mW.\n", f);
-}
+static const struct opt_spec hsmpctl_spec = {
+	.usage = "usage: hsmpctl [-j] [-d DEVICE] COMMAND  (-h, --help: this)\n"
+		 "  show [SOCKET]                      every metric of every socket\n"
+		 "  test SOCKET VALUE                  mailbox round trip (answers VALUE+1)\n"
+		 "  dimm SOCKET ADDR                   a DIMM's temperature range, power, thermal\n"
+		 "  set power-limit SOCKET MW\n"
+		 "  set boost SOCKET MHZ               every core of the socket\n"
+		 "  set core-boost APIC MHZ            one core\n"
+		 "  set xgmi-width MIN MAX             0..2, every socket\n"
+		 "  set df-pstate SOCKET 0..2|auto\n"
+		 "  set pstate-range SOCKET MAX MIN    allowed DF P-states, 0..2, MAX <= MIN\n"
+		 "  set nbio-dpm SOCKET NBIO MIN MAX   NBIO 0..3, levels 0..3\n"
+		 "  set gmi3-width SOCKET MIN MAX      0..2\n"
+		 "  set pci-rate SOCKET 0|1|2          auto, Gen4, Gen5; prints the previous\n"
+		 "  set power-mode SOCKET 0..3\n"
+		 "-j prints JSON. Frequencies in MHz, power in mW.\n",
+	.shorts = "jd:",
+	.flags = OPT_STOP,
+	.min_words = 1,
+	.max_words = OPT_ANY,
+};
 
 int hsmpctl_open(struct hsmpctl *c, int flags)
 {
@@ -68,31 +71,20 @@ int main(int argc, char **argv)
 {
 	struct hsmpctl c = { .path = HSMP_DEV_PATH, .err = stderr };
 	bool json = false;
+	struct opts o;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+jd:h", help_longopts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'j':
+	opts_start(&o, &hsmpctl_spec, argc, argv);
+	while ((opt = opts_next(&o)) > 0) {
+		if (opt == 'j')
 			json = true;
-			break;
-		case 'd':
-			c.path = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+		else if (opt == 'd')
+			c.path = o.arg;
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc < 1) {
-		usage(stderr);
-		return 2;
-	}
+	if (opt != OPT_END)
+		return opt == OPT_HELP ? 0 : 2;
+	argc -= o.ind;
+	argv += o.ind;
 	print_init(&c.pr, stdout, json);
 	c.ncpus = hsmp_cpus("/proc/cpuinfo", c.cpus, HSMP_MAX_CPUS);
 	if (c.ncpus < 0)
@@ -106,6 +98,6 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[0], "dimm"))
 		return hsmpctl_dimm(&c, argc - 1, argv + 1);
 	fprintf(stderr, "hsmpctl: unknown command '%s'\n", argv[0]);
-	usage(stderr);
+	opts_help(&hsmpctl_spec, stderr);
 	return 2;
 }

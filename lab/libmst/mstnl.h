@@ -27,6 +27,7 @@
 #define MSTNL_MSTI_KERNEL_MAX	4095
 #define MSTNL_STATE_NONE	0xff	/* "no state reported" */
 #define MSTNL_IFNAMSIZ		16
+#define MSTNL_ALIAS_MAX		256	/* the kernel's IFALIASZ */
 #define MSTNL_MSG_MAX		256
 /* Enough for every request except a large mstnl_build_port_msti_set(). */
 #define MSTNL_REQ_SIZE		512
@@ -41,6 +42,13 @@ struct mstnl_err {
 					 * was rejected), "" if none */
 	uint32_t offset;		/* NLMSGERR_ATTR_OFFS, 0 if absent */
 };
+
+/*
+ * The outcome as one line: "MESSAGE (strerror)" when the kernel (or the
+ * socket layer) gave a message, else strerror alone. Returns buf.
+ */
+const char *mstnl_err_text(const struct mstnl_err *err, char *buf,
+			   size_t size);
 
 /* Port states, as the kernel numbers them (BR_STATE_*). */
 const char *mstnl_state_name(uint8_t state);	/* "?" if unknown */
@@ -74,6 +82,17 @@ int mstnl_build_port_dump(void *buf, size_t size, uint32_t seq);
 /* RTM_SETLINK AF_BRIDGE IFLA_PROTINFO/IFLA_BRPORT_STATE: the CIST state. */
 int mstnl_build_port_state_set(void *buf, size_t size, uint32_t seq,
 			       int port_ifindex, uint8_t state);
+
+/* A bridge port's settings for mstnl_build_port_set(); -1: leave it. */
+struct mstnl_port_conf {
+	int learning;		/* IFLA_BRPORT_LEARNING, 0 or 1 */
+	bool flush;		/* IFLA_BRPORT_FLUSH: forget its entries */
+	int group_fwd_mask;	/* IFLA_BRPORT_GROUP_FWD_MASK */
+	int state;		/* IFLA_BRPORT_STATE (BR_STATE_*) */
+};
+/* RTM_SETLINK AF_BRIDGE IFLA_PROTINFO with the settings @conf gives. */
+int mstnl_build_port_set(void *buf, size_t size, uint32_t seq,
+			 int port_ifindex, const struct mstnl_port_conf *conf);
 /*
  * RTM_DELNEIGH + NLM_F_BULK: remove the dynamic FDB entries learnt on
  * port_ifindex in VLAN vid (vid 0: in every VLAN). Same request as
@@ -81,6 +100,30 @@ int mstnl_build_port_state_set(void *buf, size_t size, uint32_t seq,
  */
 int mstnl_build_fdb_flush(void *buf, size_t size, uint32_t seq,
 			  int port_ifindex, uint16_t vid);
+
+/* ---- host links, by name: what a lab's wire bridges need ------------ */
+
+/* A new bridge's options (IFLA_INFO_DATA), for mstnl_build_bridge_new(). */
+struct mstnl_bridge_conf {
+	uint32_t stp_state;		/* IFLA_BR_STP_STATE */
+	uint32_t ageing_time;		/* IFLA_BR_AGEING_TIME, in cs */
+	uint8_t mcast_snooping;		/* IFLA_BR_MCAST_SNOOPING */
+	uint16_t group_fwd_mask;	/* IFLA_BR_GROUP_FWD_MASK */
+	uint8_t nf_call;		/* IFLA_BR_NF_CALL_{IP,IP6,ARP}TABLES */
+};
+/* RTM_NEWLINK (create, exclusive) of a bridge called @name, up. */
+int mstnl_build_bridge_new(void *buf, size_t size, uint32_t seq,
+			   const char *name,
+			   const struct mstnl_bridge_conf *conf);
+/* RTM_DELLINK of the interface called @name. */
+int mstnl_build_link_del(void *buf, size_t size, uint32_t seq,
+			 const char *name);
+/* RTM_SETLINK IFLA_IFALIAS (shorter than MSTNL_ALIAS_MAX). */
+int mstnl_build_link_alias_set(void *buf, size_t size, uint32_t seq,
+			       const char *name, const char *alias);
+/* RTM_SETLINK IFLA_CARRIER: a tap's carrier as its host side sets it. */
+int mstnl_build_link_carrier_set(void *buf, size_t size, uint32_t seq,
+				 const char *name, bool on);
 
 /*
  * One port's states for mstnl_port_states_set(): the CIST's and/or some
@@ -129,6 +172,7 @@ struct mstnl_link {
 	bool vlan_filtering;	/* bridges only */
 	bool mst_supported;	/* the bridge knows BR_BOOLOPT_MST_ENABLE */
 	bool mst_enabled;
+	char alias[MSTNL_ALIAS_MAX];	/* IFLA_IFALIAS, "" if none */
 };
 /* Decodes an RTM_NEWLINK (AF_UNSPEC) message. */
 int mstnl_parse_link(const struct nlmsghdr *nlh, struct mstnl_link *link);
@@ -233,6 +277,16 @@ int mstnl_port_state_set(struct mstnl *nl, int port_ifindex, uint8_t state,
 			 struct mstnl_err *err);
 int mstnl_fdb_flush(struct mstnl *nl, int port_ifindex, uint16_t vid,
 		    struct mstnl_err *err);
+int mstnl_port_set(struct mstnl *nl, int port_ifindex,
+		   const struct mstnl_port_conf *conf, struct mstnl_err *err);
+int mstnl_bridge_new(struct mstnl *nl, const char *name,
+		     const struct mstnl_bridge_conf *conf,
+		     struct mstnl_err *err);
+int mstnl_link_del(struct mstnl *nl, const char *name, struct mstnl_err *err);
+int mstnl_link_alias_set(struct mstnl *nl, const char *name,
+			 const char *alias, struct mstnl_err *err);
+int mstnl_link_carrier_set(struct mstnl *nl, const char *name, bool on,
+			   struct mstnl_err *err);
 /*
  * Sets the states of @n ports in one datagram: the kernel applies the
  * requests in array order (CIST before MSTIs within an entry), then

@@ -7,6 +7,7 @@
 #include "mstnl.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -32,6 +33,21 @@ static struct nlmsghdr *put_header(void *buf, size_t size, uint16_t type,
 	nlh->nlmsg_seq = seq;
 	mnl_nlmsg_put_extra_header(nlh, hdrlen);
 	return nlh;
+}
+
+/*
+ * Opens IFLA_LINKINFO with kind "bridge" and, inside it, IFLA_INFO_DATA
+ * (the bridge's options go there); NULL if the buffer is too small.
+ * Changelink needs the kind too, or the kernel ignores the data.
+ */
+static struct nlattr *start_bridge_data(struct nlmsghdr *nlh, size_t size,
+					struct nlattr **linkinfo)
+{
+	*linkinfo = mnl_attr_nest_start_check(nlh, size, IFLA_LINKINFO);
+	if (!*linkinfo ||
+	    !mnl_attr_put_strz_check(nlh, size, IFLA_INFO_KIND, "bridge"))
+		return NULL;
+	return mnl_attr_nest_start_check(nlh, size, IFLA_INFO_DATA);
 }
 
 static bool valid_ifindex(int ifindex)
@@ -65,12 +81,7 @@ int mstnl_build_mst_set(void *buf, size_t size, uint32_t seq, int br_ifindex,
 	ifm->ifi_family = AF_UNSPEC;
 	ifm->ifi_index = br_ifindex;
 
-	/* changelink needs the kind, or the kernel ignores IFLA_INFO_DATA */
-	linkinfo = mnl_attr_nest_start_check(nlh, size, IFLA_LINKINFO);
-	if (!linkinfo ||
-	    !mnl_attr_put_strz_check(nlh, size, IFLA_INFO_KIND, "bridge"))
-		return -ENOBUFS;
-	data = mnl_attr_nest_start_check(nlh, size, IFLA_INFO_DATA);
+	data = start_bridge_data(nlh, size, &linkinfo);
 	if (!data || !mnl_attr_put_check(nlh, size, IFLA_BR_MULTI_BOOLOPT,
 					 sizeof(bm), &bm))
 		return -ENOBUFS;
@@ -233,13 +244,16 @@ int mstnl_build_port_dump(void *buf, size_t size, uint32_t seq)
 	return nlh->nlmsg_len;
 }
 
-int mstnl_build_port_state_set(void *buf, size_t size, uint32_t seq,
-			       int port_ifindex, uint8_t state)
+int mstnl_build_port_set(void *buf, size_t size, uint32_t seq,
+			 int port_ifindex, const struct mstnl_port_conf *conf)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *protinfo;
+	bool ok;
 
-	if (!valid_ifindex(port_ifindex) || !valid_state(state))
+	/* negative: leave as it is */
+	if (!valid_ifindex(port_ifindex) || conf->learning > 1 ||
+	    conf->group_fwd_mask > 0xffff || conf->state > BR_STATE_BLOCKING)
 		return -EINVAL;
 	nlh = put_bridge_link(buf, size, RTM_SETLINK, NLM_F_REQUEST | NLM_F_ACK,
 			      seq, port_ifindex);
@@ -247,11 +261,33 @@ int mstnl_build_port_state_set(void *buf, size_t size, uint32_t seq,
 		return -ENOBUFS;
 	/* nested form: a flat u8 IFLA_PROTINFO is the legacy RSTP encoding */
 	protinfo = mnl_attr_nest_start_check(nlh, size, IFLA_PROTINFO);
-	if (!protinfo ||
-	    !mnl_attr_put_u8_check(nlh, size, IFLA_BRPORT_STATE, state))
+	ok = protinfo != NULL;
+	if (ok && conf->learning >= 0)
+		ok = mnl_attr_put_u8_check(nlh, size, IFLA_BRPORT_LEARNING,
+					   (uint8_t)conf->learning);
+	if (ok && conf->flush)
+		ok = mnl_attr_put_check(nlh, size, IFLA_BRPORT_FLUSH, 0, NULL);
+	if (ok && conf->group_fwd_mask >= 0)
+		ok = mnl_attr_put_u16_check(nlh, size,
+					    IFLA_BRPORT_GROUP_FWD_MASK,
+					    (uint16_t)conf->group_fwd_mask);
+	if (ok && conf->state >= 0)
+		ok = mnl_attr_put_u8_check(nlh, size, IFLA_BRPORT_STATE,
+					   (uint8_t)conf->state);
+	if (!ok)
 		return -ENOBUFS;
 	mnl_attr_nest_end(nlh, protinfo);
 	return nlh->nlmsg_len;
+}
+
+int mstnl_build_port_state_set(void *buf, size_t size, uint32_t seq,
+			       int port_ifindex, uint8_t state)
+{
+	struct mstnl_port_conf conf = {
+		.learning = -1, .group_fwd_mask = -1, .state = state,
+	};
+
+	return mstnl_build_port_set(buf, size, seq, port_ifindex, &conf);
 }
 
 int mstnl_build_fdb_flush(void *buf, size_t size, uint32_t seq,
@@ -278,6 +314,106 @@ int mstnl_build_fdb_flush(void *buf, size_t size, uint32_t seq,
 		return -ENOBUFS;
 	if (!mnl_attr_put_u16_check(nlh, size, NDA_NDM_STATE_MASK,
 				    NUD_PERMANENT | NUD_NOARP))
+		return -ENOBUFS;
+	return nlh->nlmsg_len;
+}
+
+/* ---- host links by name --------------------------------------------- */
+
+static bool valid_ifname(const char *name)
+{
+	return name && name[0] && strlen(name) < MSTNL_IFNAMSIZ;
+}
+
+/* An AF_UNSPEC link message for the interface called @name. */
+static struct nlmsghdr *put_named_link(void *buf, size_t size, uint16_t type,
+				       uint16_t flags, uint32_t seq,
+				       const char *name)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = put_header(buf, size, type, flags, seq, sizeof(struct ifinfomsg));
+	if (!nlh || !mnl_attr_put_strz_check(nlh, size, IFLA_IFNAME, name))
+		return NULL;
+	return nlh;
+}
+
+int mstnl_build_bridge_new(void *buf, size_t size, uint32_t seq,
+			   const char *name,
+			   const struct mstnl_bridge_conf *conf)
+{
+	struct nlattr *linkinfo, *data;
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+
+	if (!valid_ifname(name))
+		return -EINVAL;
+	nlh = put_named_link(buf, size, RTM_NEWLINK,
+			     NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE |
+			     NLM_F_EXCL, seq, name);
+	if (!nlh)
+		return -ENOBUFS;
+	ifm = mnl_nlmsg_get_payload(nlh);
+	ifm->ifi_flags = IFF_UP;
+	ifm->ifi_change = IFF_UP;
+	data = start_bridge_data(nlh, size, &linkinfo);
+	if (!data ||
+	    !mnl_attr_put_u32_check(nlh, size, IFLA_BR_STP_STATE,
+				    conf->stp_state) ||
+	    !mnl_attr_put_u32_check(nlh, size, IFLA_BR_AGEING_TIME,
+				    conf->ageing_time) ||
+	    !mnl_attr_put_u8_check(nlh, size, IFLA_BR_MCAST_SNOOPING,
+				   conf->mcast_snooping) ||
+	    !mnl_attr_put_u16_check(nlh, size, IFLA_BR_GROUP_FWD_MASK,
+				    conf->group_fwd_mask) ||
+	    !mnl_attr_put_u8_check(nlh, size, IFLA_BR_NF_CALL_IPTABLES,
+				   conf->nf_call) ||
+	    !mnl_attr_put_u8_check(nlh, size, IFLA_BR_NF_CALL_IP6TABLES,
+				   conf->nf_call) ||
+	    !mnl_attr_put_u8_check(nlh, size, IFLA_BR_NF_CALL_ARPTABLES,
+				   conf->nf_call))
+		return -ENOBUFS;
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	return nlh->nlmsg_len;
+}
+
+int mstnl_build_link_del(void *buf, size_t size, uint32_t seq,
+			 const char *name)
+{
+	struct nlmsghdr *nlh;
+
+	if (!valid_ifname(name))
+		return -EINVAL;
+	nlh = put_named_link(buf, size, RTM_DELLINK, NLM_F_REQUEST | NLM_F_ACK,
+			     seq, name);
+	return nlh ? (int)nlh->nlmsg_len : -ENOBUFS;
+}
+
+int mstnl_build_link_alias_set(void *buf, size_t size, uint32_t seq,
+			       const char *name, const char *alias)
+{
+	struct nlmsghdr *nlh;
+
+	if (!valid_ifname(name) || !alias || strlen(alias) >= MSTNL_ALIAS_MAX)
+		return -EINVAL;
+	nlh = put_named_link(buf, size, RTM_SETLINK, NLM_F_REQUEST | NLM_F_ACK,
+			     seq, name);
+	if (!nlh || !mnl_attr_put_strz_check(nlh, size, IFLA_IFALIAS, alias))
+		return -ENOBUFS;
+	return nlh->nlmsg_len;
+}
+
+int mstnl_build_link_carrier_set(void *buf, size_t size, uint32_t seq,
+				 const char *name, bool on)
+{
+	struct nlmsghdr *nlh;
+
+	if (!valid_ifname(name))
+		return -EINVAL;
+	nlh = put_named_link(buf, size, RTM_SETLINK, NLM_F_REQUEST | NLM_F_ACK,
+			     seq, name);
+	if (!nlh || !mnl_attr_put_u8_check(nlh, size, IFLA_CARRIER, on))
 		return -ENOBUFS;
 	return nlh->nlmsg_len;
 }

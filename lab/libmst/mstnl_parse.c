@@ -17,6 +17,16 @@
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 
+const char *mstnl_err_text(const struct mstnl_err *err, char *buf,
+			   size_t size)
+{
+	if (err->msg[0])
+		snprintf(buf, size, "%s (%s)", err->msg, strerror(-err->code));
+	else
+		snprintf(buf, size, "%s", strerror(-err->code));
+	return buf;
+}
+
 static const char *const state_names[] = {
 	[BR_STATE_DISABLED] = "disabled",
 	[BR_STATE_LISTENING] = "listening",
@@ -427,6 +437,8 @@ static int link_attr(const struct nlattr *a, void *data)
 		break;
 	case IFLA_OPERSTATE:
 		return get_u8(a, &link->operstate);
+	case IFLA_IFALIAS:
+		return get_str(a, link->alias, sizeof(link->alias));
 	case IFLA_LINKINFO:
 		ret = walk_nested(a, link_info, &li);
 		if (ret < 0)

@@ -164,10 +164,14 @@ static int talk(struct mstnl *nl, const void *req, size_t len,
 	return ret;
 }
 
-/* Talks with a request a builder returned @len for (or its error). */
-static int finish(struct mstnl *nl, const void *req, int len, mstnl_msg_cb cb,
-		  void *data, struct mstnl_err *err)
+/*
+ * The one request/ack exchange: @len is what a builder returned for the
+ * request at @req (its length, or -errno), sent and answered by talk().
+ */
+static int request(struct mstnl *nl, const void *req, int len,
+		   mstnl_msg_cb cb, void *data, struct mstnl_err *err)
 {
+	err_reset(err);
 	if (len < 0)
 		return err_local(err, len, "invalid request");
 	return talk(nl, req, (size_t)len, cb, data, err);
@@ -177,12 +181,10 @@ int mstnl_mst_set(struct mstnl *nl, int br_ifindex, bool on,
 		  struct mstnl_err *err)
 {
 	uint8_t req[MSTNL_REQ_SIZE];
-	int len;
 
-	err_reset(err);
-	len = mstnl_build_mst_set(req, sizeof(req), ++nl->seq,
-				  br_ifindex, on);
-	return finish(nl, req, len, NULL, NULL, err);
+	return request(nl, req, mstnl_build_mst_set(req, sizeof(req),
+						    ++nl->seq, br_ifindex, on),
+		       NULL, NULL, err);
 }
 
 struct link_get {
@@ -210,10 +212,9 @@ int mstnl_link_get(struct mstnl *nl, int ifindex, struct mstnl_link *link,
 	uint8_t req[MSTNL_REQ_SIZE];
 	int ret;
 
-	err_reset(err);
-	ret = finish(nl, req,
-		     mstnl_build_link_get(req, sizeof(req), ++nl->seq, ifindex),
-		     link_get_cb, &lg, err);
+	ret = request(nl, req, mstnl_build_link_get(req, sizeof(req),
+						    ++nl->seq, ifindex),
+		      link_get_cb, &lg, err);
 	if (ret == 0 && !lg.seen)
 		return err_local(err, -EBADMSG, "no link in the kernel's answer");
 	return ret;
@@ -223,12 +224,11 @@ int mstnl_vlan_msti_set(struct mstnl *nl, int br_ifindex, uint16_t vid,
 			uint16_t vid_end, uint16_t msti, struct mstnl_err *err)
 {
 	uint8_t req[MSTNL_REQ_SIZE];
-	int len;
 
-	err_reset(err);
-	len = mstnl_build_vlan_msti_set(req, sizeof(req), ++nl->seq,
-				  br_ifindex, vid, vid_end, msti);
-	return finish(nl, req, len, NULL, NULL, err);
+	return request(nl, req, mstnl_build_vlan_msti_set(req, sizeof(req),
+							  ++nl->seq, br_ifindex,
+							  vid, vid_end, msti),
+		       NULL, NULL, err);
 }
 
 struct vlan_get {
@@ -249,15 +249,12 @@ int mstnl_vlan_msti_get(struct mstnl *nl, int br_ifindex,
 			struct mstnl_vid_map *map, struct mstnl_err *err)
 {
 	struct vlan_get vg = { br_ifindex, map };
+	uint8_t req[MSTNL_REQ_SIZE];
 
 	memset(map, 0, sizeof(*map));
-	uint8_t req[MSTNL_REQ_SIZE];
-	int len;
-
-	err_reset(err);
-	len = mstnl_build_vlan_dump(req, sizeof(req), ++nl->seq,
-				  br_ifindex);
-	return finish(nl, req, len, vlan_get_cb, &vg, err);
+	return request(nl, req, mstnl_build_vlan_dump(req, sizeof(req),
+						      ++nl->seq, br_ifindex),
+		       vlan_get_cb, &vg, err);
 }
 
 int mstnl_port_msti_set(struct mstnl *nl, int port_ifindex,
@@ -266,7 +263,7 @@ int mstnl_port_msti_set(struct mstnl *nl, int port_ifindex,
 {
 	size_t size = MSTNL_REQ_SIZE + n * MSTNL_MSTI_ENTRY_SIZE;
 	uint8_t *req;
-	int len, ret;
+	int ret;
 
 	err_reset(err);
 	if (n > MSTNL_MSTI_MAX)
@@ -274,12 +271,10 @@ int mstnl_port_msti_set(struct mstnl *nl, int port_ifindex,
 	req = malloc(size);
 	if (!req)
 		return err_local(err, -ENOMEM, NULL);
-	len = mstnl_build_port_msti_set(req, size, ++nl->seq, port_ifindex,
-					entries, n);
-	if (len < 0)
-		ret = err_local(err, len, "invalid request");
-	else
-		ret = talk(nl, req, (size_t)len, NULL, NULL, err);
+	ret = request(nl, req, mstnl_build_port_msti_set(req, size, ++nl->seq,
+							 port_ifindex, entries,
+							 n),
+		      NULL, NULL, err);
 	free(req);
 	return ret;
 }
@@ -317,8 +312,9 @@ int mstnl_port_dump(struct mstnl *nl,
 		return err_local(err, -ENOMEM, NULL);
 	pd->cb = cb;
 	pd->data = data;
-	ret = finish(nl, req, mstnl_build_port_dump(req, sizeof(req), ++nl->seq),
-		     port_dump_cb, pd, err);
+	ret = request(nl, req, mstnl_build_port_dump(req, sizeof(req),
+						     ++nl->seq),
+		      port_dump_cb, pd, err);
 	free(pd);
 	return ret;
 }
@@ -327,24 +323,75 @@ int mstnl_port_state_set(struct mstnl *nl, int port_ifindex, uint8_t state,
 			 struct mstnl_err *err)
 {
 	uint8_t req[MSTNL_REQ_SIZE];
-	int len;
 
-	err_reset(err);
-	len = mstnl_build_port_state_set(req, sizeof(req), ++nl->seq,
-				  port_ifindex, state);
-	return finish(nl, req, len, NULL, NULL, err);
+	return request(nl, req, mstnl_build_port_state_set(req, sizeof(req),
+							   ++nl->seq,
+							   port_ifindex, state),
+		       NULL, NULL, err);
 }
 
 int mstnl_fdb_flush(struct mstnl *nl, int port_ifindex, uint16_t vid,
 		    struct mstnl_err *err)
 {
 	uint8_t req[MSTNL_REQ_SIZE];
-	int len;
 
-	err_reset(err);
-	len = mstnl_build_fdb_flush(req, sizeof(req), ++nl->seq,
-				  port_ifindex, vid);
-	return finish(nl, req, len, NULL, NULL, err);
+	return request(nl, req, mstnl_build_fdb_flush(req, sizeof(req),
+						      ++nl->seq, port_ifindex,
+						      vid),
+		       NULL, NULL, err);
+}
+
+int mstnl_port_set(struct mstnl *nl, int port_ifindex,
+		   const struct mstnl_port_conf *conf, struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+
+	return request(nl, req, mstnl_build_port_set(req, sizeof(req),
+						     ++nl->seq, port_ifindex,
+						     conf),
+		       NULL, NULL, err);
+}
+
+int mstnl_bridge_new(struct mstnl *nl, const char *name,
+		     const struct mstnl_bridge_conf *conf,
+		     struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+
+	return request(nl, req, mstnl_build_bridge_new(req, sizeof(req),
+						       ++nl->seq, name, conf),
+		       NULL, NULL, err);
+}
+
+int mstnl_link_del(struct mstnl *nl, const char *name, struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+
+	return request(nl, req, mstnl_build_link_del(req, sizeof(req),
+						     ++nl->seq, name),
+		       NULL, NULL, err);
+}
+
+int mstnl_link_alias_set(struct mstnl *nl, const char *name,
+			 const char *alias, struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE + MSTNL_ALIAS_MAX];
+
+	return request(nl, req, mstnl_build_link_alias_set(req, sizeof(req),
+							   ++nl->seq, name,
+							   alias),
+		       NULL, NULL, err);
+}
+
+int mstnl_link_carrier_set(struct mstnl *nl, const char *name, bool on,
+			   struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+
+	return request(nl, req, mstnl_build_link_carrier_set(req, sizeof(req),
+							     ++nl->seq, name,
+							     on),
+		       NULL, NULL, err);
 }
 
 struct mstnl *mstnl_open_monitor(unsigned int groups, int *errp)

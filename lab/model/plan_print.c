@@ -4,7 +4,7 @@
 
 #include "print.h"
 
-static void print_node(struct printer *pr, const struct plan *p, size_t i)
+static void plan_print_node(struct printer *pr, const struct plan *p, size_t i)
 {
 	const struct topo *t = p->topo;
 	const struct topo_node *n = &t->nodes[i];
@@ -41,8 +41,8 @@ static void print_node(struct printer *pr, const struct plan *p, size_t i)
 	print_close_object(pr);
 }
 
-static void print_end(struct printer *pr, const struct plan *p,
-		      const struct topo_link *l, int e)
+static void plan_print_end(struct printer *pr, const struct plan *p,
+			   const struct topo_link *l, int e)
 {
 	const struct topo_node *n = &p->topo->nodes[l->end[e].node];
 
@@ -65,7 +65,7 @@ void plan_print(const struct plan *p, struct printer *pr)
 	print_nl(pr);
 	print_open_array(pr, "nodes");
 	for (size_t i = 0; i < t->n_nodes; i++)
-		print_node(pr, p, i);
+		plan_print_node(pr, p, i);
 	print_close_array(pr);
 	print_open_array(pr, "links");
 	for (size_t l = 0; l < t->n_links; l++) {
@@ -78,8 +78,8 @@ void plan_print(const struct plan *p, struct printer *pr)
 		print_string(pr, PRINT_ANY, "pcap", " pcap %s",
 			     p->links[l].pcap);
 		print_open_array(pr, "ends");
-		print_end(pr, p, link, 0);
-		print_end(pr, p, link, 1);
+		plan_print_end(pr, p, link, 0);
+		plan_print_end(pr, p, link, 1);
 		print_close_array(pr);
 		print_close_object(pr);
 		print_nl(pr);

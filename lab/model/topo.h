@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errbuf.h"
+
 #define TOPO_LAB_NAME_MAX	12	/* [a-z0-9-]{1,12} */
 #define TOPO_NODE_NAME_MAX	15	/* [a-z][a-z0-9-]{0,14} */
 #define TOPO_PORT_NAME_MAX	10	/* leaves room for ".4094" */
@@ -44,9 +46,9 @@ struct topo_error {
 	char msg[256];
 };
 
-/* "file:line:col: message" into buf; returns buf. */
-const char *topo_error_format(const struct topo_error *err, char *buf,
-			      size_t len);
+/* "file:line:col: message" into out; returns out->msg. */
+const char *topo_error_format(const struct topo_error *err,
+			      struct errbuf *out);
 
 enum topo_role {
 	TOPO_ROLE_BRIDGE,

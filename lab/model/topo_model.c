@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *topo_error_format(const struct topo_error *err, char *buf,
-			      size_t len)
+const char *topo_error_format(const struct topo_error *err,
+			      struct errbuf *out)
 {
-	snprintf(buf, len, "%s:%u:%u: %s", err->file, err->mark.line,
-		 err->mark.col, err->msg);
-	return buf;
+	errbuf_set(out, "%s:%u:%u: %s", err->file, err->mark.line,
+		   err->mark.col, err->msg);
+	return out->msg;
 }
 
 const char *topo_role_name(enum topo_role role)

@@ -38,7 +38,7 @@ int cmd_disable(struct ctl *c, int argc, char **argv)
 }
 
 /* Prints the VID -> MSTI table, consecutive VIDs of one MSTI as ranges. */
-static void print_vid_map(struct ctl *c, const struct mstnl_vid_map *map)
+static void show_vid_map(struct ctl *c, const struct mstnl_vid_map *map)
 {
 	struct printer *p = &c->pr;
 	bool header = false;
@@ -96,7 +96,7 @@ int show_bridge(struct ctl *c, const struct mstnl_link *br)
 	print_uint(p, PRINT_FP, NULL, " vlan_filtering %u\n",
 		   br->vlan_filtering);
 	print_bool(p, PRINT_JSON, "vlan_filtering", NULL, br->vlan_filtering);
-	print_vid_map(c, map);
+	show_vid_map(c, map);
 	print_close_object(p);
 	free(map);
 	return EXIT_OK;

@@ -14,8 +14,8 @@ static const char *const operstates[] = {
 	"dormant", "up",
 };
 
-static void print_dev(struct printer *p, const char *key, const char *fmt,
-		      int ifindex, const char *name)
+static void monitor_dev(struct printer *p, const char *key, const char *fmt,
+			int ifindex, const char *name)
 {
 	char buf[IF_NAMESIZE];
 
@@ -24,28 +24,28 @@ static void print_dev(struct printer *p, const char *key, const char *fmt,
 	print_string(p, PRINT_ANY, key, fmt, name);
 }
 
-static void print_master(struct printer *p, int master)
+static void monitor_master(struct printer *p, int master)
 {
 	if (master)
-		print_dev(p, "master", " master %s", master, NULL);
+		monitor_dev(p, "master", " master %s", master, NULL);
 }
 
 /* JSON: "name":bool; text: " name" only when set. */
-static void print_flag(struct printer *p, const char *name, bool on)
+static void monitor_flag(struct printer *p, const char *name, bool on)
 {
 	if (on)
 		print_string(p, PRINT_FP, NULL, " %s", name);
 	print_bool(p, PRINT_JSON, name, NULL, on);
 }
 
-static void print_vids(struct printer *p, uint16_t vid, uint16_t end)
+static void monitor_vids(struct printer *p, uint16_t vid, uint16_t end)
 {
 	print_uint(p, PRINT_ANY, "vlan", " vid %u", vid);
 	if (end > vid)
 		print_uint(p, PRINT_ANY, "vlanEnd", "-%u", end);
 }
 
-static int print_event(const struct mstnl_event *ev, void *data)
+static int monitor_event(const struct mstnl_event *ev, void *data)
 {
 	static const char *const types[] = {
 		[MSTNL_EV_LINK] = "link", [MSTNL_EV_PORT] = "port",
@@ -62,33 +62,33 @@ static int print_event(const struct mstnl_event *ev, void *data)
 	print_bool(p, PRINT_JSON, "deleted", NULL, ev->deleted);
 	switch (ev->type) {
 	case MSTNL_EV_LINK:
-		print_dev(p, "ifname", " %s", ev->ifindex, ev->ifname);
-		print_master(p, ev->master);
+		monitor_dev(p, "ifname", " %s", ev->ifindex, ev->ifname);
+		monitor_master(p, ev->master);
 		if (ev->link.operstate <
 		    sizeof(operstates) / sizeof(operstates[0]))
 			print_string(p, PRINT_ANY, "operstate", " %s",
 				     operstates[ev->link.operstate]);
 		break;
 	case MSTNL_EV_PORT:
-		print_dev(p, "ifname", " %s", ev->ifindex, ev->ifname);
-		print_master(p, ev->master);
+		monitor_dev(p, "ifname", " %s", ev->ifindex, ev->ifname);
+		monitor_master(p, ev->master);
 		if (ev->port.state != MSTNL_STATE_NONE)
 			print_string(p, PRINT_ANY, "state", " state %s",
 				     mstnl_state_name(ev->port.state));
 		break;
 	case MSTNL_EV_VLAN:
-		print_dev(p, "ifname", " %s", ev->ifindex, NULL);
-		print_vids(p, ev->vlan.vid, ev->vlan.vid_end);
-		print_flag(p, "pvid", ev->vlan.flags & BRIDGE_VLAN_INFO_PVID);
-		print_flag(p, "untagged",
+		monitor_dev(p, "ifname", " %s", ev->ifindex, NULL);
+		monitor_vids(p, ev->vlan.vid, ev->vlan.vid_end);
+		monitor_flag(p, "pvid", ev->vlan.flags & BRIDGE_VLAN_INFO_PVID);
+		monitor_flag(p, "untagged",
 			   ev->vlan.flags & BRIDGE_VLAN_INFO_UNTAGGED);
 		if (ev->vlan.state != MSTNL_STATE_NONE && !ev->deleted)
 			print_string(p, PRINT_ANY, "state", " state %s",
 				     mstnl_state_name(ev->vlan.state));
 		break;
 	case MSTNL_EV_VLAN_GLOBAL:
-		print_dev(p, "ifname", " %s", ev->ifindex, NULL);
-		print_vids(p, ev->vlan_global.vid, ev->vlan_global.vid_end);
+		monitor_dev(p, "ifname", " %s", ev->ifindex, NULL);
+		monitor_vids(p, ev->vlan_global.vid, ev->vlan_global.vid_end);
 		if (ev->vlan_global.has_msti)
 			print_uint(p, PRINT_ANY, "msti", " msti %u",
 				   ev->vlan_global.msti);
@@ -99,11 +99,11 @@ static int print_event(const struct mstnl_event *ev, void *data)
 			 ev->fdb.mac[1], ev->fdb.mac[2], ev->fdb.mac[3],
 			 ev->fdb.mac[4], ev->fdb.mac[5]);
 		print_string(p, PRINT_ANY, "mac", " %s", mac);
-		print_dev(p, "ifname", " dev %s", ev->ifindex, NULL);
+		monitor_dev(p, "ifname", " dev %s", ev->ifindex, NULL);
 		if (ev->fdb.vid)
 			print_uint(p, PRINT_ANY, "vlan", " vlan %u",
 				   ev->fdb.vid);
-		print_master(p, ev->master);
+		monitor_master(p, ev->master);
 		break;
 	}
 	print_nl(p);
@@ -126,7 +126,7 @@ int cmd_monitor(struct ctl *c, int argc, char **argv)
 		return ctl_fail(EXIT_REFUSED, "cannot subscribe to "
 				"notifications: %s", strerror(-err));
 	for (;;) {
-		ret = mstnl_monitor_read(mon, print_event, c);
+		ret = mstnl_monitor_read(mon, monitor_event, c);
 		if (ret == -ENOBUFS) {
 			ctl_fail(0, "warning: notifications were lost");
 			continue;

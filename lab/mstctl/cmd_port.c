@@ -13,7 +13,7 @@ struct show_ports {
 	bool header;
 };
 
-static int print_port(const struct mstnl_port *port, void *data)
+static int show_port(const struct mstnl_port *port, void *data)
 {
 	struct show_ports *s = data;
 	struct printer *p = &s->c->pr;
@@ -57,7 +57,7 @@ static int show_ports(struct ctl *c, int only)
 	struct mstnl_err err;
 
 	print_open_array(&c->pr, NULL);
-	if (mstnl_port_dump(c->nl, print_port, &s, &err) < 0)
+	if (mstnl_port_dump(c->nl, show_port, &s, &err) < 0)
 		return ctl_fail_nl(&err, "cannot dump the bridge ports");
 	print_close_array(&c->pr);
 	return EXIT_OK;

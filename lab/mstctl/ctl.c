@@ -24,6 +24,7 @@ int ctl_fail(int code, const char *fmt, ...)
 
 int ctl_fail_nl(const struct mstnl_err *err, const char *fmt, ...)
 {
+	char why[MSTNL_MSG_MAX + 64];
 	va_list ap;
 
 	fflush(stdout);
@@ -31,10 +32,7 @@ int ctl_fail_nl(const struct mstnl_err *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	if (err->msg[0])
-		fprintf(stderr, ": %s (%s)\n", err->msg, strerror(-err->code));
-	else
-		fprintf(stderr, ": %s\n", strerror(-err->code));
+	fprintf(stderr, ": %s\n", mstnl_err_text(err, why, sizeof(why)));
 	return EXIT_REFUSED;
 }
 

@@ -4,27 +4,32 @@
  * later iproute2's `bridge mst`). Thin: the work is in libmst's mstnl.
  */
 #include "mstctl.h"
+#include "opts.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static void usage(FILE *fp)
-{
-	fputs("Usage: mstctl [-j] COMMAND\n"
-	      "  mstctl enable dev BRIDGE\n"
-	      "  mstctl disable dev BRIDGE\n"
-	      "  mstctl [show [dev BRIDGE|PORT]]\n"
-	      "  mstctl vlan set dev BRIDGE vid VID[-VID] msti MSTI\n"
-	      "  mstctl set dev PORT msti MSTI state STATE\n"
-	      "  mstctl flush dev PORT vid VID[,VID...]\n"
-	      "  mstctl monitor\n"
-	      "  mstctl stp show [dev BRIDGE [port PORT]]     (mstd status)\n"
-	      "  mstctl stp set dev BRIDGE SETTING...  |  stp mcheck dev BRIDGE [port PORT]\n"
-	      "VID := 1..4094   MSTI := 1..4094 (vlan set: 0..4094, 0 = CIST)\n"
-	      "STATE := disabled | listening | learning | forwarding | blocking\n"
-	      "-j: JSON output. Exit: 0 ok, 1 refused by the kernel, 2 usage.\n",
-	      fp);
-}
+static const struct opt mstctl_opts[] = { OPT_FLAG("json", 'j'), { 0 } };
+
+/* -json and --json as well as -j, as iproute2 takes them. */
+static const struct opt_spec mstctl_spec = {
+	.usage = "Usage: mstctl [-j] COMMAND\n"
+		 "  mstctl enable dev BRIDGE\n"
+		 "  mstctl disable dev BRIDGE\n"
+		 "  mstctl [show [dev BRIDGE|PORT]]\n"
+		 "  mstctl vlan set dev BRIDGE vid VID[-VID] msti MSTI\n"
+		 "  mstctl set dev PORT msti MSTI state STATE\n"
+		 "  mstctl flush dev PORT vid VID[,VID...]\n"
+		 "  mstctl monitor\n"
+		 "  mstctl stp show [dev BRIDGE [port PORT]]     (mstd status)\n"
+		 "  mstctl stp set dev BRIDGE SETTING...  |  stp mcheck dev BRIDGE [port PORT]\n"
+		 "VID := 1..4094   MSTI := 1..4094 (vlan set: 0..4094, 0 = CIST)\n"
+		 "STATE := disabled | listening | learning | forwarding | blocking\n"
+		 "-j: JSON output. Exit: 0 ok, 1 refused by the kernel, 2 usage.\n",
+	.opts = mstctl_opts,
+	.flags = OPT_STOP | OPT_LONG_ONLY | OPT_QUIET,
+	.max_words = OPT_ANY,
+};
 
 static const struct {
 	const char *name;
@@ -44,24 +49,21 @@ int main(int argc, char **argv)
 {
 	struct ctl c = { 0 };
 	int (*fn)(struct ctl *, int, char **) = NULL;
-	int i = 1, ret, err = 0;
+	int i, ret, err = 0;
+	struct opts o;
 
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "-json") ||
-		    !strcmp(argv[i], "--json")) {
-			c.json = true;
-		} else if (!strcmp(argv[i], "-h") ||
-			   !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return EXIT_OK;
-		} else {
-			return ctl_fail(EXIT_USAGE,
-					"unknown option \"%s\"; try \"mstctl help\"",
-					argv[i]);
-		}
-	}
+	opts_start(&o, &mstctl_spec, argc, argv);
+	while ((ret = opts_next(&o)) == 'j')
+		c.json = true;
+	if (ret == OPT_HELP)
+		return EXIT_OK;
+	if (ret == OPT_BAD)
+		return ctl_fail(EXIT_USAGE,
+				"unknown option \"%s\"; try \"mstctl help\"",
+				o.bad);
+	i = o.ind;
 	if (i < argc && !strcmp(argv[i], "help")) {
-		usage(stdout);
+		opts_help(&mstctl_spec, stdout);
 		return EXIT_OK;
 	}
 	if (i == argc) {

@@ -6,7 +6,7 @@
  * "mstd -c FILE" fails visibly on a bad configuration.
  */
 #include "daemon.h"
-#include "help_opt.h"
+#include "opts.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,17 +14,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void usage(FILE *fp)
-{
-	fputs("Usage: mstd [-f] [-t] [-v] [-c FILE] [-l LOGFILE] [-h|--help]\n"
-	      "  -c FILE     configuration (default /etc/mstd.conf)\n"
-	      "  -f          stay in the foreground (log to stderr)\n"
-	      "  -t          check the configuration and exit\n"
-	      "  -v          log debug messages (state sets, dropped BPDUs)\n"
-	      "  -l LOGFILE  log here (default in the background:\n"
-	      "              " MSTD_RUN_DIR "/mstd.BRIDGE.log)\n"
-	      "Control: mstctl [-j] stp show|set|mcheck ...\n", fp);
-}
+static const struct opt mstd_opts[] = {
+	{ NULL, 'c', true,
+	  "-c FILE     configuration (default /etc/mstd.conf)" },
+	{ NULL, 'f', false,
+	  "-f          stay in the foreground (log to stderr)" },
+	{ NULL, 't', false,
+	  "-t          check the configuration and exit" },
+	{ NULL, 'v', false,
+	  "-v          log debug messages (state sets, dropped BPDUs)" },
+	{ NULL, 'l', true,
+	  "-l LOGFILE  log here (default in the background:\n"
+	  "              " MSTD_RUN_DIR "/mstd.BRIDGE.log)" },
+	{ 0 },
+};
+
+static const struct opt_spec mstd_spec = {
+	.usage = "Usage: mstd [-f] [-t] [-v] [-c FILE] [-l LOGFILE] "
+		 "[-h|--help]\n",
+	.opts = mstd_opts,
+	.tail = "Control: mstctl [-j] stp show|set|mcheck ...\n",
+};
 
 static int write_pid(struct mstd *d)
 {
@@ -71,13 +81,14 @@ int main(int argc, char **argv)
 	const char *conf = "/etc/mstd.conf", *logpath = NULL;
 	char err[MSTD_CONF_ERR_MAX], defpath[128];
 	bool fg = false, check = false, verbose = false;
+	struct opts o;
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, "c:ftvl:h", help_longopts,
-				  NULL)) != -1) {
+	opts_start(&o, &mstd_spec, argc, argv);
+	while ((opt = opts_next(&o)) > 0) {
 		switch (opt) {
 		case 'c':
-			conf = optarg;
+			conf = o.arg;
 			break;
 		case 'f':
 			fg = true;
@@ -89,20 +100,12 @@ int main(int argc, char **argv)
 			verbose = true;
 			break;
 		case 'l':
-			logpath = optarg;
+			logpath = o.arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
 	}
-	if (optind != argc) {
-		usage(stderr);
-		return 2;
-	}
+	if (opt != OPT_END)
+		return opt == OPT_HELP ? 0 : 2;
 	mstd_conf_init(&d.conf);
 	if (mstd_conf_load(&d.conf, conf, err)) {
 		fprintf(stderr, "mstd: %s\n", err);

@@ -31,8 +31,8 @@ static const char *port_name(const struct mstd *d, int port)
 	       d->ports[port].name : NULL;
 }
 
-static void print_port_tree(struct mstd *d, struct printer *pr,
-			    unsigned int i, unsigned int t)
+static void status_port_tree(struct mstd *d, struct printer *pr,
+			     unsigned int i, unsigned int t)
 {
 	struct mstp_port_status ps;
 	char pid[12];
@@ -61,8 +61,8 @@ static void print_port_tree(struct mstd *d, struct printer *pr,
 	print_close_object(pr);
 }
 
-static void print_tree(struct mstd *d, struct printer *pr, unsigned int t,
-		       int only_port)
+static void status_tree(struct mstd *d, struct printer *pr, unsigned int t,
+			int only_port)
 {
 	struct mstp_tree_status ts;
 	char b[24];
@@ -110,12 +110,12 @@ static void print_tree(struct mstd *d, struct printer *pr, unsigned int t,
 	print_open_array(pr, "ports");
 	for (unsigned int i = 0; i < d->nports; i++)
 		if (only_port < 0 || (unsigned int)only_port == i)
-			print_port_tree(d, pr, i, t);
+			status_port_tree(d, pr, i, t);
 	print_close_array(pr);
 	print_close_object(pr);
 }
 
-static void print_counters(struct mstd *d, struct printer *pr, unsigned int i)
+static void status_counters(struct mstd *d, struct printer *pr, unsigned int i)
 {
 	const struct mstd_port *p = &d->ports[i];
 	struct mstp_port_status ps;
@@ -183,12 +183,12 @@ void status_print(struct mstd *d, FILE *fp, bool json, const char *port)
 	print_nl(&pr);
 	print_open_array(&pr, "trees");
 	for (unsigned int t = 0; t < mstp_ntrees(d->br); t++)
-		print_tree(d, &pr, t, only);
+		status_tree(d, &pr, t, only);
 	print_close_array(&pr);
 	print_open_array(&pr, "ports");
 	for (unsigned int i = 0; i < d->nports; i++)
 		if (only < 0 || (unsigned int)only == i)
-			print_counters(d, &pr, i);
+			status_counters(d, &pr, i);
 	print_close_array(&pr);
 	print_close_object(&pr);
 }

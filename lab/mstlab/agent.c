@@ -10,7 +10,8 @@
 /* How often the exec status is polled: the probe's resolution. */
 #define POLL_MS 50
 
-int agent_ping(const struct lab_ops *ops, const char *domain, char *err)
+int agent_ping(const struct lab_ops *ops, const char *domain,
+	       struct errbuf *err)
 {
 	char *reply = NULL;
 	int rc = ops->hv->agent(ops->hv_ctx, domain,
@@ -43,7 +44,8 @@ char *agent_exec_request(char *const argv[], unsigned timeout_ms)
 }
 
 /* reply's "return" object, or NULL with err set. */
-static json_t *parse_return(const char *reply, json_t **root, char *err)
+static json_t *parse_return(const char *reply, json_t **root,
+			    struct errbuf *err)
 {
 	json_error_t je;
 	json_t *ret;
@@ -51,8 +53,8 @@ static json_t *parse_return(const char *reply, json_t **root, char *err)
 	*root = json_loads(reply, 0, &je);
 	ret = *root ? json_object_get(*root, "return") : NULL;
 	if (!json_is_object(ret)) {
-		ops_fail(err, "unexpected agent reply: %.200s",
-			 reply);
+		errbuf_set(err, "unexpected agent reply: %.200s",
+			   reply);
 		return NULL;
 	}
 	return ret;
@@ -88,7 +90,8 @@ static char *base64(json_t *obj, const char *key, size_t *len)
 }
 
 static int status_once(const struct lab_ops *ops, const char *domain,
-		       long long pid, struct exec_result *res, char *err)
+		       long long pid, struct exec_result *res,
+		       struct errbuf *err)
 {
 	char cmd[128], *reply = NULL;
 	json_t *root = NULL, *ret;
@@ -109,7 +112,7 @@ static int status_once(const struct lab_ops *ops, const char *domain,
 			res->out = base64(ret, "out-data", &res->out_len);
 			res->err = base64(ret, "err-data", &res->err_len);
 			if (!res->out || !res->err) {
-				ops_fail(err, "out of memory");
+				errbuf_set(err, "out of memory");
 				done = -1;
 			}
 		}
@@ -121,7 +124,7 @@ static int status_once(const struct lab_ops *ops, const char *domain,
 
 int agent_exec(const struct lab_ops *ops, const char *domain,
 	       char *const argv[], unsigned timeout_ms,
-	       struct exec_result *res, char *err)
+	       struct exec_result *res, struct errbuf *err)
 {
 	char *req = agent_exec_request(argv, timeout_ms), *reply = NULL;
 	json_t *root = NULL, *ret;
@@ -131,7 +134,7 @@ int agent_exec(const struct lab_ops *ops, const char *domain,
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	if (!req) {
-		ops_fail(err, "out of memory");
+		errbuf_set(err, "out of memory");
 		return -1;
 	}
 	rc = ops->hv->agent(ops->hv_ctx, domain, req, 10, &reply, err);
@@ -142,7 +145,7 @@ int agent_exec(const struct lab_ops *ops, const char *domain,
 	if (ret && json_is_integer(json_object_get(ret, "pid")))
 		pid = json_integer_value(json_object_get(ret, "pid"));
 	else if (ret)
-		ops_fail(err, "guest-exec gave no pid");
+		errbuf_set(err, "guest-exec gave no pid");
 	json_decref(root);
 	free(reply);
 	if (pid < 0)
@@ -151,8 +154,8 @@ int agent_exec(const struct lab_ops *ops, const char *domain,
 	deadline = ops->now_ms(ops->clock_ctx) + timeout_ms + 5000;
 	while ((rc = status_once(ops, domain, pid, res, err)) == 0) {
 		if (ops->now_ms(ops->clock_ctx) > deadline) {
-			ops_fail(err, "%s: '%s' still running "
-				 "after %u ms", domain, argv[0], timeout_ms);
+			errbuf_set(err, "%s: '%s' still running "
+				   "after %u ms", domain, argv[0], timeout_ms);
 			return -1;
 		}
 		ops->sleep_ms(ops->clock_ctx, POLL_MS);

@@ -18,7 +18,8 @@ struct exec_result {
 };
 
 /* 0 when the agent answered a guest-ping. */
-int agent_ping(const struct lab_ops *ops, const char *domain, char *err);
+int agent_ping(const struct lab_ops *ops, const char *domain,
+	       struct errbuf *err);
 
 /*
  * Runs argv in the guest, killed after timeout_ms (the guest's timeout
@@ -26,7 +27,7 @@ int agent_ping(const struct lab_ops *ops, const char *domain, char *err);
  */
 int agent_exec(const struct lab_ops *ops, const char *domain,
 	       char *const argv[], unsigned timeout_ms,
-	       struct exec_result *res, char *err);
+	       struct exec_result *res, struct errbuf *err);
 void exec_result_free(struct exec_result *res);
 
 /* The JSON of a guest-exec request (malloc'd), exposed for tests. */

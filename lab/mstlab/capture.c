@@ -36,7 +36,7 @@ static void last_line(const char *log, char *out, size_t len)
 }
 
 static int cap_start(void *ctx, const char *ifname, const char *path,
-		     pid_t *pid, uint64_t *start_time, char *err)
+		     pid_t *pid, uint64_t *start_time, struct errbuf *err)
 {
 	char log[4200];
 	/*
@@ -57,8 +57,8 @@ static int cap_start(void *ctx, const char *ifname, const char *path,
 	unlink(log);
 	*pid = spawn_bg(argv, log);
 	if (*pid < 0) {
-		ops_fail(err, "cannot run tcpdump: %s",
-			 strerror(errno));
+		errbuf_set(err, "cannot run tcpdump: %s",
+			   strerror(errno));
 		return -1;
 	}
 	*start_time = proc_start_time(*pid);
@@ -66,7 +66,7 @@ static int cap_start(void *ctx, const char *ifname, const char *path,
 }
 
 static int cap_listening(void *ctx, const char *ifname, const char *path,
-			 pid_t pid, uint64_t start_time, char *err)
+			 pid_t pid, uint64_t start_time, struct errbuf *err)
 {
 	char log[4200], why[300];
 	int status;
@@ -79,18 +79,19 @@ static int cap_listening(void *ctx, const char *ifname, const char *path,
 			return 0;
 		if (spawn_wait(pid, 10, &status)) {
 			last_line(log, why, sizeof(why));
-			ops_fail(err, "tcpdump on %s failed: %s",
-				 ifname, why);
+			errbuf_set(err, "tcpdump on %s failed: %s",
+				   ifname, why);
 			return -1;
 		}
 	}
 	proc_stop(pid, start_time, 1000);
-	ops_fail(err, "tcpdump on %s did not start within 5 s",
-		 ifname);
+	errbuf_set(err, "tcpdump on %s did not start within 5 s",
+		   ifname);
 	return -1;
 }
 
-static int cap_stop(void *ctx, pid_t pid, uint64_t start_time, char *err)
+static int cap_stop(void *ctx, pid_t pid, uint64_t start_time,
+		    struct errbuf *err)
 {
 	(void)ctx;
 	(void)err;

@@ -10,9 +10,10 @@
 #include "cmd_checks.h"
 #include "cmd_lab.h"
 #include "cmd_watch.h"
+#include "graphviz.h"
+#include "opts.h"
 #include "paths.h"
 #include "plan.h"
-#include "child.h"
 #include "print.h"
 #include "topo.h"
 #include "version.h"
@@ -20,13 +21,13 @@
 struct cli {
 	FILE *out, *err;
 	int argc;
-	char **argv;		/* after the command name */
+	char **argv;		/* as main's: argv[0] the command's name */
 };
 
 static int load(struct cli *c, const char *path, struct topo **t)
 {
 	struct topo_error e;
-	char msg[600];
+	struct errbuf msg;
 
 	if (topo_parse_file(path, t, &e) == 0) {
 		if (topo_check_host(*t, &e) == 0)
@@ -34,7 +35,7 @@ static int load(struct cli *c, const char *path, struct topo **t)
 		topo_free(*t);
 		*t = NULL;
 	}
-	fprintf(c->err, "%s\n", topo_error_format(&e, msg, sizeof(msg)));
+	fprintf(c->err, "%s\n", topo_error_format(&e, &msg));
 	return -1;
 }
 
@@ -70,9 +71,9 @@ static int cmd_check(struct cli *c)
 	size_t roles[4] = { 0 };
 	struct topo *t;
 
-	if (c->argc != 1)
+	if (c->argc != 2)
 		return usage(c, "check TOPO.yaml");
-	if (load(c, c->argv[0], &t))
+	if (load(c, c->argv[1], &t))
 		return 1;
 	for (size_t i = 0; i < t->n_nodes; i++)
 		roles[t->nodes[i].role]++;
@@ -95,7 +96,7 @@ static int cmd_check(struct cli *c)
 	return 0;
 }
 
-static int write_out(struct cli *c, const char *path, const struct sbuf *sb)
+static int write_out(struct cli *c, const char *path, const char *text)
 {
 	FILE *f = path ? fopen(path, "w") : c->out;
 
@@ -103,7 +104,7 @@ static int write_out(struct cli *c, const char *path, const struct sbuf *sb)
 		fprintf(c->err, "mstlab: cannot write %s\n", path);
 		return 1;
 	}
-	fputs(sbuf_str(sb), f);
+	fputs(text, f);
 	if (path && fclose(f)) {
 		fprintf(c->err, "mstlab: cannot write %s\n", path);
 		return 1;
@@ -118,45 +119,44 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Graphviz renders the dot text: written next to the SVG, then dot -Tsvg. */
+/* The dot text is written next to the SVG, then Graphviz draws it. */
 static int write_svg(struct cli *c, const char *path, const struct sbuf *sb)
 {
-	char dot[PATH_MAX];
-	char *argv[] = { "dot", "-Tsvg", "-o", (char *)path, dot, NULL };
+	char dot[PATH_MAX], *svg;
+	struct errbuf e;
 	int rc;
 
 	if ((size_t)snprintf(dot, sizeof(dot), "%.*s.dot",
 			     (int)(strlen(path) - 4), path) >= sizeof(dot) ||
-	    write_out(c, dot, sb))
+	    write_out(c, dot, sbuf_str(sb)))
 		return 1;
-	rc = spawn_run(argv, NULL, 60000);
-	if (rc) {
-		fprintf(c->err, "mstlab: dot -Tsvg failed (%d)%s\n", rc,
-			rc < 0 ? ": is graphviz installed? run 'make deps'" :
-			"");
+	if (graphviz_svg("dot", sbuf_str(sb), &svg, &e)) {
+		fprintf(c->err, "mstlab: %s\n", e.msg);
 		return 1;
 	}
-	return 0;
+	rc = write_out(c, path, svg);
+	free(svg);
+	return rc;
 }
+
+static const struct opt_spec graph_spec = {
+	.shorts = "o:", .flags = OPT_QUIET, .min_words = 1, .max_words = 1,
+};
 
 static int cmd_graph(struct cli *c)
 {
-	const char *topo = NULL, *path = NULL;
+	const char *path = NULL;
 	struct sbuf sb;
 	struct topo *t;
+	struct opts o;
 	int r;
 
-	for (int i = 0; i < c->argc; i++) {
-		if (strcmp(c->argv[i], "-o") == 0 && i + 1 < c->argc)
-			path = c->argv[++i];
-		else if (!topo && c->argv[i][0] != '-')
-			topo = c->argv[i];
-		else
-			return usage(c, "graph TOPO.yaml [-o OUT.dot|OUT.svg]");
-	}
-	if (!topo)
+	opts_start(&o, &graph_spec, c->argc, c->argv);
+	while ((r = opts_next(&o)) == 'o')
+		path = o.arg;
+	if (r != OPT_END)
 		return usage(c, "graph TOPO.yaml [-o OUT.dot|OUT.svg]");
-	if (load(c, topo, &t))
+	if (load(c, c->argv[o.ind], &t))
 		return 1;
 	sbuf_init(&sb);
 	if (plan_dot(t, &sb))
@@ -164,7 +164,7 @@ static int cmd_graph(struct cli *c)
 	else if (path && ends_with(path, ".svg"))
 		r = write_svg(c, path, &sb);
 	else
-		r = write_out(c, path, &sb);
+		r = write_out(c, path, sbuf_str(&sb));
 	sbuf_free(&sb);
 	topo_free(t);
 	return r;
@@ -176,9 +176,27 @@ static const char plan_usage[] =
 	"                   [--virt qemu|kvm] [--run DIR] [--kernel PATH]\n"
 	"                   [--debug-kernel PATH] [--initrd PATH]";
 
+/* What plan prints (one at the most), and its other options. */
+enum { O_JSON = 256, O_XML, O_USER_DATA, O_META_DATA, O_MSTD_CONF, O_VIRT,
+       O_RUN, O_KERNEL, O_DKERNEL, O_INITRD };
+
+static const struct opt plan_opts[] = {
+	OPT_FLAG("json", O_JSON), OPT_VALUE("xml", O_XML),
+	OPT_VALUE("user-data", O_USER_DATA),
+	OPT_VALUE("meta-data", O_META_DATA),
+	OPT_VALUE("mstd-conf", O_MSTD_CONF), OPT_VALUE("virt", O_VIRT),
+	OPT_VALUE("run", O_RUN), OPT_VALUE("kernel", O_KERNEL),
+	OPT_VALUE("debug-kernel", O_DKERNEL), OPT_VALUE("initrd", O_INITRD),
+	{ 0 },
+};
+
+static const struct opt_spec plan_spec = {
+	.opts = plan_opts, .flags = OPT_QUIET, .min_words = 1, .max_words = 1,
+};
+
 static int cmd_plan(struct cli *c)
 {
-	const char *topo = NULL, *what = NULL, *node_name = NULL;
+	const char *topo, *node_name = NULL;
 	struct plan_params pp = { .virt = PLAN_VIRT_QEMU };
 	const char *run = NULL, *kernel[2] = { NULL }, *initrd = NULL;
 	enum plan_err pe = PLAN_OK;
@@ -187,43 +205,34 @@ static int cmd_plan(struct cli *c)
 	struct plan *p;
 	struct sbuf sb;
 	struct topo *t;
-	int node = -1, r = 0;
+	struct opts o;
+	int node = -1, r = 0, k, what = 0;
 
-	for (int i = 0; i < c->argc; i++) {
-		const char *a = c->argv[i];
-		const char *v = i + 1 < c->argc ? c->argv[i + 1] : NULL;
-
-		if (strcmp(a, "--json") == 0 && !what) {
-			what = a;
-		} else if (v && !what && (strcmp(a, "--xml") == 0 ||
-					  strcmp(a, "--user-data") == 0 ||
-					  strcmp(a, "--meta-data") == 0 ||
-					  strcmp(a, "--mstd-conf") == 0)) {
-			what = a;
-			node_name = v;
-			i++;
-		} else if (v && strcmp(a, "--virt") == 0) {
-			if (strcmp(v, "kvm") == 0)
-				pp.virt = PLAN_VIRT_KVM;
-			else if (strcmp(v, "qemu") != 0)
+	opts_start(&o, &plan_spec, c->argc, c->argv);
+	while ((k = opts_next(&o)) > 0) {
+		if (k <= O_MSTD_CONF) {
+			if (what)
 				return usage(c, plan_usage);
-			i++;
-		} else if (v && strcmp(a, "--run") == 0) {
-			run = c->argv[++i];
-		} else if (v && strcmp(a, "--kernel") == 0) {
-			kernel[0] = c->argv[++i];
-		} else if (v && strcmp(a, "--debug-kernel") == 0) {
-			kernel[1] = c->argv[++i];
-		} else if (v && strcmp(a, "--initrd") == 0) {
-			initrd = c->argv[++i];
-		} else if (!topo && a[0] != '-') {
-			topo = a;
-		} else {
-			return usage(c, plan_usage);
+			what = k;
+			node_name = o.arg;
+		} else if (k == O_VIRT) {
+			if (strcmp(o.arg, "kvm") == 0)
+				pp.virt = PLAN_VIRT_KVM;
+			else if (strcmp(o.arg, "qemu") != 0)
+				return usage(c, plan_usage);
+		} else if (k == O_RUN) {
+			run = o.arg;
+		} else if (k == O_KERNEL) {
+			kernel[0] = o.arg;
+		} else if (k == O_DKERNEL) {
+			kernel[1] = o.arg;
+		} else if (k == O_INITRD) {
+			initrd = o.arg;
 		}
 	}
-	if (!topo)
+	if (k != OPT_END)
 		return usage(c, plan_usage);
+	topo = c->argv[o.ind];
 	if (load(c, topo, &t))
 		return 1;
 	if (node_name)
@@ -258,16 +267,16 @@ static int cmd_plan(struct cli *c)
 	pp.tools = paths_tools_share(pp.initrd, tools, sizeof(tools));
 
 	sbuf_init(&sb);
-	if (!what || strcmp(what, "--json") == 0) {
+	if (!what || what == O_JSON) {
 		struct printer pr;
 
-		print_init(&pr, c->out, what != NULL);
+		print_init(&pr, c->out, what == O_JSON);
 		plan_print(p, &pr);
-	} else if (strcmp(what, "--xml") == 0)
+	} else if (what == O_XML)
 		pe = plan_domain_xml(p, &pp, node, &sb);
-	else if (strcmp(what, "--user-data") == 0)
+	else if (what == O_USER_DATA)
 		pe = plan_user_data(p, node, &sb);
-	else if (strcmp(what, "--meta-data") == 0)
+	else if (what == O_META_DATA)
 		pe = plan_meta_data(p, node, &sb);
 	else
 		pe = plan_mstd_conf(p, node, &sb);
@@ -360,7 +369,7 @@ static int command_help(const struct command *cmd, FILE *f)
 
 int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
 {
-	struct cli c = { out, err, argc - 2, argv + 2 };
+	struct cli c = { out, err, argc - 1, argv + 1 };
 
 	if (argc < 2)
 		return help(err);

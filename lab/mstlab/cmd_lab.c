@@ -33,7 +33,8 @@ static int teardown(struct runtime *rt, const char *run_dir)
  */
 static int clear_stale(struct runtime *rt)
 {
-	char run_dir[PATH_MAX], err[OPS_ERR_LEN];
+	char run_dir[PATH_MAX];
+	struct errbuf err;
 	const char *alive = NULL;
 	struct plan *p;
 	bool have_run;
@@ -44,7 +45,7 @@ static int clear_stale(struct runtime *rt)
 		return -1;
 	for (size_t i = 0; i < rt->t->n_nodes && !alive; i++)
 		if (rt->ops.hv->running(rt->ops.hv_ctx, p->nodes[i].domain,
-					err) == 1)
+					&err) == 1)
 			alive = p->nodes[i].domain;
 	if (alive && have_run)
 		fprintf(rt->err, "mstlab: lab %s is up (%s): 'mstlab down %s' "
@@ -67,15 +68,14 @@ static int clear_stale(struct runtime *rt)
 /* Connect, pick the accelerator, create the run and start everything. */
 static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 {
-	char err[OPS_ERR_LEN] = "", msg[600];
+	struct errbuf err = { "" }, msg;
 	struct topo_error te;
 	enum plan_virt virt;
 
 	/* What only the host can say (overlay folders, the kernel and
 	 * image), before anything is started. */
 	if (topo_check_host(rt->t, &te)) {
-		fprintf(rt->err, "%s\n", topo_error_format(&te, msg,
-							    sizeof(msg)));
+		fprintf(rt->err, "%s\n", topo_error_format(&te, &msg));
 		return -1;
 	}
 	if (runtime_check_images(rt))
@@ -86,8 +86,8 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 	       services_virt(rt->kernel[0], rt->initrd, rt->cache, rt->err);
 	if (runtime_connect(rt, autodestroy, virt) || clear_stale(rt))
 		return -1;
-	if (lab_init(l, rt->t, &rt->ops, rt->results, rt->err, err)) {
-		fprintf(rt->err, "mstlab: %s\n", err);
+	if (lab_init(l, rt->t, &rt->ops, rt->results, rt->err, &err)) {
+		fprintf(rt->err, "mstlab: %s\n", err.msg);
 		return -1;
 	}
 	l->pp.kernel[0] = rt->kernel[0];
@@ -104,8 +104,8 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 	fprintf(rt->err, "mstlab: lab %s: %zu nodes, %zu links, %s; run "
 		"folder %s\n", rt->t->name, rt->t->n_nodes, rt->t->n_links,
 		l->pp.virt == PLAN_VIRT_KVM ? "KVM" : "TCG", l->run_dir);
-	if (lab_up(l, err) || lab_wait_ready(l, BOOT_TIMEOUT_MS, err)) {
-		fprintf(rt->err, "mstlab: %s\n", err);
+	if (lab_up(l, &err) || lab_wait_ready(l, BOOT_TIMEOUT_MS, &err)) {
+		fprintf(rt->err, "mstlab: %s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -222,7 +222,7 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 			failed += run_verdicts(rt.t, l.run_dir, out, &tap);
 	}
 	fprintf(out, "1..%d\n", tap);
-	print_result_line(out, tap, failed, l.p ? l.run_dir : rt.results);
+	cmd_checks_result_line(out, tap, failed, l.p ? l.run_dir : rt.results);
 	fprintf(err, "mstlab: %d scenario%s run, %s; results in %s\n", ran,
 		ran == 1 ? "" : "s", failed ? "FAILED" : "passed",
 		l.p ? l.run_dir : rt.results);

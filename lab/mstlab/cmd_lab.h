@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The commands that drive labs (argv after the command name). */
+/* The commands that drive labs (argv as main's: argv[0] the command). */
 #ifndef MSTLAB_CMD_LAB_H
 #define MSTLAB_CMD_LAB_H
 

@@ -11,7 +11,7 @@
 static int attach(struct runtime *rt, struct lab *l, int argc, char **argv,
 		  FILE *out, FILE *err, const char *usage, int nargs_min)
 {
-	char e[OPS_ERR_LEN];
+	struct errbuf e;
 	int rc = runtime_parse(rt, argc, argv, out, err, usage);
 
 	if (rc)
@@ -22,8 +22,8 @@ static int attach(struct runtime *rt, struct lab *l, int argc, char **argv,
 	}
 	if (runtime_connect(rt, false, PLAN_VIRT_QEMU))
 		return 1;
-	if (lab_attach(l, rt->t, &rt->ops, rt->results, err, e)) {
-		fprintf(err, "mstlab: %s\n", e);
+	if (lab_attach(l, rt->t, &rt->ops, rt->results, err, &e)) {
+		fprintf(err, "mstlab: %s\n", e.msg);
 		return 1;
 	}
 	return 0;
@@ -44,7 +44,7 @@ int cmd_status(int argc, char **argv, FILE *out, FILE *err)
 	struct runtime rt;
 	struct lab l = { 0 };
 	struct printer pr;
-	char e[OPS_ERR_LEN];
+	struct errbuf e;
 	int rc = attach(&rt, &l, argc, argv, out, err,
 			"status TOPO.yaml [--json]", 0);
 
@@ -57,7 +57,7 @@ int cmd_status(int argc, char **argv, FILE *out, FILE *err)
 	print_open_array(&pr, "nodes");
 	for (size_t i = 0; i < rt.t->n_nodes; i++) {
 		int up = rt.ops.hv->running(rt.ops.hv_ctx,
-					    l.p->nodes[i].domain, e);
+					    l.p->nodes[i].domain, &e);
 
 		print_open_object(&pr, NULL);
 		print_string(&pr, PRINT_ANY, "node", "node %-12s",
@@ -65,7 +65,7 @@ int cmd_status(int argc, char **argv, FILE *out, FILE *err)
 		print_string(&pr, PRINT_ANY, "domain", " %-28s",
 			     l.p->nodes[i].domain);
 		print_string(&pr, PRINT_ANY, "state", " %s\n",
-			     up == 1 ? "running" : up == 0 ? "stopped" : e);
+			     up == 1 ? "running" : up == 0 ? "stopped" : e.msg);
 		print_close_object(&pr);
 		rc |= up != 1;
 	}
@@ -84,7 +84,7 @@ int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 	struct runtime rt;
 	struct lab l = { 0 };
 	struct exec_result res;
-	char e[OPS_ERR_LEN];
+	struct errbuf e;
 	int node, rc = attach(&rt, &l, argc, argv, out, err,
 			      "exec TOPO.yaml NODE CMD [ARG...]", 2);
 
@@ -95,8 +95,8 @@ int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 	if (node < 0)
 		goto out;
 	rt.args[rt.nargs] = NULL;
-	if (lab_exec(&l, node, rt.args + 1, 60000, &res, e)) {
-		fprintf(err, "mstlab: %s: %s\n", rt.args[0], e);
+	if (lab_exec(&l, node, rt.args + 1, 60000, &res, &e)) {
+		fprintf(err, "mstlab: %s: %s\n", rt.args[0], e.msg);
 		goto out;
 	}
 	fwrite(res.out, 1, res.out_len, out);
@@ -140,7 +140,7 @@ int cmd_link(int argc, char **argv, FILE *out, FILE *err)
 		"link TOPO.yaml NODE:PORT fail|restore [carrier|silent]";
 	struct runtime rt;
 	struct lab l = { 0 };
-	char e[OPS_ERR_LEN];
+	struct errbuf e;
 	enum topo_fail_mode mode = TOPO_FAIL_CARRIER;
 	int link, rc = attach(&rt, &l, argc, argv, out, err, usage, 2);
 
@@ -160,8 +160,9 @@ int cmd_link(int argc, char **argv, FILE *out, FILE *err)
 	if (link < 0)
 		goto out;
 	if (strcmp(rt.args[1], "fail") == 0 ?
-	    lab_link_fail(&l, link, mode, e) : lab_link_restore(&l, link, e)) {
-		fprintf(err, "mstlab: %s\n", e);
+	    lab_link_fail(&l, link, mode, &e) : lab_link_restore(&l, link,
+								 &e)) {
+		fprintf(err, "mstlab: %s\n", e.msg);
 		goto out;
 	}
 	fprintf(out, "link %u (%s) %s\n", rt.t->links[link].index, rt.args[0],

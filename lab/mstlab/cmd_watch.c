@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lab.h"
+#include "opts.h"
 #include "runtime.h"
 #include "watch_follow.h"
 #include "watch_render.h"
@@ -64,40 +65,61 @@ static int64_t realtime_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+enum { O_REPLAY = 256, O_RESULTS, O_COUNT, O_FOR };
+
+static const struct opt watch_opt_table[] = {
+	OPT_FLAG("json", 'j'), OPT_FLAG("replay", O_REPLAY),
+	OPT_VALUE("results", O_RESULTS), OPT_VALUE("count", O_COUNT),
+	OPT_VALUE("for", O_FOR),
+	{ 0 },
+};
+
+static const struct opt_spec watch_spec = {
+	.opts = watch_opt_table,
+	.flags = OPT_QUIET,
+	.min_words = 1,
+	.max_words = 1,
+};
+
 static int parse_opts(struct watch_opts *o, int argc, char **argv)
 {
+	struct opts op;
+	char *end;
+	int c;
+
 	memset(o, 0, sizeof(*o));
 	o->for_s = -1;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end;
-
-		if (!strcmp(a, "--json") || !strcmp(a, "-j")) {
+	opts_start(&op, &watch_spec, argc, argv);
+	while ((c = opts_next(&op)) > 0) {
+		switch (c) {
+		case 'j':
 			o->json = true;
-		} else if (!strcmp(a, "--replay")) {
+			break;
+		case O_REPLAY:
 			o->replay = true;
-		} else if (v && !strcmp(a, "--results")) {
-			o->results = argv[++i];
-		} else if (v && !strcmp(a, "--count")) {
+			break;
+		case O_RESULTS:
+			o->results = op.arg;
+			break;
+		case O_COUNT:
 			errno = 0;
-			o->count = strtol(v, &end, 10);
-			if (errno || *end || end == v || o->count <= 0)
+			o->count = strtol(op.arg, &end, 10);
+			if (errno || *end || end == op.arg || o->count <= 0)
 				return -1;
-			i++;
-		} else if (v && !strcmp(a, "--for")) {
+			break;
+		case O_FOR:
 			errno = 0;
-			o->for_s = strtod(v, &end);
-			if (errno || *end || end == v || !(o->for_s >= 0) ||
-			    o->for_s > 1e7)
+			o->for_s = strtod(op.arg, &end);
+			if (errno || *end || end == op.arg ||
+			    !(o->for_s >= 0) || o->for_s > 1e7)
 				return -1;
-			i++;
-		} else if (!o->what && a[0] != '-') {
-			o->what = a;
-		} else {
-			return -1;
+			break;
 		}
 	}
-	return o->what ? 0 : -1;
+	if (c != OPT_END)
+		return -1;
+	o->what = argv[op.ind];
+	return 0;
 }
 
 static bool is_dir(const char *path)
@@ -112,7 +134,8 @@ static bool is_dir(const char *path)
 static int find_run(struct watch_run *w)
 {
 	const char *what = w->o.what;
-	char topo[PATH_MAX + 32], msg[600], cur[PATH_MAX];
+	char topo[PATH_MAX + 32], cur[PATH_MAX];
+	struct errbuf msg;
 	struct topo_error te;
 	struct topo *t;
 	size_t n = strlen(what);
@@ -133,8 +156,8 @@ static int find_run(struct watch_run *w)
 		    (n > 4 && !strcmp(what + n - 4, ".yml")) ||
 		    strchr(what, '/')) {
 			if (topo_parse_file(what, &t, &te)) {
-				fprintf(w->err, "%s\n", topo_error_format(
-					&te, msg, sizeof(msg)));
+				fprintf(w->err, "%s\n",
+					topo_error_format(&te, &msg));
 				return 1;
 			}
 			snprintf(w->lab, sizeof(w->lab), "%s", t->name);
@@ -153,8 +176,7 @@ static int find_run(struct watch_run *w)
 	}
 	snprintf(topo, sizeof(topo), "%s/topology.yaml", w->run_dir);
 	if (topo_parse_file(topo, &w->t, &te)) {
-		fprintf(w->err, "%s\n", topo_error_format(&te, msg,
-							 sizeof(msg)));
+		fprintf(w->err, "%s\n", topo_error_format(&te, &msg));
 		return 1;
 	}
 	snprintf(w->lab, sizeof(w->lab), "%s", w->t->name);

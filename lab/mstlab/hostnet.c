@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * struct link_ops over rtnetlink (libmnl): the host bridge that is a lab
+ * struct link_ops over rtnetlink (libmst's mstnl, which builds the
+ * requests and reads the kernel's acks): the host bridge that is a lab
  * link, its two tap ports, silent drop through the port state and the
  * taps' host-side carrier. Every name must carry the lab prefix "ml-":
  * this code never touches anything else.
@@ -9,21 +10,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libmnl/libmnl.h>
 #include <linux/if_bridge.h>
-#include <linux/if_link.h>
-#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "mstnl.h"
+
 #define PREFIX "ml-"
-/* The kernel's IFALIASZ, IF_OPER_UNKNOWN and IF_OPER_UP (RFC 2863):
- * linux/if.h clashes with net/if.h. */
-#define ALIAS_LEN 256
+/* IF_OPER_UNKNOWN and IF_OPER_UP (RFC 2863): linux/if.h clashes with
+ * net/if.h. */
 #define OPER_UNKNOWN 0
 #define OPER_UP 6
 
@@ -32,81 +30,52 @@
  * off, and flushes what it learned then. */
 #define LINK_AGEING_CS 100
 
-static bool ours(const char *name, char *err)
+static bool ours(const char *name, struct errbuf *err)
 {
 	if (strncmp(name, PREFIX, strlen(PREFIX)) == 0 &&
 	    strlen(name) < IFNAMSIZ)
 		return true;
-	ops_fail(err, "refusing to touch '%s': not an mstlab "
-		 "interface", name);
+	errbuf_set(err, "refusing to touch '%s': not an mstlab "
+		   "interface", name);
 	return false;
 }
 
-/* Sends one request and waits for its ack (and replies, to cb);
- * errno-style result. */
-static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
-		void *data)
+/* One rtnetlink socket (mstnl) for the requests of one call. */
+static struct mstnl *nl_open(struct errbuf *err)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	unsigned portid = mnl_socket_get_portid(nl);
-	ssize_t n;
-	int rc;
+	int e = 0;
+	struct mstnl *nl = mstnl_open(&e);
 
-	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-	nlh->nlmsg_seq = (unsigned)time(NULL);
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	do {
-		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (n < 0)
-			return -errno;
-		rc = mnl_cb_run(buf, (size_t)n, nlh->nlmsg_seq, portid, cb,
-				data);
-	} while (rc > 0);
-	return rc < 0 ? -errno : 0;
+	if (!nl)
+		errbuf_set(err, "rtnetlink: %s", strerror(-e));
+	return nl;
 }
 
-/* One request on its own socket: 0 or -errno (err says why). */
-static int request_rc(struct nlmsghdr *nlh, char *err, const char *what,
-		      const char *name, mnl_cb_t cb, void *data)
+/* After a request: 0, or -1 with "cannot WHAT NAME: why" in err; an
+ * error ok_errno (if not 0) counts as done. */
+static int done(int rc, const struct mstnl_err *e, struct errbuf *err,
+		const char *what, const char *name, int ok_errno)
 {
-	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
-	int rc;
+	char why[MSTNL_MSG_MAX + 64];
 
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = -errno;
-		ops_fail(err, "rtnetlink: %s", strerror(errno));
-		if (nl)
-			mnl_socket_close(nl);
-		return rc;
-	}
-	rc = talk(nl, nlh, cb, data);
-	mnl_socket_close(nl);
-	if (rc)
-		ops_fail(err, "cannot %s %s: %s", what, name, strerror(-rc));
-	return rc;
+	if (rc == 0 || (ok_errno && rc == -ok_errno))
+		return 0;
+	return errbuf_set(err, "cannot %s %s: %s", what, name,
+			  mstnl_err_text(e, why, sizeof(why)));
 }
 
-static int request(struct nlmsghdr *nlh, char *err, const char *what,
-		   const char *name, int ok_errno)
+/* The link's state as the kernel reports it (alias, operstate). */
+static int get_link(struct mstnl *nl, const char *ifname,
+		    struct mstnl_link *link, struct errbuf *err)
 {
-	int rc = request_rc(nlh, err, what, name, NULL, NULL);
+	struct mstnl_err e = { 0 };
+	unsigned ifindex = if_nametoindex(ifname);
 
-	return rc == 0 || (ok_errno && rc == -ok_errno) ? 0 : -1;
-}
-
-static struct nlmsghdr *link_msg(char *buf, int type, int flags,
-				 unsigned char family, const char *name)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ifinfomsg *ifm;
-
-	nlh->nlmsg_type = (uint16_t)type;
-	nlh->nlmsg_flags = (uint16_t)flags;
-	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
-	ifm->ifi_family = family;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	return nlh;
+	if (!ifindex)
+		return errbuf_set(err, "cannot read %s: %s", ifname,
+				  strerror(errno));
+	return done(mstnl_link_get(nl, (int)ifindex, link, &e), &e, err,
+		    "read", ifname, 0);
 }
 
 /* No IPv6 on our interfaces: the host must not talk into a link. */
@@ -126,153 +95,138 @@ static void no_ipv6(const char *ifname)
 	close(fd);
 }
 
-static int new_bridge(const char *bridge, char *err)
+/* 0, or -1 with err; -EEXIST (err set too) when the name is taken. */
+static int new_bridge(struct mstnl *nl, const char *bridge,
+		      struct errbuf *err)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	struct nlattr *li, *data;
-	struct ifinfomsg *ifm;
-
-	nlh = link_msg(buf, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, AF_UNSPEC,
-		       bridge);
-	ifm = mnl_nlmsg_get_payload(nlh);
-	ifm->ifi_flags = IFF_UP;
-	ifm->ifi_change = IFF_UP;
-	li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
-	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
-	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
 	/* A wire: no spanning tree, nothing learned, everything floods,
 	 * VLAN-transparent (vlan_filtering stays at its default, off: the
 	 * host kernel may not even have it),
-	 * link-local groups forwarded (docs/design/orchestrator.md). */
-	mnl_attr_put_u32(nlh, IFLA_BR_STP_STATE, 0);
-	/* Not 0: the FDB garbage collector runs once per ageing time, at
-	 * least every 10 ms, which cost ~7% of a host core per link
-	 * (measured, 3 links). */
-	mnl_attr_put_u32(nlh, IFLA_BR_AGEING_TIME, LINK_AGEING_CS);
-	mnl_attr_put_u8(nlh, IFLA_BR_MCAST_SNOOPING, 0);
-	mnl_attr_put_u16(nlh, IFLA_BR_GROUP_FWD_MASK, 0xfff8);
-	mnl_attr_put_u8(nlh, IFLA_BR_NF_CALL_IPTABLES, 0);
-	mnl_attr_put_u8(nlh, IFLA_BR_NF_CALL_IP6TABLES, 0);
-	mnl_attr_put_u8(nlh, IFLA_BR_NF_CALL_ARPTABLES, 0);
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, li);
-	return request_rc(nlh, err, "create bridge", bridge, NULL, NULL);
+	 * link-local groups forwarded (docs/design/orchestrator.md).
+	 * Ageing not 0: the FDB garbage collector runs once per ageing
+	 * time, at least every 10 ms, which cost ~7% of a host core per
+	 * link (measured, 3 links). */
+	static const struct mstnl_bridge_conf wire = {
+		.stp_state = 0,
+		.ageing_time = LINK_AGEING_CS,
+		.mcast_snooping = 0,
+		.group_fwd_mask = 0xfff8,
+		.nf_call = 0,
+	};
+	struct mstnl_err e;
+	int rc = mstnl_bridge_new(nl, bridge, &wire, &e);
+
+	done(rc, &e, err, "create bridge", bridge, 0);
+	return rc == -EEXIST ? rc : rc ? -1 : 0;
+}
+
+/* Absent is not an error. */
+static int remove_link(struct mstnl *nl, const char *ifname,
+		       struct errbuf *err)
+{
+	struct mstnl_err e;
+
+	return done(mstnl_link_del(nl, ifname, &e), &e, err, "delete", ifname,
+		    ENODEV);
 }
 
 /* The alias is our signature: a later run knows the bridge as its own. */
-static int set_alias(const char *ifname, const char *alias, char *err)
+static int create(struct mstnl *nl, const char *bridge, const char *owner,
+		  struct errbuf *err)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = link_msg(buf, RTM_SETLINK, 0, AF_UNSPEC,
-					ifname);
-
-	mnl_attr_put_strz(nlh, IFLA_IFALIAS, alias);
-	return request(nlh, err, "label", ifname, 0);
-}
-
-static int alias_attr(const struct nlattr *a, void *data)
-{
-	if (mnl_attr_get_type(a) == IFLA_IFALIAS &&
-	    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
-		snprintf(data, ALIAS_LEN, "%s", mnl_attr_get_str(a));
-	return MNL_CB_OK;
-}
-
-static int alias_reply(const struct nlmsghdr *nlh, void *data)
-{
-	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), alias_attr, data);
-}
-
-/* The alias of an existing interface ("" if it has none). */
-static int get_alias(const char *ifname, char alias[ALIAS_LEN], char *err)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-
-	alias[0] = '\0';
-	return request_rc(link_msg(buf, RTM_GETLINK, 0, AF_UNSPEC, ifname),
-			  err, "read", ifname, alias_reply, alias) ? -1 : 0;
-}
-
-static int hn_remove(void *ctx, const char *ifname, char *err);
-
-static int hn_create(void *ctx, const char *bridge, const char *owner,
-		     char *err)
-{
-	char alias[ALIAS_LEN];
+	struct mstnl_link link;
+	struct mstnl_err e;
 	int rc, replaced = 0;
 
 	if (!ours(bridge, err))
 		return -1;
-	rc = new_bridge(bridge, err);
+	rc = new_bridge(nl, bridge, err);
 	if (rc == -EEXIST) {
-		if (get_alias(bridge, alias, err))
+		if (get_link(nl, bridge, &link, err))
 			return -1;
-		if (strcmp(alias, owner))
-			return ops_fail(err, "cannot create bridge %s: an "
-					"interface of that name exists without "
-					"this lab's label (its alias: '%s'), "
-					"so it is left alone; if it is a "
-					"leftover, 'ip link del %s'",
-					bridge, alias, bridge);
+		if (strcmp(link.alias, owner))
+			return errbuf_set(err, "cannot create bridge %s: an "
+					  "interface of that name exists "
+					  "without this lab's label (its "
+					  "alias: '%s'), so it is left alone; "
+					  "if it is a leftover, 'ip link del "
+					  "%s'", bridge, link.alias, bridge);
 		/* Left by a run that died with its state: ours to replace. */
-		if (hn_remove(ctx, bridge, err))
+		if (remove_link(nl, bridge, err))
 			return -1;
-		rc = new_bridge(bridge, err);
+		rc = new_bridge(nl, bridge, err);
 		replaced = 1;
 	}
 	if (rc)
 		return -1;
-	if (set_alias(bridge, owner, err)) {
-		char ignored[OPS_ERR_LEN];
+	if (done(mstnl_link_alias_set(nl, bridge, owner, &e), &e, err,
+		 "label", bridge, 0)) {
+		struct errbuf ignored;
 
 		/* Ours, but the caller forgets it on failure: remove it. */
-		hn_remove(ctx, bridge, ignored);
+		remove_link(nl, bridge, &ignored);
 		return -1;
 	}
 	no_ipv6(bridge);
 	return replaced;
 }
 
-static int port_attrs(const char *tap, int learning, int state, char *err,
-		      const char *what)
+static int hn_create(void *ctx, const char *bridge, const char *owner,
+		     struct errbuf *err)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	struct nlattr *pi;
+	struct mstnl *nl = nl_open(err);
+	int rc = nl ? create(nl, bridge, owner, err) : -1;
+
+	(void)ctx;
+	mstnl_close(nl);
+	return rc;
+}
+
+static int port_set(struct mstnl *nl, const char *tap,
+		    const struct mstnl_port_conf *conf, struct errbuf *err,
+		    const char *what)
+{
+	struct mstnl_err e;
 	unsigned ifindex;
 
 	if (!ours(tap, err))
 		return -1;
 	ifindex = if_nametoindex(tap);
 	if (!ifindex)
-		return ops_fail(err, "cannot %s %s: %s", what, tap,
-				strerror(errno));
-	/* AF_BRIDGE setlink finds the port by index only. */
-	nlh = link_msg(buf, RTM_SETLINK, 0, AF_BRIDGE, tap);
-	((struct ifinfomsg *)mnl_nlmsg_get_payload(nlh))->ifi_index =
-		(int)ifindex;
-	pi = mnl_attr_nest_start(nlh, IFLA_PROTINFO);
-	if (learning >= 0) {
-		mnl_attr_put_u8(nlh, IFLA_BRPORT_LEARNING, (uint8_t)learning);
-		/* What the port learned before: a wire forgets at once. */
-		if (!learning)
-			mnl_attr_put(nlh, IFLA_BRPORT_FLUSH, 0, NULL);
-		mnl_attr_put_u16(nlh, IFLA_BRPORT_GROUP_FWD_MASK, 0xfffd);
-	}
-	if (state >= 0)
-		mnl_attr_put_u8(nlh, IFLA_BRPORT_STATE, (uint8_t)state);
-	mnl_attr_nest_end(nlh, pi);
-	return request(nlh, err, what, tap, 0);
+		return errbuf_set(err, "cannot %s %s: %s", what, tap,
+				  strerror(errno));
+	return done(mstnl_port_set(nl, (int)ifindex, conf, &e), &e, err, what,
+		    tap, 0);
 }
 
-static int hn_setup_port(void *ctx, const char *tap, char *err)
+/* A port's state alone (silent drop and back). */
+static int port_state(struct mstnl *nl, const char *tap, int state,
+		      struct errbuf *err, const char *what)
 {
+	struct mstnl_port_conf conf = {
+		.learning = -1, .group_fwd_mask = -1, .state = state,
+	};
+
+	return port_set(nl, tap, &conf, err, what);
+}
+
+static int hn_setup_port(void *ctx, const char *tap, struct errbuf *err)
+{
+	/* Learning off, and what the port learned before forgotten: a
+	 * wire forgets at once. */
+	static const struct mstnl_port_conf wire_port = {
+		.learning = 0, .flush = true, .group_fwd_mask = 0xfffd,
+		.state = -1,
+	};
+	struct mstnl *nl = nl_open(err);
+	int rc = nl ? port_set(nl, tap, &wire_port, err, "set up link port") :
+		 -1;
+
 	(void)ctx;
-	if (port_attrs(tap, 0, -1, err, "set up link port"))
-		return -1;
-	no_ipv6(tap);
-	return 0;
+	mstnl_close(nl);
+	if (rc == 0)
+		no_ipv6(tap);
+	return rc;
 }
 
 /*
@@ -281,98 +235,87 @@ static int hn_setup_port(void *ctx, const char *tap, char *err)
  * guest makes it do so (its first XDP program changes the NIC's queues):
  * without carrier the port stays disabled. The guest does not see it.
  */
-static int tap_carrier(const char *tap, bool on, char *err)
+static int tap_carrier(struct mstnl *nl, const char *tap, bool on,
+		       struct errbuf *err)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
+	struct mstnl_err e;
 
 	if (!ours(tap, err))
 		return -1;
-	nlh = link_msg(buf, RTM_SETLINK, 0, AF_UNSPEC, tap);
-	mnl_attr_put_u8(nlh, IFLA_CARRIER, on);
 	/* EPERM: no guest holds the tap, which has no carrier anyway. */
-	return request(nlh, err, on ? "restore" : "silence", tap,
-		       on ? EPERM : 0);
-}
-
-static int operstate_attr(const struct nlattr *a, void *data)
-{
-	if (mnl_attr_get_type(a) == IFLA_OPERSTATE &&
-	    mnl_attr_validate(a, MNL_TYPE_U8) == 0)
-		*(int *)data = mnl_attr_get_u8(a);
-	return MNL_CB_OK;
-}
-
-static int operstate_reply(const struct nlmsghdr *nlh, void *data)
-{
-	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), operstate_attr,
-			      data);
+	return done(mstnl_link_carrier_set(nl, tap, on, &e), &e, err,
+		    on ? "restore" : "silence", tap, on ? EPERM : 0);
 }
 
 /* The kernel takes a carrier up later (linkwatch, up to a second when
  * other links changed just before), and the bridge refuses to forward on
  * a port until it has: wait for it, 1 ms at a time, at most 2 s. */
-static int wait_oper_up(const char *tap, char *err)
+static int wait_oper_up(struct mstnl *nl, const char *tap,
+			struct errbuf *err)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct timespec ms = { 0, 1000000 };
+	struct mstnl_link link;
 
 	for (int i = 0; i < 2000; i++) {
-		int state = -1;
-
-		if (request_rc(link_msg(buf, RTM_GETLINK, 0, AF_UNSPEC, tap),
-			       err, "read", tap, operstate_reply, &state))
+		if (get_link(nl, tap, &link, err))
 			return -1;
-		if (state == OPER_UP || state == OPER_UNKNOWN)
+		if (link.operstate == OPER_UP ||
+		    link.operstate == OPER_UNKNOWN)
 			return 0;
 		nanosleep(&ms, NULL);
 	}
-	return ops_fail(err, "cannot restore %s: its carrier is not up "
-			"after 2 s", tap);
+	return errbuf_set(err, "cannot restore %s: its carrier is not up "
+			  "after 2 s", tap);
 }
 
 /* Silence: both ports disabled first (at once), then their carriers. */
-static int silence(const char *const tap[2], char *err)
+static int silence(struct mstnl *nl, const char *const tap[2],
+		   struct errbuf *err)
 {
 	for (int e = 0; e < 2; e++)
-		if (port_attrs(tap[e], -1, BR_STATE_DISABLED, err, "silence"))
+		if (port_state(nl, tap[e], BR_STATE_DISABLED, err, "silence"))
 			return -1;
 	for (int e = 0; e < 2; e++)
-		if (tap_carrier(tap[e], false, err))
+		if (tap_carrier(nl, tap[e], false, err))
 			return -1;
 	return 0;
 }
 
 /* Restore: both carriers up together, so neither end forwards into a
  * link whose other end still drops; then both ports forwarding. */
-static int restore(const char *const tap[2], char *err)
+static int restore(struct mstnl *nl, const char *const tap[2],
+		   struct errbuf *err)
 {
 	for (int e = 0; e < 2; e++)
-		if (tap_carrier(tap[e], true, err))
+		if (tap_carrier(nl, tap[e], true, err))
 			return -1;
 	for (int e = 0; e < 2; e++)
-		if (wait_oper_up(tap[e], err) ||
-		    port_attrs(tap[e], -1, BR_STATE_FORWARDING, err, "restore"))
+		if (wait_oper_up(nl, tap[e], err) ||
+		    port_state(nl, tap[e], BR_STATE_FORWARDING, err,
+			       "restore"))
 			return -1;
 	return 0;
 }
 
 static int hn_port_forward(void *ctx, const char *const tap[2], bool on,
-			   char *err)
+			   struct errbuf *err)
 {
+	struct mstnl *nl = nl_open(err);
+	int rc = !nl ? -1 : on ? restore(nl, tap, err) : silence(nl, tap, err);
+
 	(void)ctx;
-	return on ? restore(tap, err) : silence(tap, err);
+	mstnl_close(nl);
+	return rc;
 }
 
-static int hn_remove(void *ctx, const char *ifname, char *err)
+static int hn_remove(void *ctx, const char *ifname, struct errbuf *err)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct mstnl *nl = ours(ifname, err) ? nl_open(err) : NULL;
+	int rc = nl ? remove_link(nl, ifname, err) : -1;
 
 	(void)ctx;
-	if (!ours(ifname, err))
-		return -1;
-	return request(link_msg(buf, RTM_DELLINK, 0, AF_UNSPEC, ifname), err,
-		       "delete", ifname, ENODEV);
+	mstnl_close(nl);
+	return rc;
 }
 
 const struct link_ops hostnet_ops = {

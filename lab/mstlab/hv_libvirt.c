@@ -19,16 +19,16 @@ static void quiet(void *ud, virErrorPtr e)
 	(void)e;
 }
 
-static int fail(char *err, const char *what)
+static int fail(struct errbuf *err, const char *what)
 {
 	const char *msg = virGetLastErrorMessage();
 
-	ops_fail(err, "%s: %s", what, msg ? msg : "unknown error");
+	errbuf_set(err, "%s: %s", what, msg ? msg : "unknown error");
 	return -1;
 }
 
 int hv_libvirt_open(struct hv_libvirt *h, const char *uri, bool autodestroy,
-		    char *err)
+		    struct errbuf *err)
 {
 	virSetErrorFunc(NULL, quiet);
 	*h = (struct hv_libvirt){ .autodestroy = autodestroy };
@@ -40,7 +40,7 @@ int hv_libvirt_open(struct hv_libvirt *h, const char *uri, bool autodestroy,
 		free(h->uri);
 		virConnectClose(h->conn);
 		*h = (struct hv_libvirt){ 0 };
-		return ops_fail(err, "out of memory");
+		return errbuf_set(err, "out of memory");
 	}
 	return 0;
 }
@@ -68,7 +68,7 @@ void hv_libvirt_close(struct hv_libvirt *h)
  * it. Returns the slot, or -1 with err set.
  */
 #define START_PER_CONN	4
-static int start_slot(struct hv_libvirt *h, char *err)
+static int start_slot(struct hv_libvirt *h, struct errbuf *err)
 {
 	int best = -1;
 
@@ -93,7 +93,7 @@ static int start_slot(struct hv_libvirt *h, char *err)
 	return best;
 }
 
-static int hv_start(void *ctx, const char *xml, char *err)
+static int hv_start(void *ctx, const char *xml, struct errbuf *err)
 {
 	struct hv_libvirt *h = ctx;
 	int slot = start_slot(h, err);
@@ -115,7 +115,7 @@ static int hv_start(void *ctx, const char *xml, char *err)
 
 /* NULL without an error when the domain does not exist. */
 static virDomainPtr lookup(struct hv_libvirt *h, const char *name, int *rc,
-			   char *err)
+			   struct errbuf *err)
 {
 	virDomainPtr dom = virDomainLookupByName(h->conn, name);
 
@@ -125,7 +125,7 @@ static virDomainPtr lookup(struct hv_libvirt *h, const char *name, int *rc,
 	return dom;
 }
 
-static int hv_destroy(void *ctx, const char *name, char *err)
+static int hv_destroy(void *ctx, const char *name, struct errbuf *err)
 {
 	int rc;
 	virDomainPtr dom = lookup(ctx, name, &rc, err);
@@ -144,7 +144,7 @@ static int hv_destroy(void *ctx, const char *name, char *err)
 	return rc;
 }
 
-static int hv_running(void *ctx, const char *name, char *err)
+static int hv_running(void *ctx, const char *name, struct errbuf *err)
 {
 	int rc;
 	virDomainPtr dom = lookup(ctx, name, &rc, err);
@@ -160,18 +160,18 @@ static int hv_running(void *ctx, const char *name, char *err)
 
 /* A domain that must exist; NULL with err set otherwise. */
 static virDomainPtr lookup_live(struct hv_libvirt *h, const char *name,
-				char *err)
+				struct errbuf *err)
 {
 	int rc;
 	virDomainPtr dom = lookup(h, name, &rc, err);
 
 	if (!dom && !rc)
-		ops_fail(err, "%s is not running", name);
+		errbuf_set(err, "%s is not running", name);
 	return dom;
 }
 
 static int hv_set_link(void *ctx, const char *name, const char *nic_xml,
-		       char *err)
+		       struct errbuf *err)
 {
 	virDomainPtr dom = lookup_live(ctx, name, err);
 	int rc;
@@ -186,7 +186,7 @@ static int hv_set_link(void *ctx, const char *name, const char *nic_xml,
 }
 
 static int hv_agent(void *ctx, const char *name, const char *cmd,
-		    int timeout_s, char **reply, char *err)
+		    int timeout_s, char **reply, struct errbuf *err)
 {
 	virDomainPtr dom = lookup_live(ctx, name, err);
 

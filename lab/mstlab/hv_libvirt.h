@@ -26,7 +26,7 @@ struct hv_libvirt {
 extern const struct hv_ops hv_libvirt_ops;
 
 int hv_libvirt_open(struct hv_libvirt *h, const char *uri, bool autodestroy,
-		    char *err);
+		    struct errbuf *err);
 void hv_libvirt_close(struct hv_libvirt *h);
 
 #endif

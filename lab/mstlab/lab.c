@@ -14,18 +14,19 @@
 
 volatile sig_atomic_t lab_interrupted;
 
-static int mkdirs(const char *base, const char *sub, char *err)
+static int mkdirs(const char *base, const char *sub, struct errbuf *err)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s%s%s", base, sub ? "/" : "",
 		 sub ? sub : "");
 	if (mkdir(path, 0755) && errno != EEXIST)
-		return ops_fail(err, "cannot create %s: %s", path, strerror(errno));
+		return errbuf_set(err, "cannot create %s: %s", path,
+				  strerror(errno));
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to, char *err)
+static int copy_file(const char *from, const char *to, struct errbuf *err)
 {
 	char buf[8192];
 	size_t n;
@@ -33,15 +34,15 @@ static int copy_file(const char *from, const char *to, char *err)
 	int rc = 0;
 
 	if (!in || !out)
-		rc = ops_fail(err, "cannot copy %s to %s: %s", from, to,
-			  strerror(errno));
+		rc = errbuf_set(err, "cannot copy %s to %s: %s", from, to,
+				strerror(errno));
 	while (!rc && (n = fread(buf, 1, sizeof(buf), in)) > 0)
 		if (fwrite(buf, 1, n, out) != n)
-			rc = ops_fail(err, "cannot write %s", to);
+			rc = errbuf_set(err, "cannot write %s", to);
 	if (in)
 		fclose(in);
 	if (out && fclose(out) && !rc)
-		rc = ops_fail(err, "cannot write %s", to);
+		rc = errbuf_set(err, "cannot write %s", to);
 	return rc;
 }
 
@@ -71,7 +72,7 @@ int lab_current_run(const char *results, const char *lab, char *run_dir,
 }
 
 /* results/<lab>-YYYYmmdd-HHMMSS[-N], created empty. */
-static int new_run_dir(struct lab *l, char *err)
+static int new_run_dir(struct lab *l, struct errbuf *err)
 {
 	char stamp[32];
 	time_t now = time(NULL);
@@ -91,11 +92,12 @@ static int new_run_dir(struct lab *l, char *err)
 		if (errno != EEXIST)
 			break;
 	}
-	return ops_fail(err, "cannot create a run folder in %s: %s", l->results,
-		    strerror(errno));
+	return errbuf_set(err, "cannot create a run folder in %s: %s",
+			  l->results,
+			  strerror(errno));
 }
 
-static int claim(struct lab *l, char *err)
+static int claim(struct lab *l, struct errbuf *err)
 {
 	char ptr[PATH_MAX], cur[PATH_MAX], target[PATH_MAX];
 
@@ -106,20 +108,22 @@ static int claim(struct lab *l, char *err)
 	if (symlink(target, ptr) == 0)
 		return 0;
 	if (errno != EEXIST)
-		return ops_fail(err, "cannot create %s: %s", ptr, strerror(errno));
+		return errbuf_set(err, "cannot create %s: %s", ptr,
+				  strerror(errno));
 	if (lab_current_run(l->results, l->t->name, cur, sizeof(cur)))
 		snprintf(cur, sizeof(cur), "%s", ptr);
-	return ops_fail(err, "lab %s is already up (run %s): 'mstlab down %s' "
-		    "first", l->t->name, cur, l->t->file);
+	return errbuf_set(err,
+			  "lab %s is already up (run %s): 'mstlab down %s' "
+			  "first", l->t->name, cur, l->t->file);
 }
 
 /* The run folder's state file and event log, opened for appending. */
-static int open_run_files(struct lab *l, char *err)
+static int open_run_files(struct lab *l, struct errbuf *err)
 {
 	if (state_open(&l->st, l->run_dir, err))
 		return -1;
 	if (events_open(&l->ev, l->run_dir))
-		return ops_fail(err, "cannot write %s/events", l->run_dir);
+		return errbuf_set(err, "cannot write %s/events", l->run_dir);
 	l->pp.run_dir = l->run_dir;
 	return 0;
 }
@@ -127,7 +131,7 @@ static int open_run_files(struct lab *l, char *err)
 /* What a new run and an attached one both start from. */
 static int lab_base(struct lab *l, const struct topo *t,
 		    const struct lab_ops *ops, const char *results, FILE *log,
-		    char *err)
+		    struct errbuf *err)
 {
 	l->t = t;
 	l->ops = ops;
@@ -136,15 +140,15 @@ static int lab_base(struct lab *l, const struct topo *t,
 	l->ev.f = NULL;
 	snprintf(l->results, sizeof(l->results), "%s", results);
 	if (plan_build(t, &l->p))
-		return ops_fail(err, "cannot plan lab %s", t->name);
+		return errbuf_set(err, "cannot plan lab %s", t->name);
 	l->links = calloc(t->n_links ? t->n_links : 1, sizeof(*l->links));
 	if (!l->links)
-		return ops_fail(err, "out of memory");
+		return errbuf_set(err, "out of memory");
 	return 0;
 }
 
 int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
-	     const char *results, FILE *log, char *err)
+	     const char *results, FILE *log, struct errbuf *err)
 {
 	static const char *const subs[] = { "pcap", "console", "seed", "qga",
 					    "share" };
@@ -168,13 +172,14 @@ int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 }
 
 int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
-	       const char *results, FILE *log, char *err)
+	       const char *results, FILE *log, struct errbuf *err)
 {
 	if (lab_base(l, t, ops, results, log, err))
 		return -1;
 	if (lab_current_run(results, t->name, l->run_dir, sizeof(l->run_dir)))
-		return ops_fail(err, "lab %s is not up (no current run in %s)",
-				t->name, results);
+		return errbuf_set(err,
+				  "lab %s is not up (no current run in %s)",
+				  t->name, results);
 	return open_run_files(l, err);
 }
 
@@ -193,18 +198,18 @@ static void console_tail(struct lab *l, const char *node);
 /* A recorded resource that could not be created (see state.h). */
 static void forget(struct lab *l, const char *kind, const char *name)
 {
-	char err[OPS_ERR_LEN];
+	struct errbuf err;
 
-	state_add(&l->st, err, "forget %s %s", kind, name);
+	state_add(&l->st, &err, "forget %s %s", kind, name);
 }
 
-static void pcap_path(const struct lab *l, size_t link, char *out,
-		      size_t len)
+static void link_pcap_path(const struct lab *l, size_t link, char *out,
+			   size_t len)
 {
 	snprintf(out, len, "%s/%s", l->run_dir, l->p->links[link].pcap);
 }
 
-static int up_links(struct lab *l, char *err)
+static int up_links(struct lab *l, struct errbuf *err)
 {
 	const struct lab_ops *o = l->ops;
 	char owner[TOPO_LAB_NAME_MAX + 16];
@@ -217,7 +222,7 @@ static int up_links(struct lab *l, char *err)
 		struct lab_link_rt *rt = &l->links[i];
 		char pcap[PATH_MAX + 100];
 
-		pcap_path(l, i, pcap, sizeof(pcap));
+		link_pcap_path(l, i, pcap, sizeof(pcap));
 		if (state_add(&l->st, err, "bridge %s", pl->bridge))
 			return -1;
 		rc = o->link->create(o->link_ctx, pl->bridge, owner, err);
@@ -241,7 +246,7 @@ static int up_links(struct lab *l, char *err)
 	for (size_t i = 0; i < l->t->n_links; i++) {
 		char pcap[PATH_MAX + 100];
 
-		pcap_path(l, i, pcap, sizeof(pcap));
+		link_pcap_path(l, i, pcap, sizeof(pcap));
 		if (o->cap->listening(o->cap_ctx, l->p->links[i].bridge, pcap,
 				      l->links[i].cap_pid,
 				      l->links[i].cap_start, err))
@@ -255,7 +260,7 @@ static int up_links(struct lab *l, char *err)
 struct starter {
 	struct lab *l;
 	struct sbuf xml;
-	char err[OPS_ERR_LEN];
+	struct errbuf err;
 	int rc;
 };
 
@@ -264,12 +269,12 @@ static void *start_domain(void *arg)
 	struct starter *s = arg;
 
 	s->rc = s->l->ops->hv->start(s->l->ops->hv_ctx, sbuf_str(&s->xml),
-				     s->err);
+				     &s->err);
 	return NULL;
 }
 
 /* Every node's taps and domain go on record first. */
-static int record_nodes(struct lab *l, struct starter *s, char *err)
+static int record_nodes(struct lab *l, struct starter *s, struct errbuf *err)
 {
 	for (size_t i = 0; i < l->t->n_nodes; i++) {
 		const struct topo_node *tn = &l->t->nodes[i];
@@ -283,8 +288,8 @@ static int record_nodes(struct lab *l, struct starter *s, char *err)
 			return -1;
 		pe = plan_domain_xml(l->p, &l->pp, (int)i, &s[i].xml);
 		if (pe)
-			return ops_fail(err, "%s: %s", tn->name,
-					plan_strerror(pe));
+			return errbuf_set(err, "%s: %s", tn->name,
+					  plan_strerror(pe));
 	}
 	return 0;
 }
@@ -293,7 +298,7 @@ static int record_nodes(struct lab *l, struct starter *s, char *err)
  * Starts the domains all at once: libvirt takes a while per domain
  * (QEMU start, QMP handshake) and its API is thread-safe.
  */
-static int up_nodes(struct lab *l, char *err)
+static int up_nodes(struct lab *l, struct errbuf *err)
 {
 	size_t n = l->t->n_nodes, started = 0;
 	struct starter *s = calloc(n ? n : 1, sizeof(*s));
@@ -303,7 +308,7 @@ static int up_nodes(struct lab *l, char *err)
 	if (!s || !tid) {
 		free(s);
 		free(tid);
-		return ops_fail(err, "out of memory");
+		return errbuf_set(err, "out of memory");
 	}
 	for (size_t i = 0; i < n; i++) {
 		s[i].l = l;
@@ -313,7 +318,7 @@ static int up_nodes(struct lab *l, char *err)
 	for (; !rc && started < n; started++) {
 		if (pthread_create(&tid[started], NULL, start_domain,
 				   &s[started])) {
-			rc = ops_fail(err, "cannot start a thread");
+			rc = errbuf_set(err, "cannot start a thread");
 			break;
 		}
 		fprintf(l->log, "mstlab: %s booting (%s)\n",
@@ -331,8 +336,8 @@ static int up_nodes(struct lab *l, char *err)
 		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
 			forget(l, "tap", pn->nic[j].tap);
 		if (!rc)
-			rc = ops_fail(err, "%s: %s", l->t->nodes[i].name,
-				      s[i].err);
+			rc = errbuf_set(err, "%s: %s", l->t->nodes[i].name,
+					s[i].err.msg);
 	}
 	for (size_t i = started; i < n; i++) {
 		forget(l, "domain", l->p->nodes[i].domain);
@@ -346,7 +351,7 @@ static int up_nodes(struct lab *l, char *err)
 	return rc;
 }
 
-int lab_up(struct lab *l, char *err)
+int lab_up(struct lab *l, struct errbuf *err)
 {
 	const struct lab_ops *o = l->ops;
 
@@ -356,25 +361,26 @@ int lab_up(struct lab *l, char *err)
 	if (up_links(l, err))
 		return -1;
 	if (lab_interrupted)
-		return ops_fail(err, "interrupted");
+		return errbuf_set(err, "interrupted");
 	if (up_nodes(l, err))
 		return -1;
 	/* The taps exist once their domains run; a guest that died at once
 	 * (libvirt then removes its taps) is the likelier story. */
 	for (size_t i = 0; i < l->t->n_nodes; i++)
 		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++) {
-			char why[OPS_ERR_LEN];
+			struct errbuf why;
 
 			if (!o->link->setup_port(o->link_ctx,
 						 l->p->nodes[i].nic[j].tap, err))
 				continue;
 			if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
-					   why) == 1)
+					   &why) == 1)
 				return -1;
 			console_tail(l, l->t->nodes[i].name);
-			return ops_fail(err, "%s stopped right after it started "
-					"(its console is above)",
-					l->t->nodes[i].name);
+			return errbuf_set(err,
+					  "%s stopped right after it started "
+					  "(its console is above)",
+					  l->t->nodes[i].name);
 		}
 	return 0;
 }
@@ -428,30 +434,30 @@ static int node_ready(struct lab *l, size_t i, bool check_running)
 					"/run/mstlab/user-data.log", NULL };
 	const char *dom = l->p->nodes[i].domain, *name = l->t->nodes[i].name;
 	struct exec_result res;
-	char err[OPS_ERR_LEN];
+	struct errbuf err;
 	int status;
 
 	if (check_running &&
-	    l->ops->hv->running(l->ops->hv_ctx, dom, err) != 1) {
+	    l->ops->hv->running(l->ops->hv_ctx, dom, &err) != 1) {
 		fprintf(l->log, "mstlab: %s stopped while booting\n", name);
 		console_tail(l, name);
 		return -1;
 	}
 	status = seed_status(l, name);
 	/* Ready once configured and the agent answers. */
-	if (status < 0 || agent_ping(l->ops, dom, err))
+	if (status < 0 || agent_ping(l->ops, dom, &err))
 		return 0;
 	if (status == 0)
 		return 1;
 	fprintf(l->log, "mstlab: %s: its configuration failed (exit %d):\n",
 		name, status);
-	if (!agent_exec(l->ops, dom, ud_log, 5000, &res, err))
+	if (!agent_exec(l->ops, dom, ud_log, 5000, &res, &err))
 		fprintf(l->log, "%s", res.out);
 	exec_result_free(&res);
 	return -1;
 }
 
-int lab_wait_ready(struct lab *l, unsigned timeout_ms, char *err)
+int lab_wait_ready(struct lab *l, unsigned timeout_ms, struct errbuf *err)
 {
 	const struct lab_ops *o = l->ops;
 	long long start = o->now_ms(o->clock_ctx);
@@ -459,9 +465,9 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, char *err)
 	signed char *state = calloc(n ? n : 1, 1);
 	unsigned pass = 0;
 
-	err[0] = 0;
+	err->msg[0] = 0;
 	if (!state)
-		return ops_fail(err, "out of memory");
+		return errbuf_set(err, "out of memory");
 	/* Every 50 ms for the guest's word (a file), every 500 ms whether
 	 * the domains still run. */
 	while (left) {
@@ -487,13 +493,13 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, char *err)
 		o->sleep_ms(o->clock_ctx, 50);
 	}
 	for (size_t i = 0; i < n; i++)
-		if (state[i] <= 0 && !err[0])
-			ops_fail(err, lab_interrupted ? "interrupted" :
-				  state[i] < 0 ? "%s failed to come up" :
-				  "%s not ready after %u s",
-			     l->t->nodes[i].name, timeout_ms / 1000);
+		if (state[i] <= 0 && !err->msg[0])
+			errbuf_set(err, lab_interrupted ? "interrupted" :
+				   state[i] < 0 ? "%s failed to come up" :
+				   "%s not ready after %u s",
+				   l->t->nodes[i].name, timeout_ms / 1000);
 	free(state);
-	if (err[0])
+	if (err->msg[0])
 		return -1;
 	events_log(&l->ev, "ready", "%.3f",
 		   (double)(o->now_ms(o->clock_ctx) - start) / 1000);
@@ -505,7 +511,7 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, char *err)
 int lab_health(struct lab *l)
 {
 	const struct lab_ops *o = l->ops;
-	char err[OPS_ERR_LEN];
+	struct errbuf err;
 	int bad = 0;
 
 	for (size_t i = 0; i < l->t->n_links; i++)
@@ -518,7 +524,8 @@ int lab_health(struct lab *l)
 			bad++;
 		}
 	for (size_t i = 0; i < l->t->n_nodes; i++)
-		if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain, err) != 1) {
+		if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
+				   &err) != 1) {
 			fprintf(l->log, "mstlab: node %s is no longer running\n",
 				l->t->nodes[i].name);
 			console_tail(l, l->t->nodes[i].name);
@@ -545,7 +552,7 @@ int lab_down(const char *results, const char *lab, const char *run_dir,
 }
 
 static int set_carrier(struct lab *l, const struct topo_end *e, bool up,
-		       char *err)
+		       struct errbuf *err)
 {
 	struct sbuf x;
 	int rc;
@@ -553,7 +560,7 @@ static int set_carrier(struct lab *l, const struct topo_end *e, bool up,
 	sbuf_init(&x);
 	rc = plan_nic_xml(l->p, e->node, e->port, up, &x);
 	if (rc)
-		ops_fail(err, "%s", plan_strerror(rc));
+		errbuf_set(err, "%s", plan_strerror(rc));
 	else
 		rc = l->ops->hv->set_link(l->ops->hv_ctx,
 					  l->p->nodes[e->node].domain,
@@ -566,7 +573,7 @@ struct carrier_job {
 	struct lab *l;
 	const struct topo_end *e;
 	bool up;
-	char err[OPS_ERR_LEN];
+	struct errbuf err;
 	int rc;
 };
 
@@ -574,7 +581,7 @@ static void *carrier_thread(void *arg)
 {
 	struct carrier_job *j = arg;
 
-	j->rc = set_carrier(j->l, j->e, j->up, j->err);
+	j->rc = set_carrier(j->l, j->e, j->up, &j->err);
 	return NULL;
 }
 
@@ -584,9 +591,9 @@ static void *carrier_thread(void *arg)
  * go, and every failover would be measured that much slower.
  */
 static int set_carriers(struct lab *l, const struct topo_link *tl, bool up,
-			char *err)
+			struct errbuf *err)
 {
-	struct carrier_job far = { l, &tl->end[1], up, "", 0 };
+	struct carrier_job far = { l, &tl->end[1], up, { "" }, 0 };
 	pthread_t tid;
 	bool threaded = !pthread_create(&tid, NULL, carrier_thread, &far);
 	int rc = set_carrier(l, &tl->end[0], up, err);
@@ -594,9 +601,9 @@ static int set_carriers(struct lab *l, const struct topo_link *tl, bool up,
 	if (threaded)
 		pthread_join(tid, NULL);
 	else
-		far.rc = set_carrier(l, &tl->end[1], up, far.err);
+		far.rc = set_carrier(l, &tl->end[1], up, &far.err);
 	if (!rc && far.rc)
-		snprintf(err, OPS_ERR_LEN, "%s", far.err);
+		*err = far.err;
 	return rc || far.rc ? -1 : 0;
 }
 
@@ -624,7 +631,7 @@ static const char *const *link_taps(struct lab *l,
 }
 
 int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
-		  char *err)
+		  struct errbuf *err)
 {
 	const struct topo_link *tl = &l->t->links[link];
 	struct lab_link_rt *rt = &l->links[link];
@@ -650,7 +657,7 @@ int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 	return 0;
 }
 
-int lab_link_restore(struct lab *l, int link, char *err)
+int lab_link_restore(struct lab *l, int link, struct errbuf *err)
 {
 	const struct topo_link *tl = &l->t->links[link];
 	const struct lab_ops *o = l->ops;
@@ -673,13 +680,13 @@ int lab_link_restore(struct lab *l, int link, char *err)
 }
 
 int lab_exec(struct lab *l, int node, char *const argv[], unsigned timeout_ms,
-	     struct exec_result *res, char *err)
+	     struct exec_result *res, struct errbuf *err)
 {
 	return agent_exec(l->ops, l->p->nodes[node].domain, argv, timeout_ms,
 			  res, err);
 }
 
-int lab_wait_converged(struct lab *l, unsigned timeout_ms, char *err)
+int lab_wait_converged(struct lab *l, unsigned timeout_ms, struct errbuf *err)
 {
 	static char *const mst_show[] = { "mstctl", "-j", "show", NULL };
 	/* A kernel-STP bridge has no MST state: its ports' own state. */
@@ -694,7 +701,7 @@ int lab_wait_converged(struct lab *l, unsigned timeout_ms, char *err)
 	int rc = -1;
 
 	if (!last)
-		return ops_fail(err, "out of memory");
+		return errbuf_set(err, "out of memory");
 	while (!lab_interrupted) {
 		long long now = o->now_ms(o->clock_ctx);
 		bool settled = true;
@@ -710,9 +717,9 @@ int lab_wait_converged(struct lab *l, unsigned timeout_ms, char *err)
 			if (lab_exec(l, (int)i, show, 5000, &res, err))
 				goto out;
 			if (res.exit_code) {
-				ops_fail(err, "%s: %s failed: %s", tn->name,
-					 tn->kernel_stp ? "bridge link show" :
-					 "mstctl show", res.err);
+				errbuf_set(err, "%s: %s failed: %s", tn->name,
+					   tn->kernel_stp ? "bridge link show" :
+					   "mstctl show", res.err);
 				exec_result_free(&res);
 				goto out;
 			}
@@ -738,12 +745,13 @@ int lab_wait_converged(struct lab *l, unsigned timeout_ms, char *err)
 			goto out;
 		}
 		if (now - start > timeout_ms) {
-			ops_fail(err, "not converged after %u s", timeout_ms / 1000);
+			errbuf_set(err, "not converged after %u s",
+				   timeout_ms / 1000);
 			goto out;
 		}
 		o->sleep_ms(o->clock_ctx, 500);
 	}
-	ops_fail(err, "interrupted");
+	errbuf_set(err, "interrupted");
 out:
 	for (size_t i = 0; i < n; i++)
 		free(last[i]);

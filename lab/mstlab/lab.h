@@ -60,16 +60,16 @@ struct lab {
  * Refuses when the lab already runs (`mstlab down` it first).
  */
 int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
-	     const char *results, FILE *log, char *err);
+	     const char *results, FILE *log, struct errbuf *err);
 /* The lab's current run, for commands on a lab that is up. */
 int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
-	       const char *results, FILE *log, char *err);
+	       const char *results, FILE *log, struct errbuf *err);
 void lab_fini(struct lab *l);
 
 /* Seeds, link bridges with their captures, then every domain. */
-int lab_up(struct lab *l, char *err);
+int lab_up(struct lab *l, struct errbuf *err);
 /* Waits until every node's agent answers and its seed ran (exit 0). */
-int lab_wait_ready(struct lab *l, unsigned timeout_ms, char *err);
+int lab_wait_ready(struct lab *l, unsigned timeout_ms, struct errbuf *err);
 /* Dead captures and stopped domains, reported on l->log; 0 if none. */
 int lab_health(struct lab *l);
 
@@ -81,11 +81,11 @@ int lab_down(const char *results, const char *lab, const char *run_dir,
 	     const struct lab_ops *ops, FILE *log);
 
 int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
-		  char *err);
-int lab_link_restore(struct lab *l, int link, char *err);
+		  struct errbuf *err);
+int lab_link_restore(struct lab *l, int link, struct errbuf *err);
 int lab_exec(struct lab *l, int node, char *const argv[], unsigned timeout_ms,
-	     struct exec_result *res, char *err);
+	     struct exec_result *res, struct errbuf *err);
 /* Waits until no bridge port changes state for `quiet_ms`. */
-int lab_wait_converged(struct lab *l, unsigned timeout_ms, char *err);
+int lab_wait_converged(struct lab *l, unsigned timeout_ms, struct errbuf *err);
 
 #endif

@@ -7,7 +7,7 @@
  * capture.c (tcpdump per link).
  *
  * Every call returns 0 or -1; on -1 it has written one line of why into
- * err (ERR_LEN bytes).
+ * err (errbuf.h).
  */
 #ifndef MSTLAB_OPS_H
 #define MSTLAB_OPS_H
@@ -17,28 +17,24 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define OPS_ERR_LEN 512
-
-/* Formats one line of why into err (OPS_ERR_LEN bytes); returns -1. */
-int ops_fail(char *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+#include "errbuf.h"
 
 struct hv_ops {
 	/* Starts a transient domain (it vanishes when destroyed). */
-	int (*start)(void *ctx, const char *xml, char *err);
+	int (*start)(void *ctx, const char *xml, struct errbuf *err);
 	/* Destroys the domain if it exists; absent is not an error. */
-	int (*destroy)(void *ctx, const char *name, char *err);
+	int (*destroy)(void *ctx, const char *name, struct errbuf *err);
 	/* 1 running, 0 absent or shut off, -1 error. */
-	int (*running)(void *ctx, const char *name, char *err);
+	int (*running)(void *ctx, const char *name, struct errbuf *err);
 	/* The guest sees carrier up/down on the NIC with this MAC. */
 	int (*set_link)(void *ctx, const char *name, const char *nic_xml,
-			char *err);
+			struct errbuf *err);
 	/*
 	 * One guest-agent command (JSON text); *reply is malloc'd JSON.
 	 * timeout_s < 0 waits for ever.
 	 */
 	int (*agent)(void *ctx, const char *name, const char *cmd,
-		     int timeout_s, char **reply, char *err);
+		     int timeout_s, char **reply, struct errbuf *err);
 };
 
 struct link_ops {
@@ -49,16 +45,16 @@ struct link_ops {
 	 * died is replaced: returns 1 then, 0 when created afresh.
 	 */
 	int (*create)(void *ctx, const char *bridge, const char *owner,
-		      char *err);
+		      struct errbuf *err);
 	/* Sets the two ports (taps) of a link bridge up: learning off,
 	 * group_fwd_mask. Called once both taps exist. */
-	int (*setup_port)(void *ctx, const char *tap, char *err);
+	int (*setup_port)(void *ctx, const char *tap, struct errbuf *err);
 	/* A link's two ports (taps) forwarding (true) or disabled
 	 * (false): silent drop. */
 	int (*port_forward)(void *ctx, const char *const tap[2], bool on,
-			    char *err);
+			    struct errbuf *err);
 	/* Deletes the interface if it exists; absent is not an error. */
-	int (*remove)(void *ctx, const char *ifname, char *err);
+	int (*remove)(void *ctx, const char *ifname, struct errbuf *err);
 };
 
 struct capture_ops {
@@ -68,13 +64,14 @@ struct capture_ops {
 	 * (child.h).
 	 */
 	int (*start)(void *ctx, const char *ifname, const char *path,
-		     pid_t *pid, uint64_t *start_time, char *err);
+		     pid_t *pid, uint64_t *start_time, struct errbuf *err);
 	/* Returns once that capture is listening, or -1 (it died or took
 	 * more than 5 s: then it is stopped). */
 	int (*listening)(void *ctx, const char *ifname, const char *path,
-			 pid_t pid, uint64_t start_time, char *err);
+			 pid_t pid, uint64_t start_time, struct errbuf *err);
 	/* Stops it, flushing the file. Not running is not an error. */
-	int (*stop)(void *ctx, pid_t pid, uint64_t start_time, char *err);
+	int (*stop)(void *ctx, pid_t pid, uint64_t start_time,
+		    struct errbuf *err);
 	/* 1 still running, 0 gone. */
 	int (*alive)(void *ctx, pid_t pid, uint64_t start_time);
 };

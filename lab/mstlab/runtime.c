@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "hostnet.h"
+#include "opts.h"
 #include "paths.h"
 #include "services.h"
 
@@ -54,6 +55,25 @@ static int absolute(const char *in, char *out, size_t len, FILE *err)
 	return 0;
 }
 
+/* Long options only (keys above the letters). */
+enum { O_KEEP = 256, O_JSON, O_RESULTS, O_URI, O_KERNEL, O_DKERNEL,
+       O_INITRD, O_VIRT };
+
+static const struct opt lab_opts[] = {
+	OPT_FLAG("keep", O_KEEP), OPT_FLAG("json", O_JSON),
+	OPT_VALUE("scenario", 's'), OPT_VALUE("results", O_RESULTS),
+	OPT_VALUE("uri", O_URI),
+	OPT_VALUE("kernel", O_KERNEL), OPT_VALUE("debug-kernel", O_DKERNEL),
+	OPT_VALUE("initrd", O_INITRD), OPT_VALUE("virt", O_VIRT),
+	{ 0 },
+};
+
+/* In order: the words after TOPO are a command's argv, kept whole. */
+static const struct opt_spec lab_spec = {
+	.opts = lab_opts,
+	.flags = OPT_IN_ORDER | OPT_QUIET,
+};
+
 int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		  FILE *err, const char *usage)
 {
@@ -61,8 +81,9 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	const char *initrd = NULL;
 	struct topo_error te;
 	struct paths ps;
-	char msg[600];
-	int r;
+	struct opts o;
+	struct errbuf msg;
+	int c = OPT_END, r;
 
 	memset(rt, 0, sizeof(*rt));
 	rt->out = out;
@@ -73,48 +94,52 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	rt->args = calloc((size_t)argc + 1, sizeof(char *));
 	if (!rt->args)
 		return 1;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (rt->nargs || (rt->topo_path && a[0] != '-')) {
-			/* Words after TOPO (a command's argv) are kept whole. */
+	opts_start(&o, &lab_spec, argc, argv);
+	while (!rt->nargs && (c = opts_next(&o)) > 0) {
+		switch (c) {
+		case OPT_WORD:
 			if (!rt->topo_path)
-				goto bad;
-			rt->args[rt->nargs++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--keep") == 0) {
+				rt->topo_path = o.arg;
+			else
+				for (int i = o.ind - 1; i < argc; i++)
+					rt->args[rt->nargs++] = argv[i];
+			break;
+		case O_KEEP:
 			rt->keep = true;
-		} else if (strcmp(a, "--json") == 0) {
+			break;
+		case O_JSON:
 			rt->json = true;
-		} else if (v && (strcmp(a, "-s") == 0 ||
-				 strcmp(a, "--scenario") == 0)) {
-			rt->scenario = argv[++i];
-		} else if (v && strcmp(a, "--results") == 0) {
-			results = argv[++i];
-		} else if (v && strcmp(a, "--uri") == 0) {
-			rt->uri = argv[++i];
-		} else if (v && strcmp(a, "--kernel") == 0) {
-			kernel = argv[++i];
-		} else if (v && strcmp(a, "--debug-kernel") == 0) {
-			dkernel = argv[++i];
-		} else if (v && strcmp(a, "--initrd") == 0) {
-			initrd = argv[++i];
-		} else if (v && strcmp(a, "--virt") == 0) {
-			i++;
-			if (strcmp(v, "qemu") == 0)
+			break;
+		case 's':
+			rt->scenario = o.arg;
+			break;
+		case O_RESULTS:
+			results = o.arg;
+			break;
+		case O_URI:
+			rt->uri = o.arg;
+			break;
+		case O_KERNEL:
+			kernel = o.arg;
+			break;
+		case O_DKERNEL:
+			dkernel = o.arg;
+			break;
+		case O_INITRD:
+			initrd = o.arg;
+			break;
+		case O_VIRT:
+			if (strcmp(o.arg, "qemu") == 0)
 				rt->virt = PLAN_VIRT_QEMU;
-			else if (strcmp(v, "kvm") == 0)
+			else if (strcmp(o.arg, "kvm") == 0)
 				rt->virt = PLAN_VIRT_KVM;
-			else if (strcmp(v, "auto") != 0)
+			else if (strcmp(o.arg, "auto") != 0)
 				goto bad;
-		} else if (!rt->topo_path && a[0] != '-') {
-			rt->topo_path = a;
-		} else {
-			goto bad;
+			break;
 		}
 	}
+	if (c == OPT_BAD)
+		goto bad;
 	if (!rt->topo_path)
 		goto bad;
 	r = paths_find(&ps);
@@ -134,7 +159,7 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	    (initrd && absolute(initrd, rt->initrd, PATH_MAX, err)))
 		return 1;
 	if (topo_parse_file(rt->topo_path, &rt->t, &te)) {
-		fprintf(err, "%s\n", topo_error_format(&te, msg, sizeof(msg)));
+		fprintf(err, "%s\n", topo_error_format(&te, &msg));
 		return 1;
 	}
 	return 0;
@@ -165,11 +190,12 @@ int runtime_check_images(const struct runtime *rt)
 
 int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt)
 {
-	char e[OPS_ERR_LEN];
+	struct errbuf e;
 
 	if (services_connect(&rt->hv, rt->uri, autodestroy, virt, rt->err,
-			     e)) {
-		fprintf(rt->err, "mstlab: cannot connect to libvirt: %s\n", e);
+			     &e)) {
+		fprintf(rt->err, "mstlab: cannot connect to libvirt: %s\n",
+			e.msg);
 		return -1;
 	}
 	rt->ops = (struct lab_ops){

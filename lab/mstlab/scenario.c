@@ -74,7 +74,7 @@ static void describe(const struct lab *l, const struct topo_step *st,
 	}
 }
 
-static int nap(struct lab *l, unsigned ms, char *err)
+static int nap(struct lab *l, unsigned ms, struct errbuf *err)
 {
 	const struct lab_ops *o = l->ops;
 	long long end = o->now_ms(o->clock_ctx) + ms;
@@ -83,7 +83,7 @@ static int nap(struct lab *l, unsigned ms, char *err)
 		long long left = end - o->now_ms(o->clock_ctx);
 
 		if (lab_interrupted) {
-			ops_fail(err, "interrupted");
+			errbuf_set(err, "interrupted");
 			return -1;
 		}
 		if (left <= 0)
@@ -112,7 +112,8 @@ static void save_output(struct lab *l, const char *dir, const char *name,
 }
 
 static int run_exec(struct lab *l, const struct topo_cmd *cmd,
-		    unsigned timeout_ms, const char *tag, FILE *out, char *err)
+		    unsigned timeout_ms, const char *tag, FILE *out,
+		    struct errbuf *err)
 {
 	char name[512];
 	struct exec_result res;
@@ -133,13 +134,14 @@ static int run_exec(struct lab *l, const struct topo_cmd *cmd,
 	}
 	rc = res.exit_code;
 	if (rc)
-		ops_fail(err, "exit %d: %.300s", rc,
-			 res.err_len ? res.err : "");
+		errbuf_set(err, "exit %d: %.300s", rc,
+			   res.err_len ? res.err : "");
 	exec_result_free(&res);
 	return rc ? -1 : 0;
 }
 
-static int wait_command(struct lab *l, const struct topo_step *st, char *err)
+static int wait_command(struct lab *l, const struct topo_step *st,
+			struct errbuf *err)
 {
 	const struct lab_ops *o = l->ops;
 	long long end = o->now_ms(o->clock_ctx) + st->timeout_ms;
@@ -156,9 +158,9 @@ static int wait_command(struct lab *l, const struct topo_step *st, char *err)
 		if (done)
 			return 0;
 		if (o->now_ms(o->clock_ctx) >= end) {
-			ops_fail(err, "%s not seen within %u ms",
-				 st->match ? st->match : "exit 0",
-				 st->timeout_ms);
+			errbuf_set(err, "%s not seen within %u ms",
+				   st->match ? st->match : "exit 0",
+				   st->timeout_ms);
 			return -1;
 		}
 		if (nap(l, 200, err))
@@ -167,7 +169,7 @@ static int wait_command(struct lab *l, const struct topo_step *st, char *err)
 }
 
 /* netem at the egress of both ends of the link, in the guests. */
-static int impair(struct lab *l, const struct topo_step *st, char *err)
+static int impair(struct lab *l, const struct topo_step *st, struct errbuf *err)
 {
 	const struct topo_link *tl = &l->t->links[st->link];
 	bool clear = !st->impair.delay_ms && !st->impair.loss_ppm;
@@ -190,10 +192,10 @@ static int impair(struct lab *l, const struct topo_step *st, char *err)
 		rc = res.exit_code;
 		/* Clearing what was never set is fine. */
 		if (rc && !(clear && strstr(res.err, "No such file")))
-			ops_fail(err, "tc on %s: %s",
-				 l->t->nodes[end->node].name, res.err);
+			errbuf_set(err, "tc on %s: %s",
+				   l->t->nodes[end->node].name, res.err);
 		exec_result_free(&res);
-		if (rc && err[0])
+		if (rc && err->msg[0])
 			return -1;
 	}
 	events_log(&l->ev, "impair", "link%u delay %s loss %s", tl->index,
@@ -201,7 +203,7 @@ static int impair(struct lab *l, const struct topo_step *st, char *err)
 	return 0;
 }
 
-static int flap(struct lab *l, const struct topo_step *st, char *err)
+static int flap(struct lab *l, const struct topo_step *st, struct errbuf *err)
 {
 	for (unsigned i = 0; i < st->count; i++)
 		if (lab_link_fail(l, st->link, st->mode, err) ||
@@ -222,16 +224,17 @@ static void fdb_snapshot(struct lab *l, const char *tag, const char *when)
 {
 	static char *const dump[] = { "bridge", "-j", "fdb", "show", "br",
 				      "br0", NULL };
-	char name[512], err[OPS_ERR_LEN];
+	char name[512];
+	struct errbuf err;
 
 	for (size_t i = 0; i < l->t->n_nodes; i++) {
 		struct exec_result res;
 
 		if (!topo_role_is_bridge(l->t->nodes[i].role))
 			continue;
-		if (lab_exec(l, (int)i, dump, 5000, &res, err)) {
+		if (lab_exec(l, (int)i, dump, 5000, &res, &err)) {
 			fprintf(l->log, "mstlab: no FDB from %s: %s\n",
-				l->t->nodes[i].name, err);
+				l->t->nodes[i].name, err.msg);
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s-%s-%s.json", tag, when,
@@ -242,7 +245,8 @@ static void fdb_snapshot(struct lab *l, const char *tag, const char *when)
 }
 
 /* Runs argv in a guest, failing unless it exits 0. */
-static int guest(struct lab *l, int node, char *const argv[], char *err)
+static int guest(struct lab *l, int node, char *const argv[],
+		 struct errbuf *err)
 {
 	struct exec_result res;
 	int rc;
@@ -251,8 +255,9 @@ static int guest(struct lab *l, int node, char *const argv[], char *err)
 		return -1;
 	rc = res.exit_code;
 	if (rc)
-		ops_fail(err, "%s: %s exited %d: %.200s", l->t->nodes[node].name,
-			 argv[0], rc, res.err_len ? res.err : res.out);
+		errbuf_set(err, "%s: %s exited %d: %.200s",
+			   l->t->nodes[node].name,
+			   argv[0], rc, res.err_len ? res.err : res.out);
 	exec_result_free(&res);
 	return rc ? -1 : 0;
 }
@@ -260,7 +265,7 @@ static int guest(struct lab *l, int node, char *const argv[], char *err)
 /* start-stop-daemon keeps a probe program in the background of the
  * guest with a pid file, without a shell. */
 static int daemon_start(struct lab *l, int node, const char *pidfile,
-			char *const prog_argv[], char *err)
+			char *const prog_argv[], struct errbuf *err)
 {
 	char *argv[24] = { "start-stop-daemon", "-S", "-b", "-m", "-p",
 			   (char *)pidfile, "-x", prog_argv[0], "--" };
@@ -276,13 +281,13 @@ static int daemon_start(struct lab *l, int node, const char *pidfile,
 		return -1;
 	/* -b returns before the program checked its arguments. */
 	if (guest(l, node, running, err))
-		return ops_fail(err, "%s: %s exited at once (bad arguments?)",
-				l->t->nodes[node].name, prog_argv[0]);
+		return errbuf_set(err, "%s: %s exited at once (bad arguments?)",
+				  l->t->nodes[node].name, prog_argv[0]);
 	return 0;
 }
 
 static int daemon_stop(struct lab *l, int node, const char *pidfile,
-		       char *err)
+		       struct errbuf *err)
 {
 	char *argv[] = { "start-stop-daemon", "-K", "-p", (char *)pidfile,
 			 "-s", "TERM", NULL };
@@ -318,7 +323,8 @@ static void list_add(char *list, size_t size, unsigned n)
  * writes share/<to>/probe-<flow>.json. One probe-gen sends up to 16 of
  * them, started together; its pid file is named after its first.
  */
-static int probe_start(struct lab *l, const struct topo_step *st, char *err)
+static int probe_start(struct lab *l, const struct topo_step *st,
+		       struct errbuf *err)
 {
 	const struct topo_node *from = &l->t->nodes[st->from];
 	const struct topo_node *to = &l->t->nodes[st->to];
@@ -342,8 +348,8 @@ static int probe_start(struct lab *l, const struct topo_step *st, char *err)
 				 flow, NULL };
 
 		if (l->n_probes == LAB_MAX_PROBES)
-			return ops_fail(err, "more than %d probe flows",
-					LAB_MAX_PROBES);
+			return errbuf_set(err, "more than %d probe flows",
+					  LAB_MAX_PROBES);
 		*pr = (struct lab_probe){ st->from, st->to, ++l->next_flow,
 					  (uint16_t)vid, !in_gen };
 		snprintf(flow, sizeof(flow), "%u", pr->flow);
@@ -395,7 +401,7 @@ static void probe_report(struct lab *l, const struct lab_probe *pr, FILE *out)
 	fclose(f);
 }
 
-static int probe_stop(struct lab *l, FILE *out, char *err)
+static int probe_stop(struct lab *l, FILE *out, struct errbuf *err)
 {
 	char pid[64];
 	int rc = 0;
@@ -428,7 +434,7 @@ static bool injects(const struct topo_step *st)
 }
 
 static int step(struct lab *l, const struct topo_step *st, const char *tag,
-		FILE *out, char *err)
+		FILE *out, struct errbuf *err)
 {
 	switch (st->kind) {
 	case TOPO_STEP_WAIT:
@@ -457,7 +463,7 @@ static int step(struct lab *l, const struct topo_step *st, const char *tag,
 	case TOPO_STEP_PROBE_STOP:
 		return probe_stop(l, out, err);
 	}
-	ops_fail(err, "unknown step");
+	errbuf_set(err, "unknown step");
 	return -1;
 }
 
@@ -469,7 +475,8 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 	events_log(&l->ev, "scenario", "%s", sc->name);
 	for (size_t i = 0; i < sc->n_steps; i++) {
 		const struct topo_step *st = &sc->steps[i];
-		char what[256], tag[320], err[OPS_ERR_LEN] = "";
+		char what[256], tag[320];
+		struct errbuf err = { "" };
 		int rc;
 
 		describe(l, st, what, sizeof(what));
@@ -479,17 +486,17 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 		snprintf(tag, sizeof(tag), "%s-step%zu", sc->name, i + 1);
 		if (injects(st))
 			fdb_snapshot(l, tag, "before");
-		rc = step(l, st, tag, out, err);
+		rc = step(l, st, tag, out, &err);
 		if (!rc && st->kind == TOPO_STEP_WAIT &&
 		    st->wait_for == TOPO_WAIT_CONVERGED)
 			fdb_snapshot(l, tag, "converged");
 		if (!rc && lab_health(l))
-			rc = -1, ops_fail(err, "the lab broke "
-					  "(see above)");
+			rc = -1, errbuf_set(&err, "the lab broke "
+					    "(see above)");
 		fprintf(out, "%sok %d - %s: %s (%s:%u)\n", rc ? "not " : "",
 			++*tap_index, sc->name, what, l->t->file, st->mark.line);
 		if (rc) {
-			fprintf(out, "# %s\n", err);
+			fprintf(out, "# %s\n", err.msg);
 			events_log(&l->ev, "step-failed", "%zu", i + 1);
 			return 1;
 		}

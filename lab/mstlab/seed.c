@@ -12,13 +12,14 @@
 
 #include "child.h"
 
-static int write_file(const char *path, const struct sbuf *sb, char *err)
+static int write_file(const char *path, const struct sbuf *sb,
+		      struct errbuf *err)
 {
 	FILE *f = fopen(path, "we");
 
 	if (!f || fputs(sbuf_str(sb), f) < 0 || fclose(f)) {
-		ops_fail(err, "cannot write %s: %s", path,
-			 strerror(errno));
+		errbuf_set(err, "cannot write %s: %s", path,
+			   strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -26,7 +27,7 @@ static int write_file(const char *path, const struct sbuf *sb, char *err)
 
 /* Writes node's user-data and meta-data; fills the cloud-localds argv. */
 static int seed_files(const struct plan *p, int node, const char *run_dir,
-		      char paths[4][PATH_MAX + 32], char *err)
+		      char paths[4][PATH_MAX + 32], struct errbuf *err)
 {
 	const char *name = p->topo->nodes[node].name;
 	struct sbuf u, m;
@@ -34,8 +35,8 @@ static int seed_files(const struct plan *p, int node, const char *run_dir,
 
 	snprintf(paths[0], sizeof(paths[0]), "%s/seed/%s", run_dir, name);
 	if (mkdir(paths[0], 0755) && errno != EEXIST)
-		return ops_fail(err, "cannot create %s: %s", paths[0],
-				strerror(errno));
+		return errbuf_set(err, "cannot create %s: %s", paths[0],
+				  strerror(errno));
 	snprintf(paths[1], sizeof(paths[1]), "%s/seed/%s.img", run_dir, name);
 	snprintf(paths[2], sizeof(paths[2]), "%s/seed/%s/user-data", run_dir,
 		 name);
@@ -44,7 +45,7 @@ static int seed_files(const struct plan *p, int node, const char *run_dir,
 	sbuf_init(&u);
 	sbuf_init(&m);
 	if (plan_user_data(p, node, &u) || plan_meta_data(p, node, &m))
-		ops_fail(err, "%s: cannot plan the seed", name);
+		errbuf_set(err, "%s: cannot plan the seed", name);
 	else if (!write_file(paths[2], &u, err) &&
 		 !write_file(paths[3], &m, err))
 		rc = 0;
@@ -53,7 +54,7 @@ static int seed_files(const struct plan *p, int node, const char *run_dir,
 	return rc;
 }
 
-int seed_make_all(const struct plan *p, const char *run_dir, char *err)
+int seed_make_all(const struct plan *p, const char *run_dir, struct errbuf *err)
 {
 	size_t n = p->topo->n_nodes;
 	pid_t *pids = calloc(n ? n : 1, sizeof(*pids));
@@ -61,7 +62,7 @@ int seed_make_all(const struct plan *p, const char *run_dir, char *err)
 	int rc = 0, status;
 
 	if (!pids)
-		return ops_fail(err, "out of memory");
+		return errbuf_set(err, "out of memory");
 	/* cloud-localds is a shell script around mkfs.vfat and mcopy: run
 	 * one per node at once. */
 	for (size_t i = 0; i < n && !rc; i++) {
@@ -75,9 +76,9 @@ int seed_make_all(const struct plan *p, const char *run_dir, char *err)
 			 run_dir, p->topo->nodes[i].name);
 		pids[i] = spawn_bg(argv, log);
 		if (pids[i] < 0)
-			rc = ops_fail(err, "cannot run cloud-localds: %s%s",
-				      strerror(errno), errno == ENOENT ?
-				      " (run 'make deps')" : "");
+			rc = errbuf_set(err, "cannot run cloud-localds: %s%s",
+					strerror(errno), errno == ENOENT ?
+					" (run 'make deps')" : "");
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (pids[i] <= 0)
@@ -87,10 +88,10 @@ int seed_make_all(const struct plan *p, const char *run_dir, char *err)
 			waitpid(pids[i], &status, 0);
 		}
 		if (!rc && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-			rc = ops_fail(err, "cloud-localds failed for %s (see "
-				      "%s/seed/%s/cloud-localds.log)",
-				      p->topo->nodes[i].name, run_dir,
-				      p->topo->nodes[i].name);
+			rc = errbuf_set(err, "cloud-localds failed for %s (see "
+					"%s/seed/%s/cloud-localds.log)",
+					p->topo->nodes[i].name, run_dir,
+					p->topo->nodes[i].name);
 	}
 	free(pids);
 	return rc;

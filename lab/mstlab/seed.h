@@ -9,6 +9,7 @@
 
 /* For every node: run_dir/seed/<node>/{user-data,meta-data} and the
  * image run_dir/seed/<node>.img, made in parallel. */
-int seed_make_all(const struct plan *p, const char *run_dir, char *err);
+int seed_make_all(const struct plan *p, const char *run_dir,
+		  struct errbuf *err);
 
 #endif

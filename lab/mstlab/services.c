@@ -75,20 +75,20 @@ static int mask_kvm_namespace(void *ctx)
 		     NULL);
 }
 
-static int write_mask_files(const struct kvm_mask *m, char *err)
+static int write_mask_files(const struct kvm_mask *m, struct errbuf *err)
 {
 	const char *conf_text = "# mstlab: libvirtd without KVM\n"
 				"namespaces = [ ]\n";
 	int fd = open(m->mask, O_WRONLY | O_CREAT | O_CLOEXEC, 0);
 
 	if (fd < 0)
-		return ops_fail(err, "%s: %s", m->mask, strerror(errno));
+		return errbuf_set(err, "%s: %s", m->mask, strerror(errno));
 	close(fd);
 	fd = open(m->qemu_conf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || write(fd, conf_text, strlen(conf_text)) < 0) {
 		if (fd >= 0)
 			close(fd);
-		return ops_fail(err, "%s: %s", m->qemu_conf, strerror(errno));
+		return errbuf_set(err, "%s: %s", m->qemu_conf, strerror(errno));
 	}
 	close(fd);
 	return 0;
@@ -97,7 +97,7 @@ static int write_mask_files(const struct kvm_mask *m, char *err)
 /* libvirtd runs under a reaper of its own (reaper.h), so its QEMUs are
  * reaped as they exit and a destroy does not wait for process 1. */
 static int start_daemon(const char *name, const char *path, bool mask_kvm,
-			FILE *log, char *err)
+			FILE *log, struct errbuf *err)
 {
 	char *argv[] = { (char *)path, "-d", NULL };
 	struct kvm_mask m = { "/run/mstlab-kvm-masked",
@@ -108,8 +108,8 @@ static int start_daemon(const char *name, const char *path, bool mask_kvm,
 	if (running(name))
 		return 0;
 	if (access(path, X_OK))
-		return ops_fail(err, "%s is not installed: run 'make deps'",
-				path);
+		return errbuf_set(err, "%s is not installed: run 'make deps'",
+				  path);
 	mask_kvm = mask_kvm && access("/dev/kvm", F_OK) == 0;
 	fprintf(log, "mstlab: starting %s%s\n", name,
 		mask_kvm ? " (without KVM: it does not boot guests here)" : "");
@@ -120,23 +120,23 @@ static int start_daemon(const char *name, const char *path, bool mask_kvm,
 					      30000) :
 			    spawn_run(argv, NULL, 30000);
 	if (status)
-		return ops_fail(err, "cannot start %s%s (status %d)", path,
+		return errbuf_set(err, "cannot start %s%s (status %d)", path,
 				mask_kvm ? " without KVM" : "", status);
 	return 0;
 }
 
 int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
-		     enum plan_virt virt, FILE *log, char *err)
+		     enum plan_virt virt, FILE *log, struct errbuf *err)
 {
-	char first[OPS_ERR_LEN];
+	struct errbuf first;
 
-	if (!hv_libvirt_open(h, uri, autodestroy, first))
+	if (!hv_libvirt_open(h, uri, autodestroy, &first))
 		return 0;
 	if (strcmp(uri, "qemu:///system") != 0)
-		return ops_fail(err, "%s", first);
+		return errbuf_set(err, "%s", first.msg);
 	if (geteuid() != 0)
-		return ops_fail(err, "%s (libvirtd is not running; start it "
-				"as root or run mstlab as root)", first);
+		return errbuf_set(err, "%s (libvirtd is not running; start it "
+				  "as root or run mstlab as root)", first.msg);
 	if (start_daemon("virtlogd", "/usr/sbin/virtlogd", false, log, err) ||
 	    start_daemon("libvirtd", "/usr/sbin/libvirtd",
 			 virt != PLAN_VIRT_KVM, log, err))

@@ -29,7 +29,7 @@ enum plan_virt services_virt(const char *kernel, const char *initrd,
  * host's /dev is not changed.
  */
 int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
-		     enum plan_virt virt, FILE *log, char *err);
+		     enum plan_virt virt, FILE *log, struct errbuf *err);
 
 /*
  * Host settings that change what crosses a link: br_netfilter hands

@@ -13,14 +13,14 @@
 
 #include "child.h"
 
-int state_open(struct state *st, const char *run_dir, char *err)
+int state_open(struct state *st, const char *run_dir, struct errbuf *err)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/state", run_dir);
 	st->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (st->fd < 0) {
-		ops_fail(err, "%s: %s", path, strerror(errno));
+		errbuf_set(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -33,7 +33,7 @@ void state_close(struct state *st)
 	st->fd = -1;
 }
 
-int state_add(struct state *st, char *err, const char *fmt, ...)
+int state_add(struct state *st, struct errbuf *err, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -43,13 +43,13 @@ int state_add(struct state *st, char *err, const char *fmt, ...)
 	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(line) - 1) {
-		ops_fail(err, "state line too long");
+		errbuf_set(err, "state line too long");
 		return -1;
 	}
 	line[n++] = '\n';
 	if (write(st->fd, line, (size_t)n) != n || fdatasync(st->fd) < 0) {
-		ops_fail(err, "cannot write the state file: %s",
-			 strerror(errno));
+		errbuf_set(err, "cannot write the state file: %s",
+			   strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -101,17 +101,17 @@ struct rec {
 static int undo(const struct rec *r, const struct rec *all, size_t n,
 		const struct lab_ops *ops, FILE *log)
 {
-	char err[OPS_ERR_LEN] = "";
+	struct errbuf err = { "" };
 	int rc = 0;
 
 	if (strcmp(r->kind, "domain") == 0) {
-		rc = ops->hv->destroy(ops->hv_ctx, r->a, err);
+		rc = ops->hv->destroy(ops->hv_ctx, r->a, &err);
 	} else if (strcmp(r->kind, "bridge") == 0 ||
 		   strcmp(r->kind, "tap") == 0) {
-		rc = ops->link->remove(ops->link_ctx, r->a, err);
+		rc = ops->link->remove(ops->link_ctx, r->a, &err);
 	} else if (strcmp(r->kind, "capture-pid") == 0) {
 		rc = ops->cap->stop(ops->cap_ctx, (pid_t)r->pid, r->start,
-				    err);
+				    &err);
 	} else if (strcmp(r->kind, "capture") == 0) {
 		uint64_t start = 0;
 		pid_t pid;
@@ -122,7 +122,7 @@ static int undo(const struct rec *r, const struct rec *all, size_t n,
 				return 0;	/* stopped by its pid line */
 		pid = find_capture(r->b, &start);
 		if (pid)
-			rc = ops->cap->stop(ops->cap_ctx, pid, start, err);
+			rc = ops->cap->stop(ops->cap_ctx, pid, start, &err);
 	} else {
 		fprintf(log, "mstlab: state: unknown record '%s' ignored\n",
 			r->kind);
@@ -130,7 +130,7 @@ static int undo(const struct rec *r, const struct rec *all, size_t n,
 	}
 	if (rc)
 		fprintf(log, "mstlab: could not remove %s %s: %s\n", r->kind,
-			r->a, err);
+			r->a, err.msg);
 	return rc ? 1 : 0;
 }
 

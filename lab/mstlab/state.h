@@ -23,10 +23,10 @@ struct state {
 };
 
 /* Opens (creating) run_dir/state for appending. */
-int state_open(struct state *st, const char *run_dir, char *err);
+int state_open(struct state *st, const char *run_dir, struct errbuf *err);
 void state_close(struct state *st);
 /* Appends one line and syncs it to disk. */
-int state_add(struct state *st, char *err, const char *fmt, ...)
+int state_add(struct state *st, struct errbuf *err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*

@@ -53,7 +53,7 @@ static bool capture_open(struct watch_source *s)
 	char perr[PCAP_ERRBUF_SIZE] = "";
 	struct stat st;
 
-	if (s->err[0])
+	if (s->err.msg[0])
 		return false;
 	if (!s->f) {
 		s->f = fopen(s->path, "re");
@@ -65,14 +65,13 @@ static bool capture_open(struct watch_source *s)
 	s->pc = pcap_fopen_offline_with_tstamp_precision(
 		s->f, PCAP_TSTAMP_PRECISION_NANO, perr);
 	if (!s->pc) {
-		snprintf(s->err, sizeof(s->err), "%s: %s", s->path, perr);
+		errbuf_set(&s->err, "%s: %s", s->path, perr);
 		fclose(s->f);
 		s->f = NULL;
 		return false;
 	}
 	if (pcap_datalink(s->pc) != DLT_EN10MB) {
-		snprintf(s->err, sizeof(s->err), "%s: not an Ethernet capture",
-			 s->path);
+		errbuf_set(&s->err, "%s: not an Ethernet capture", s->path);
 		return false;
 	}
 	return true;
@@ -85,7 +84,7 @@ static bool capture_peek(struct watch_source *s)
 
 	if (!s->pc && !capture_open(s))
 		return false;
-	if (s->err[0])
+	if (s->err.msg[0])
 		return false;
 	for (;;) {
 		long pos = ftell(s->f);
@@ -169,7 +168,7 @@ size_t watch_follow_pump(struct watch_follow *wf, struct watch_model *m,
 const char *watch_follow_error(const struct watch_follow *wf)
 {
 	for (size_t i = 0; i < wf->n; i++)
-		if (wf->src[i].err[0])
-			return wf->src[i].err;
+		if (wf->src[i].err.msg[0])
+			return wf->src[i].err.msg;
 	return NULL;
 }

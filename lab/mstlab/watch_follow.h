@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "bpdu.h"
+#include "errbuf.h"
 #include "watch_model.h"
 
 #define WATCH_EVENT_LINE_MAX 1024
@@ -41,7 +42,7 @@ struct watch_source {
 	size_t len;
 	uint8_t frame[BPDU_FRAME_MAX_LEN + 64];
 	char line[WATCH_EVENT_LINE_MAX];
-	char err[PCAP_ERRBUF_SIZE + PATH_MAX + 32];	/* why it cannot be read */
+	struct errbuf err;	/* why it cannot be read */
 };
 
 struct watch_follow {

@@ -4,10 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "help_opt.h"
 #include "mac.h"
+#include "opts.h"
 #include "probe_wire.h"
 
 static int number(const char *what, const char *s, unsigned long lo,
@@ -59,92 +58,91 @@ static int number_list(const char *what, const char *s, unsigned long lo,
 	return n;
 }
 
-static const char gen_usage[] =
-	"usage: probe-gen -i IFACE -d DST_MAC -f FLOW[,FLOW...]"
-	" [-v VID[,VID...]] [-r PPS]\n"
-	"                 [-s SIZE] [-n COUNT] [-m xdp|af_packet|auto]"
-	" [-t TICK_MS]\n";
+static const struct opt_spec gen_spec = {
+	.usage = "usage: probe-gen -i IFACE -d DST_MAC -f FLOW[,FLOW...]"
+		 " [-v VID[,VID...]] [-r PPS]\n"
+		 "                 [-s SIZE] [-n COUNT] [-m xdp|af_packet|auto]"
+		 " [-t TICK_MS]\n",
+	.shorts = "i:d:f:v:r:s:n:m:t:",
+};
 
 int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 {
 	unsigned long v;
 	bool dst = false;
 	int opt, n_vids = 0, n;
+	struct opts op;
 
 	memset(o, 0, sizeof(*o));
 	o->pps = 100;
 	o->size = PROBE_MIN_FRAME;
 	o->tick_ms = 1;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "i:d:f:v:r:s:n:m:t:h",
-				  help_longopts, NULL)) != -1) {
+	opts_start(&op, &gen_spec, argc, argv);
+	while ((opt = opts_next(&op)) > 0) {
 		switch (opt) {
-		case 'h':
-			fputs(gen_usage, stdout);
-			return 1;
 		case 'i':
-			o->ifname = optarg;
+			o->ifname = op.arg;
 			break;
 		case 'd':
-			if (mac_parse(optarg, o->dst)) {
+			if (mac_parse(op.arg, o->dst)) {
 				fprintf(stderr, "probe-gen: bad MAC address "
-					"'%s'\n", optarg);
+					"'%s'\n", op.arg);
 				return -1;
 			}
 			dst = true;
 			break;
 		case 'f':
-			n = number_list("flow", optarg, 0, 65535, false,
+			n = number_list("flow", op.arg, 0, 65535, false,
 					o->flows);
 			if (n < 0)
 				return -1;
 			o->n_flows = (unsigned)n;
 			break;
 		case 'v':
-			n_vids = number_list("VLAN", optarg, 1, 4094, true,
+			n_vids = number_list("VLAN", op.arg, 1, 4094, true,
 					     o->vids);
 			if (n_vids < 0)
 				return -1;
 			break;
 		case 'r':
-			if (number("rate (frames/s)", optarg, 1, 1000000, &v))
+			if (number("rate (frames/s)", op.arg, 1, 1000000, &v))
 				return -1;
 			o->pps = (unsigned)v;
 			break;
 		case 's':
-			if (number("frame size", optarg, PROBE_MIN_FRAME,
+			if (number("frame size", op.arg, PROBE_MIN_FRAME,
 				   PROBE_MAX_FRAME, &v))
 				return -1;
 			o->size = v;
 			break;
 		case 'n':
-			if (number("count", optarg, 1, 4000000000ul, &v))
+			if (number("count", op.arg, 1, 4000000000ul, &v))
 				return -1;
 			o->count = v;
 			break;
 		case 't':
-			if (number("tick (ms)", optarg, 1, 1000, &v))
+			if (number("tick (ms)", op.arg, 1, 1000, &v))
 				return -1;
 			o->tick_ms = (unsigned)v;
 			break;
 		case 'm':
-			if (!strcmp(optarg, "xdp")) {
+			if (!strcmp(op.arg, "xdp")) {
 				o->mode = PROBE_MODE_XDP;
-			} else if (!strcmp(optarg, "af_packet")) {
+			} else if (!strcmp(op.arg, "af_packet")) {
 				o->mode = PROBE_MODE_AF_PACKET;
-			} else if (!strcmp(optarg, "auto")) {
+			} else if (!strcmp(op.arg, "auto")) {
 				o->mode = PROBE_MODE_AUTO;
 			} else {
 				fprintf(stderr, "probe-gen: mode '%s' is not "
-					"xdp, af_packet or auto\n", optarg);
+					"xdp, af_packet or auto\n", op.arg);
 				return -1;
 			}
 			break;
-		default:
-			goto usage;
 		}
 	}
-	if (optind == argc && o->ifname && dst && o->n_flows) {
+	if (opt != OPT_END)
+		return opt == OPT_HELP ? 1 : -1;
+	if (o->ifname && dst && o->n_flows) {
 		if (n_vids && (unsigned)n_vids != o->n_flows) {
 			fprintf(stderr, "probe-gen: %u flows but %d VLANs\n",
 				o->n_flows, n_vids);
@@ -164,8 +162,7 @@ int probe_gen_opts(int argc, char **argv, struct probe_opts *o)
 		}
 		return 0;
 	}
-usage:
-	fputs(gen_usage, stderr);
+	opts_help(&gen_spec, stderr);
 	return -1;
 }
 

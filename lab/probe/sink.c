@@ -24,7 +24,7 @@
 
 #include "flow_filter.h"
 #include "flows.h"
-#include "help_opt.h"
+#include "opts.h"
 #include "probe_wire.h"
 #include "rxring.h"
 
@@ -173,8 +173,10 @@ static int write_json(const char *path, const struct sink *k,
 	return 0;
 }
 
-static const char sink_usage[] =
-	"usage: probe-sink -i IFACE -o FILE [-f FLOW]\n";
+static const struct opt_spec sink_spec = {
+	.usage = "usage: probe-sink -i IFACE -o FILE [-f FLOW]\n",
+	.shorts = "i:o:f:",
+};
 
 int main(int argc, char **argv)
 {
@@ -182,32 +184,29 @@ int main(int argc, char **argv)
 	const char *ifname = NULL, *out = NULL;
 	struct flow_filter filter;
 	struct rxring ring;
+	struct opts o;
 	int opt, rc = 0;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "i:o:f:h", help_longopts,
-				  NULL)) != -1) {
-		if (opt == 'h') {
-			fputs(sink_usage, stdout);
-			return 0;
-		} else if (opt == 'i') {
-			ifname = optarg;
+	opts_start(&o, &sink_spec, argc, argv);
+	while ((opt = opts_next(&o)) > 0) {
+		if (opt == 'i') {
+			ifname = o.arg;
 		} else if (opt == 'o') {
-			out = optarg;
+			out = o.arg;
 		} else if (opt == 'f') {
-			k.only = strtol(optarg, &end, 10);
-			if (*end || !*optarg || k.only < 0 || k.only > 65535) {
+			k.only = strtol(o.arg, &end, 10);
+			if (*end || !*o.arg || k.only < 0 || k.only > 65535) {
 				fprintf(stderr, "probe-sink: flow '%s' is not "
-					"in 0..65535\n", optarg);
+					"in 0..65535\n", o.arg);
 				return 2;
 			}
-		} else {
-			ifname = NULL;
-			break;
 		}
 	}
-	if (!ifname || !out || optind != argc) {
-		fputs(sink_usage, stderr);
+	if (opt != OPT_END)
+		return opt == OPT_HELP ? 0 : 2;
+	if (!ifname || !out) {
+		opts_help(&sink_spec, stderr);
 		return 2;
 	}
 	if (k.only >= 0)

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bpdu_pcap.h"
+#include "opts.h"
 
 /* xorshift64*: a fixed sequence per seed, so a failure can be replayed. */
 static uint32_t rnd(struct gen *g)
@@ -200,13 +201,14 @@ static int write_random(struct gen *g, unsigned long n, unsigned long others,
 	return 0;
 }
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: bpdu-pcap -c OUT.pcap\n"
-		"       bpdu-pcap [-n BPDUS] [-k OTHERS] [-l LEN] [-s SEED] "
-		"OUT.pcap\n");
-	return 2;
-}
+static const struct opt_spec bpdu_pcap_spec = {
+	.usage = "usage: bpdu-pcap -c OUT.pcap\n"
+		 "       bpdu-pcap [-n BPDUS] [-k OTHERS] [-l LEN] [-s SEED] "
+		 "OUT.pcap\n",
+	.shorts = "cn:k:l:s:",
+	.min_words = 1,
+	.max_words = 1,
+};
 
 static int number(const char *s, unsigned long *v)
 {
@@ -222,32 +224,38 @@ int main(int argc, char **argv)
 	unsigned long n = 1000, others = 1, len = 64, seed = 1;
 	struct gen g = { .ts_ns = 1796350000ULL * 1000000000ULL };
 	bool cases = false;
+	struct opts o;
 	pcap_t *dead;
 	int opt, rc;
 
-	while ((opt = getopt(argc, argv, "cn:k:l:s:")) != -1) {
+	opts_start(&o, &bpdu_pcap_spec, argc, argv);
+	while ((opt = opts_next(&o)) > 0) {
 		unsigned long *v = opt == 'n' ? &n : opt == 'k' ? &others :
 				   opt == 'l' ? &len : &seed;
 
 		if (opt == 'c')
 			cases = true;
-		else if (opt == '?' || number(optarg, v))
-			return usage();
+		else if (number(o.arg, v))
+			break;		/* not a number: the usage */
 	}
-	if (optind != argc - 1 || len > FRAME_MAX)
-		return usage();
+	if (opt == OPT_HELP || opt == OPT_BAD)
+		return opt == OPT_HELP ? 0 : 2;
+	if (opt > 0 || len > FRAME_MAX) {
+		opts_help(&bpdu_pcap_spec, stderr);
+		return 2;
+	}
 	g.rng = seed * 0x9e3779b97f4a7c15ULL + 1;
 	dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, FRAME_MAX,
 						    PCAP_TSTAMP_PRECISION_NANO);
-	g.out = dead ? pcap_dump_open(dead, argv[optind]) : NULL;
+	g.out = dead ? pcap_dump_open(dead, argv[o.ind]) : NULL;
 	if (!g.out) {
-		fprintf(stderr, "bpdu-pcap: %s: %s\n", argv[optind],
+		fprintf(stderr, "bpdu-pcap: %s: %s\n", argv[o.ind],
 			dead ? pcap_geterr(dead) : "out of memory");
 		return 1;
 	}
 	rc = cases ? gen_cases(&g) : write_random(&g, n, others, len);
 	if (pcap_dump_flush(g.out)) {
-		fprintf(stderr, "bpdu-pcap: %s: write failed\n", argv[optind]);
+		fprintf(stderr, "bpdu-pcap: %s: write failed\n", argv[o.ind]);
 		rc = -1;
 	}
 	pcap_dump_close(g.out);

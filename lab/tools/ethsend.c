@@ -26,13 +26,15 @@
 #include <unistd.h>
 
 #include "mac.h"
+#include "opts.h"
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: ethsend -i IFACE -d DST [-s SRC] [-v VID] "
-		"[-n COUNT] [-u] HEX\n");
-	return 2;
-}
+static const struct opt_spec ethsend_spec = {
+	.usage = "usage: ethsend -i IFACE -d DST [-s SRC] [-v VID] "
+		 "[-n COUNT] [-u] HEX\n",
+	.shorts = "i:d:s:v:n:u",
+	.min_words = 1,
+	.max_words = 1,
+};
 
 static int hexval(char c)
 {
@@ -76,39 +78,43 @@ int main(int argc, char **argv)
 	const char *ifname = NULL, *dst = NULL, *srcs = NULL;
 	long vid = -1, count = 1;
 	struct sockaddr_ll sll = { 0 };
+	struct opts o;
 	size_t len = 12;
 	int opt, fd, pad = 1;
 
-	while ((opt = getopt(argc, argv, "i:d:s:v:n:u")) != -1) {
+	opts_start(&o, &ethsend_spec, argc, argv);
+	while ((opt = opts_next(&o)) > 0) {
 		char *end;
 
 		switch (opt) {
-		case 'i': ifname = optarg; break;
-		case 'd': dst = optarg; break;
-		case 's': srcs = optarg; break;
+		case 'i': ifname = o.arg; break;
+		case 'd': dst = o.arg; break;
+		case 's': srcs = o.arg; break;
 		case 'u': pad = 0; break;
 		case 'v':
-			vid = strtol(optarg, &end, 10);
+			vid = strtol(o.arg, &end, 10);
 			if (*end || vid < 0 || vid > 4094) {
 				fprintf(stderr, "ethsend: bad VID '%s'\n",
-					optarg);
+					o.arg);
 				return 2;
 			}
 			break;
 		case 'n':
-			count = strtol(optarg, &end, 10);
+			count = strtol(o.arg, &end, 10);
 			if (*end || count < 1 || count > 1000000) {
 				fprintf(stderr, "ethsend: bad count '%s'\n",
-					optarg);
+					o.arg);
 				return 2;
 			}
 			break;
-		default:
-			return usage();
 		}
 	}
-	if (!ifname || !dst || optind != argc - 1)
-		return usage();
+	if (opt != OPT_END)
+		return opt == OPT_HELP ? 0 : 2;
+	if (!ifname || !dst) {
+		opts_help(&ethsend_spec, stderr);
+		return 2;
+	}
 	if (mac_parse(dst, frame) || (srcs && mac_parse(srcs, src))) {
 		fprintf(stderr, "ethsend: bad MAC address\n");
 		return 2;
@@ -137,7 +143,7 @@ int main(int argc, char **argv)
 		frame[len++] = (unsigned char)(vid >> 8);
 		frame[len++] = (unsigned char)vid;
 	}
-	if (hex(argv[optind], frame, &len, sizeof(frame))) {
+	if (hex(argv[o.ind], frame, &len, sizeof(frame))) {
 		fprintf(stderr, "ethsend: bad hex payload\n");
 		return 2;
 	}

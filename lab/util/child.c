@@ -22,8 +22,15 @@ static void nap(unsigned ms)
 		;
 }
 
-pid_t spawn_bg(char *const argv[], const char *log)
+/*
+ * The one way a child starts. stdin is in (-1: /dev/null); stdout is out
+ * and stderr goes to log, or (out -1) both go to log; log NULL is
+ * /dev/null, and log is appended to.
+ */
+static pid_t start(char *const argv[], int in, int out, const char *log)
 {
+	const char *to = log ? log : "/dev/null";
+	int flags = O_WRONLY | O_CREAT | O_APPEND;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none;
@@ -31,10 +38,18 @@ pid_t spawn_bg(char *const argv[], const char *log)
 	int rc;
 
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log ? log : "/dev/null",
-					 O_WRONLY | O_CREAT | O_APPEND, 0644);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	if (in >= 0)
+		posix_spawn_file_actions_adddup2(&fa, in, 0);
+	else
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
+						 0);
+	if (out >= 0) {
+		posix_spawn_file_actions_adddup2(&fa, out, 1);
+		posix_spawn_file_actions_addopen(&fa, 2, to, flags, 0644);
+	} else {
+		posix_spawn_file_actions_addopen(&fa, 1, to, flags, 0644);
+		posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	}
 	posix_spawnattr_init(&at);
 	sigemptyset(&none);
 	posix_spawnattr_setsigmask(&at, &none);
@@ -49,6 +64,11 @@ pid_t spawn_bg(char *const argv[], const char *log)
 		return -1;
 	}
 	return pid;
+}
+
+pid_t spawn_bg(char *const argv[], const char *log)
+{
+	return start(argv, -1, -1, log);
 }
 
 int spawn_wait(pid_t pid, unsigned timeout_ms, int *status)
@@ -68,19 +88,81 @@ int spawn_wait(pid_t pid, unsigned timeout_ms, int *status)
 	}
 }
 
+/* Waits up to timeout_ms for pid, else kills it; 1 exited (*status). */
+static int finish(pid_t pid, unsigned timeout_ms, int *status)
+{
+	if (spawn_wait(pid, timeout_ms, status))
+		return 1;
+	kill(pid, SIGKILL);
+	waitpid(pid, status, 0);
+	return 0;
+}
+
 int spawn_run(char *const argv[], const char *log, unsigned timeout_ms)
 {
 	pid_t pid = spawn_bg(argv, log);
 	int status;
 
-	if (pid < 0)
+	if (pid < 0 || !finish(pid, timeout_ms, &status))
 		return -1;
-	if (!spawn_wait(pid, timeout_ms, &status)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		return -1;
-	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The whole of f from its start, NUL-terminated, or NULL. */
+static char *slurp(FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0, n;
+	char chunk[8192];
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	rewind(f);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	if (fclose(m) || ferror(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int spawn_capture(char *const argv[], const char *input, const char *log,
+		  unsigned timeout_ms, struct spawn_result *r)
+{
+	FILE *in = NULL, *out = tmpfile();
+	int rc = -1, saved;
+	pid_t pid;
+
+	*r = (struct spawn_result){ .status = -1 };
+	if (!out)
+		goto done;
+	if (input && (!(in = tmpfile()) || fputs(input, in) == EOF ||
+		      fflush(in) || fseek(in, 0, SEEK_SET)))
+		goto done;
+	pid = start(argv, in ? fileno(in) : -1, fileno(out), log);
+	if (pid < 0) {
+		r->start_errno = errno;
+		goto done;
+	}
+	if (!finish(pid, timeout_ms, &r->status)) {
+		r->timed_out = true;
+		r->status = -1;
+		goto done;
+	}
+	if (!WIFEXITED(r->status) || WEXITSTATUS(r->status))
+		goto done;
+	r->out = slurp(out);
+	rc = r->out ? 0 : -1;
+done:
+	saved = errno;
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	errno = saved;
+	return rc;
 }
 
 uint64_t proc_start_time(pid_t pid)

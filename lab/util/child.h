@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Child processes without a shell: argv goes to posix_spawnp as is, so no
- * word of user input is ever parsed by a shell.
+ * word of user input is ever parsed by a shell. Every child starts the
+ * same way (start() in child.c): in its own process group, no signal
+ * blocked.
  */
 #ifndef MSTLAB_CHILD_H
 #define MSTLAB_CHILD_H
@@ -20,6 +22,25 @@ pid_t spawn_bg(char *const argv[], const char *log);
 
 /* Runs argv to completion (at most timeout_ms); its exit status, or -1. */
 int spawn_run(char *const argv[], const char *log, unsigned timeout_ms);
+
+/* How a spawn_capture() went. */
+struct spawn_result {
+	int start_errno;	/* why it could not start; 0: it started */
+	bool timed_out;		/* killed after timeout_ms */
+	int status;		/* as waitpid(2) gives it; -1 if unknown */
+	char *out;		/* its stdout, malloc'd, NUL-terminated */
+};
+
+/*
+ * Runs argv to completion (at most timeout_ms) with input on its stdin
+ * (NULL: /dev/null), its stdout captured and its stderr to log (NULL:
+ * /dev/null). Both go through temporary files, not pipes, so neither
+ * side can block the other. 0 when it exited 0: r->out holds what it
+ * wrote (the caller frees it). Otherwise -1, and r says why; when none
+ * of r's reasons holds, a temporary file failed (errno).
+ */
+int spawn_capture(char *const argv[], const char *input, const char *log,
+		  unsigned timeout_ms, struct spawn_result *r);
 
 /* Waits up to timeout_ms for our child; 1 exited (*status), 0 not yet. */
 int spawn_wait(pid_t pid, unsigned timeout_ms, int *status);

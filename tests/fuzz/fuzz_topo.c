@@ -64,13 +64,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct topo_error err;
 	struct topo *t;
-	char msg[600];
+	struct errbuf msg;
 
 	if (topo_parse_buffer("fuzz.yaml", data, size, &t, &err)) {
 		if (t || err.mark.line == 0 || err.mark.col == 0 ||
 		    !err.msg[0])
 			abort();
-		topo_error_format(&err, msg, sizeof(msg));
+		topo_error_format(&err, &msg);
 		return 0;
 	}
 	render(t);

@@ -174,14 +174,14 @@ TEST(decode_prints_one_line_per_bpdu_text_and_json)
 {
 	struct fixture fx;
 	char path[256], *err, *out;
-	char *argv[2];
+	char *argv[3] = { "decode" };
 	int rc;
 
 	CHECK(make_run(&fx) == 0);
 	CHECK(write_captures(&fx) == 0);
 	snprintf(path, sizeof(path), "%s/%s", fx.dir, fx.p->links[0].pcap);
-	argv[0] = path;
-	out = unit_capture(cmd_decode, 1, argv, &rc, &err);
+	argv[1] = path;
+	out = unit_capture(cmd_decode, 2, argv, &rc, &err);
 	CHECK_INT(rc, 0);
 	CHECK(strncmp(out, "1 2.000000000 02:", 17) == 0);
 	CHECK(strstr(out, " MST designated,L,F root 4096/") != NULL);
@@ -190,8 +190,8 @@ TEST(decode_prints_one_line_per_bpdu_text_and_json)
 	CHECK(strstr(out, "\n7 5.500000000 ") != NULL);
 	free(out);
 	free(err);
-	argv[1] = "--json";
-	out = unit_capture(cmd_decode, 2, argv, &rc, &err);
+	argv[2] = "--json";
+	out = unit_capture(cmd_decode, 3, argv, &rc, &err);
 	CHECK_INT(rc, 0);
 	CHECK(strncmp(out, "{\"frame.number\":1,\"frame.time_epoch\":"
 		      "\"2.000000000\",", 51) == 0);
@@ -208,10 +208,10 @@ TEST(decode_prints_one_line_per_bpdu_text_and_json)
 
 TEST(decode_names_a_missing_file)
 {
-	char *argv[] = { "/nonexistent/x.pcap" }, *err, *out;
+	char *argv[] = { "decode", "/nonexistent/x.pcap" }, *err, *out;
 	int rc;
 
-	out = unit_capture(cmd_decode, 1, argv, &rc, &err);
+	out = unit_capture(cmd_decode, 2, argv, &rc, &err);
 	CHECK_INT(rc, 1);
 	CHECK(strncmp(err, "mstlab: /nonexistent/x.pcap: ", 29) == 0);
 	free(out);
@@ -501,13 +501,14 @@ static char *slurp(const char *dir, const char *name)
 TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 {
 	struct fixture fx;
-	char *argv[1], *out, *err, *json, *junit, *html, *md, want[256];
+	char *argv[2] = { "verdict" }, *out, *err, *json, *junit, *html, *md;
+	char want[256];
 	int rc;
 
 	CHECK(make_run(&fx) == 0);
 	CHECK(write_captures(&fx) == 0);
-	argv[0] = fx.dir;
-	out = unit_capture(cmd_verdict, 1, argv, &rc, &err);
+	argv[1] = fx.dir;
+	out = unit_capture(cmd_verdict, 2, argv, &rc, &err);
 	CHECK_INT(rc, 1);
 	snprintf(want, sizeof(want), "\n1..16\nRESULT: FAIL 16 checks, 1 failed"
 		 " \xe2\x80\x94 %s/report.html\n", fx.dir);
@@ -555,9 +556,9 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 static bool analyse(struct fixture *fx, struct result_run *r)
 {
 	struct analysis a;
-	char err[256];
+	struct errbuf err;
 
-	if (analysis_load(&a, fx->t, fx->p, fx->dir, err, sizeof(err)))
+	if (analysis_load(&a, fx->t, fx->p, fx->dir, &err))
 		return false;
 	result_init(r, fx->t->name);
 	analysis_results(&a, r);
@@ -723,7 +724,7 @@ TEST(report_html_renders_in_headless_chromium)
 {
 	static const char fail_row[] =
 		"<tr class=\"fail\" id=\"wrong-root-before-failure_msti_1_\">";
-	char *argv[1], *out, *err, *dom, log[300], shot[300];
+	char *argv[2] = { "verdict" }, *out, *err, *dom, log[300], shot[300];
 	unsigned w = 0, h = 0;
 	struct colours c;
 	const char *blocked;
@@ -734,8 +735,8 @@ TEST(report_html_renders_in_headless_chromium)
 		SKIP("chromium is not installed (deps.txt: chromium)");
 	CHECK(make_run(&fx_browser) == 0);
 	CHECK(write_captures(&fx_browser) == 0);
-	argv[0] = fx_browser.dir;
-	out = unit_capture(cmd_verdict, 1, argv, &rc, &err);
+	argv[1] = fx_browser.dir;
+	out = unit_capture(cmd_verdict, 2, argv, &rc, &err);
 	free(out);
 	free(err);
 	CHECK_INT(rc, 1);

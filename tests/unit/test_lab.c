@@ -71,7 +71,7 @@ static void recorded(const char *what)
 		fk.unrecorded = true;
 }
 
-static int hv_start(void *c, const char *xml, char *err)
+static int hv_start(void *c, const char *xml, struct errbuf *err)
 {
 	const char *name = strstr(xml, "<name>") + 6;
 	char dom[64];
@@ -82,12 +82,12 @@ static int hv_start(void *c, const char *xml, char *err)
 		 name);
 	recorded(dom);
 	if (fk.taken)
-		return ops_fail(err, "domain '%s' already exists", dom);
+		return errbuf_set(err, "domain '%s' already exists", dom);
 	call("start %s\n", dom, "");
 	return 0;
 }
 
-static int hv_destroy(void *c, const char *name, char *err)
+static int hv_destroy(void *c, const char *name, struct errbuf *err)
 {
 	(void)c;
 	(void)err;
@@ -95,14 +95,15 @@ static int hv_destroy(void *c, const char *name, char *err)
 	return 0;
 }
 
-static int hv_running(void *c, const char *name, char *err)
+static int hv_running(void *c, const char *name, struct errbuf *err)
 {
 	(void)c;
 	(void)err;
 	return !fk.dead || strcmp(name, fk.dead) != 0;
 }
 
-static int hv_set_link(void *c, const char *name, const char *xml, char *err)
+static int hv_set_link(void *c, const char *name, const char *xml,
+		       struct errbuf *err)
 {
 	bool both = false;
 
@@ -129,7 +130,7 @@ static int hv_set_link(void *c, const char *name, const char *xml, char *err)
 }
 
 static int hv_agent(void *c, const char *name, const char *cmd, int t,
-		    char **reply, char *err)
+		    char **reply, struct errbuf *err)
 {
 	char buf[256];
 
@@ -156,17 +157,19 @@ static int hv_agent(void *c, const char *name, const char *cmd, int t,
 static const struct hv_ops fake_hv = { hv_start, hv_destroy, hv_running,
 				       hv_set_link, hv_agent };
 
-static int ln_create(void *c, const char *br, const char *owner, char *err)
+static int ln_create(void *c, const char *br, const char *owner,
+		     struct errbuf *err)
 {
 	(void)c;
 	recorded(br);
 	if (fk.taken)
-		return ops_fail(err, "cannot create bridge %s: File exists", br);
+		return errbuf_set(err, "cannot create bridge %s: File exists",
+				  br);
 	call("create %s %s\n", br, owner);
 	return fk.leftover;
 }
 
-static int ln_setup(void *c, const char *tap, char *err)
+static int ln_setup(void *c, const char *tap, struct errbuf *err)
 {
 	(void)c;
 	(void)err;
@@ -174,7 +177,8 @@ static int ln_setup(void *c, const char *tap, char *err)
 	return 0;
 }
 
-static int ln_forward(void *c, const char *const tap[2], bool on, char *err)
+static int ln_forward(void *c, const char *const tap[2], bool on,
+		      struct errbuf *err)
 {
 	(void)c;
 	(void)err;
@@ -183,7 +187,7 @@ static int ln_forward(void *c, const char *const tap[2], bool on, char *err)
 	return 0;
 }
 
-static int ln_remove(void *c, const char *name, char *err)
+static int ln_remove(void *c, const char *name, struct errbuf *err)
 {
 	(void)c;
 	(void)err;
@@ -195,7 +199,7 @@ static const struct link_ops fake_link = { ln_create, ln_setup, ln_forward,
 					   ln_remove };
 
 static int cap_start(void *c, const char *ifname, const char *path,
-		     pid_t *pid, uint64_t *start, char *err)
+		     pid_t *pid, uint64_t *start, struct errbuf *err)
 {
 	(void)c;
 	(void)path;
@@ -208,7 +212,7 @@ static int cap_start(void *c, const char *ifname, const char *path,
 }
 
 static int cap_listening(void *c, const char *ifname, const char *path,
-			 pid_t pid, uint64_t start, char *err)
+			 pid_t pid, uint64_t start, struct errbuf *err)
 {
 	(void)c;
 	(void)path;
@@ -216,12 +220,12 @@ static int cap_listening(void *c, const char *ifname, const char *path,
 	(void)start;
 	call("listening %s\n", ifname, "");
 	if (fk.deaf)
-		return ops_fail(err, "tcpdump on %s failed: no such device",
-				ifname);
+		return errbuf_set(err, "tcpdump on %s failed: no such device",
+				  ifname);
 	return 0;
 }
 
-static int cap_stop(void *c, pid_t pid, uint64_t start, char *err)
+static int cap_stop(void *c, pid_t pid, uint64_t start, struct errbuf *err)
 {
 	char p[32];
 
@@ -294,7 +298,7 @@ struct fixture {
 static int setup_text(struct fixture *fx, const char *text)
 {
 	struct topo_error te;
-	char err[OPS_ERR_LEN] = "";
+	struct errbuf err = { "" };
 	FILE *f;
 
 	memset(&fk, 0, sizeof(fk));
@@ -310,8 +314,8 @@ static int setup_text(struct fixture *fx, const char *text)
 	if (topo_parse_file(fx->topo, &fx->t, &te))
 		return -1;
 	fx->log = open_memstream(&fx->log_buf, &fx->log_len);
-	if (lab_init(&fx->l, fx->t, &ops, fx->dir, fx->log, err)) {
-		fprintf(stderr, "lab_init: %s\n", err);
+	if (lab_init(&fx->l, fx->t, &ops, fx->dir, fx->log, &err)) {
+		fprintf(stderr, "lab_init: %s\n", err.msg);
 		return -1;
 	}
 	snprintf(fk.state_path, sizeof(fk.state_path), "%s/state",
@@ -340,13 +344,14 @@ static void teardown(struct fixture *fx)
 TEST(up_records_before_creating_and_down_undoes_in_reverse)
 {
 	struct fixture fx;
-	char err[OPS_ERR_LEN] = "", *p;
+	struct errbuf err = { "" };
+	char *p;
 	const char *order[] = { "destroy mstlab-unit-h2", "remove ml-",
 				"destroy mstlab-unit-h1", "remove ml-",
 				"stop 4242/99", "remove ml-" };
 
 	CHECK(setup(&fx) == 0);
-	CHECK_INT(lab_up(&fx.l, err), 0);
+	CHECK_INT(lab_up(&fx.l, &err), 0);
 	CHECK(!fk.unrecorded);
 	CHECK(strstr(fk.calls, "create ml-") < strstr(fk.calls, "capture ml-"));
 	CHECK(strstr(fk.calls, "capture ml-") < strstr(fk.calls, "start "));
@@ -366,19 +371,19 @@ TEST(up_records_before_creating_and_down_undoes_in_reverse)
 		p += strlen(order[i]);
 	}
 	/* The lab is forgotten: it can come up again. */
-	CHECK(lab_current_run(fx.dir, "unit", err, sizeof(err)) == -1);
+	CHECK(lab_current_run(fx.dir, "unit", err.msg, sizeof(err.msg)) == -1);
 	teardown(&fx);
 }
 
 TEST(names_that_were_taken_are_never_torn_down)
 {
 	struct fixture fx;
-	char err[OPS_ERR_LEN] = "";
+	struct errbuf err = { "" };
 
 	CHECK(setup(&fx) == 0);
 	fk.taken = true;
-	CHECK_INT(lab_up(&fx.l, err), -1);
-	CHECK(strstr(err, "File exists") != NULL);
+	CHECK_INT(lab_up(&fx.l, &err), -1);
+	CHECK(strstr(err.msg, "File exists") != NULL);
 	fk.calls[0] = 0;
 	CHECK_INT(lab_down(fx.dir, "unit", fx.l.run_dir, &ops, fx.log), 0);
 	CHECK_STR(fk.calls, "");
@@ -388,11 +393,11 @@ TEST(names_that_were_taken_are_never_torn_down)
 TEST(a_bridge_a_lost_run_left_is_replaced_and_the_log_says_so)
 {
 	struct fixture fx;
-	char err[OPS_ERR_LEN] = "";
+	struct errbuf err = { "" };
 
 	CHECK(setup(&fx) == 0);
 	fk.leftover = 1;
-	CHECK_INT(lab_up(&fx.l, err), 0);
+	CHECK_INT(lab_up(&fx.l, &err), 0);
 	/* The label is what lets a later run know the bridge as its own. */
 	CHECK(strstr(fk.calls, "create ml-") != NULL);
 	CHECK(strstr(fk.calls, " mstlab lab unit\n") != NULL);
@@ -409,11 +414,11 @@ static const char two_links[] =
 TEST(captures_start_together_and_one_that_cannot_listen_fails_up)
 {
 	struct fixture fx;
-	char err[OPS_ERR_LEN] = "";
+	struct errbuf err = { "" };
 	const char *second;
 
 	CHECK(setup_text(&fx, two_links) == 0);
-	CHECK_INT(lab_up(&fx.l, err), 0);
+	CHECK_INT(lab_up(&fx.l, &err), 0);
 	second = strstr(strstr(fk.calls, "capture ml-") + 1, "capture ml-");
 	CHECK(second != NULL);
 	CHECK(second < strstr(fk.calls, "listening ml-"));
@@ -422,8 +427,8 @@ TEST(captures_start_together_and_one_that_cannot_listen_fails_up)
 
 	fk.calls[0] = 0;
 	fk.deaf = true;
-	CHECK_INT(lab_up(&fx.l, err), -1);
-	CHECK(strstr(err, "no such device") != NULL);
+	CHECK_INT(lab_up(&fx.l, &err), -1);
+	CHECK(strstr(err.msg, "no such device") != NULL);
 	CHECK(strstr(fk.calls, "start ") == NULL);
 	/* Both captures were recorded: down stops them. */
 	fk.calls[0] = 0;
@@ -437,11 +442,11 @@ TEST(a_lab_cannot_be_claimed_twice)
 {
 	struct fixture fx;
 	struct lab other = { 0 };
-	char err[OPS_ERR_LEN] = "";
+	struct errbuf err = { "" };
 
 	CHECK(setup(&fx) == 0);
-	CHECK_INT(lab_init(&other, fx.t, &ops, fx.dir, fx.log, err), -1);
-	CHECK(strstr(err, "already up") != NULL);
+	CHECK_INT(lab_init(&other, fx.t, &ops, fx.dir, fx.log, &err), -1);
+	CHECK(strstr(err.msg, "already up") != NULL);
 	lab_fini(&other);
 	teardown(&fx);
 }
@@ -465,16 +470,16 @@ static void seed_status(const struct fixture *fx, const char *node,
 TEST(ready_once_the_seed_says_so_and_the_agent_answers)
 {
 	struct fixture fx;
-	char err[OPS_ERR_LEN] = "";
+	struct errbuf err = { "" };
 
 	CHECK(setup(&fx) == 0);
 	seed_status(&fx, "h1", "0\n");
 	seed_status(&fx, "h2", "0");	/* not complete yet */
-	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), -1);
-	CHECK_STR(err, "h2 not ready after 10 s");
+	CHECK_INT(lab_wait_ready(&fx.l, 10000, &err), -1);
+	CHECK_STR(err.msg, "h2 not ready after 10 s");
 	seed_status(&fx, "h2", "0\n");
-	err[0] = 0;
-	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), 0);
+	err.msg[0] = 0;
+	CHECK_INT(lab_wait_ready(&fx.l, 10000, &err), 0);
 	fflush(fx.log);
 	CHECK(strstr(fx.log_buf, "all 2 nodes ready") != NULL);
 	CHECK(strstr(fk.calls, "guest-exec") == NULL);
@@ -484,13 +489,13 @@ TEST(ready_once_the_seed_says_so_and_the_agent_answers)
 TEST(a_failed_seed_or_a_dead_domain_fails_the_boot)
 {
 	struct fixture fx;
-	char err[OPS_ERR_LEN] = "";
+	struct errbuf err = { "" };
 
 	CHECK(setup(&fx) == 0);
 	seed_status(&fx, "h1", "0\n");
 	seed_status(&fx, "h2", "3\n");
-	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), -1);
-	CHECK_STR(err, "h2 failed to come up");
+	CHECK_INT(lab_wait_ready(&fx.l, 10000, &err), -1);
+	CHECK_STR(err.msg, "h2 failed to come up");
 	fflush(fx.log);
 	CHECK(strstr(fx.log_buf, "h2: its configuration failed (exit 3)"));
 	/* ... with the end of its log. */
@@ -498,19 +503,19 @@ TEST(a_failed_seed_or_a_dead_domain_fails_the_boot)
 	CHECK(strstr(fk.calls, "/run/mstlab/user-data.log") != NULL);
 	seed_status(&fx, "h2", "0\n");
 	fk.dead = "mstlab-unit-h2";
-	err[0] = 0;
-	CHECK_INT(lab_wait_ready(&fx.l, 10000, err), -1);
-	CHECK_STR(err, "h2 failed to come up");
+	err.msg[0] = 0;
+	CHECK_INT(lab_wait_ready(&fx.l, 10000, &err), -1);
+	CHECK_STR(err.msg, "h2 failed to come up");
 	teardown(&fx);
 }
 
 TEST(a_link_fails_and_restores_at_both_ends)
 {
 	struct fixture fx;
-	char err[OPS_ERR_LEN] = "";
+	struct errbuf err = { "" };
 
 	CHECK(setup(&fx) == 0);
-	CHECK_INT(lab_link_fail(&fx.l, 0, TOPO_FAIL_CARRIER, err), 0);
+	CHECK_INT(lab_link_fail(&fx.l, 0, TOPO_FAIL_CARRIER, &err), 0);
 	CHECK(strstr(fk.calls, "set_link mstlab-unit-h1 down\n") != NULL);
 	CHECK(strstr(fk.calls, "set_link mstlab-unit-h2 down\n") != NULL);
 	CHECK_INT(fk.together, 2);	/* like a cable pulled */
@@ -518,10 +523,10 @@ TEST(a_link_fails_and_restores_at_both_ends)
 	CHECK(strstr(fx.log_buf, "mstlab: link1 down at both ends in ") !=
 	      NULL);
 	fk.calls[0] = 0;
-	CHECK_INT(lab_link_fail(&fx.l, 0, TOPO_FAIL_SILENT, err), 0);
+	CHECK_INT(lab_link_fail(&fx.l, 0, TOPO_FAIL_SILENT, &err), 0);
 	CHECK(strstr(fk.calls, "t1a off\n") && strstr(fk.calls, "t1b off\n"));
 	fk.calls[0] = 0;
-	CHECK_INT(lab_link_restore(&fx.l, 0, err), 0);
+	CHECK_INT(lab_link_restore(&fx.l, 0, &err), 0);
 	CHECK(strstr(fk.calls, "t1a on\n") && strstr(fk.calls, "t1b on\n"));
 	CHECK(strstr(fk.calls, "set_link mstlab-unit-h2 up\n") != NULL);
 	fflush(fx.log);
@@ -541,19 +546,19 @@ TEST(a_kernel_stp_bridge_converges_on_its_ports_own_states)
 		"links:\n"
 		"  - [sw1:p1, h1:eth1]\n";
 	struct fixture fx;
-	char err[OPS_ERR_LEN] = "";
+	struct errbuf err = { "" };
 
 	CHECK(setup_text(&fx, text) == 0);
 	/* [{"ifname":"p1","state":"learning"}] */
 	fk.exec_out = "W3siaWZuYW1lIjoicDEiLCJzdGF0ZSI6ImxlYXJuaW5nIn1dCg==";
-	CHECK_INT(lab_wait_converged(&fx.l, 20000, err), -1);
-	CHECK_STR(err, "not converged after 20 s");
+	CHECK_INT(lab_wait_converged(&fx.l, 20000, &err), -1);
+	CHECK_STR(err.msg, "not converged after 20 s");
 	CHECK(strstr(fk.calls, "\"bridge\",\"-j\",\"link\",\"show\"]"));
 	CHECK(!strstr(fk.calls, "mstctl"));
 	/* [{"ifname":"p1","state":"forwarding"}] */
 	fk.exec_out = "W3siaWZuYW1lIjoicDEiLCJzdGF0ZSI6ImZvcndhcmRpbmcifV0K";
-	err[0] = 0;
-	CHECK_INT(lab_wait_converged(&fx.l, 20000, err), 0);
+	err.msg[0] = 0;
+	CHECK_INT(lab_wait_converged(&fx.l, 20000, &err), 0);
 	teardown(&fx);
 }
 

@@ -20,14 +20,15 @@ static const char *const topologies[] = {
 /* Parses every bridge's configuration; returns how many it parsed. */
 static int parse_all(const char *path)
 {
-	char msg[600], err[MSTD_CONF_ERR_MAX];
+	char err[MSTD_CONF_ERR_MAX];
+	struct errbuf msg;
 	struct topo_error e;
 	struct topo *t;
 	struct plan *p;
 	int n = 0;
 
 	if (topo_parse_file(path, &t, &e)) {
-		printf("# %s\n", topo_error_format(&e, msg, sizeof(msg)));
+		printf("# %s\n", topo_error_format(&e, &msg));
 		return -1;
 	}
 	if (plan_build(t, &p) != PLAN_OK) {
@@ -80,7 +81,8 @@ TEST(planner_output_parses)
 
 TEST(ring4_values_arrive)
 {
-	char msg[600], err[MSTD_CONF_ERR_MAX];
+	char err[MSTD_CONF_ERR_MAX];
+	struct errbuf msg;
 	struct topo_error e;
 	struct mstd_conf c;
 	struct topo *t;
@@ -88,7 +90,7 @@ TEST(ring4_values_arrive)
 	struct sbuf s;
 
 	CHECK(topo_parse_file("topologies/ring4.yaml", &t, &e) == 0 ||
-	      !printf("# %s\n", topo_error_format(&e, msg, sizeof(msg))));
+	      !printf("# %s\n", topo_error_format(&e, &msg)));
 	CHECK_INT(plan_build(t, &p), PLAN_OK);
 	sbuf_init(&s);
 	mstd_conf_init(&c);

@@ -171,6 +171,148 @@ TEST(build_port_state_set)
 					       BR_STATE_FORWARDING), want);
 }
 
+TEST(build_port_set_wire_port)
+{
+	/* What a lab's link port gets: learning off, flushed, every
+	 * link-local group but 01:80:c2:00:00:01 forwarded. */
+	static const struct mstnl_port_conf conf = {
+		.learning = 0, .flush = true, .group_fwd_mask = 0xfffd,
+		.state = -1,
+	};
+	static const uint8_t want[] = {
+		HDR(56, RTM_SETLINK, NLM_F_REQUEST | NLM_F_ACK),
+		AF_BRIDGE, 0, U16(0), U32(9), U32(0), U32(0),
+		U16(24), U16(IFLA_PROTINFO | NESTED),
+		U16(5), U16(IFLA_BRPORT_LEARNING), 0, 0, 0, 0,
+		U16(4), U16(IFLA_BRPORT_FLUSH),
+		U16(6), U16(IFLA_BRPORT_GROUP_FWD_MASK), U16(0xfffd), 0, 0,
+	};
+
+	CHECK_BUILD(mstnl_build_port_set(buf_, size_, SEQ, 9, &conf), want);
+}
+
+TEST(build_port_set_state_is_port_state_set)
+{
+	static const struct mstnl_port_conf conf = {
+		.learning = -1, .group_fwd_mask = -1,
+		.state = BR_STATE_DISABLED,
+	};
+	uint8_t a[64], b[64];
+	int la = mstnl_build_port_set(a, sizeof(a), SEQ, 9, &conf);
+
+	CHECK_INT(la, 44);
+	CHECK_INT(mstnl_build_port_state_set(b, sizeof(b), SEQ, 9,
+					     BR_STATE_DISABLED), la);
+	CHECK_MEM(a, (size_t)la, b, (size_t)la);
+}
+
+TEST(build_bridge_new)
+{
+	/* A wire (mstlab's link bridges): no STP, 1 s ageing, no
+	 * snooping, link-local groups forwarded, no netfilter. */
+	static const struct mstnl_bridge_conf conf = {
+		.stp_state = 0, .ageing_time = 100, .mcast_snooping = 0,
+		.group_fwd_mask = 0xfff8, .nf_call = 0,
+	};
+	static const uint8_t want[] = {
+		HDR(120, RTM_NEWLINK, NLM_F_REQUEST | NLM_F_ACK |
+		    NLM_F_CREATE | NLM_F_EXCL),
+		/* ifinfomsg: AF_UNSPEC, no index, IFF_UP in flags and change */
+		0, 0, U16(0), U32(0), U32(1), U32(1),
+		U16(10), U16(IFLA_IFNAME), 'm', 'l', '-', 'l', '1', 0, 0, 0,
+		U16(76), U16(IFLA_LINKINFO | NESTED),
+		U16(11), U16(IFLA_INFO_KIND), 'b', 'r', 'i', 'd', 'g', 'e', 0, 0,
+		U16(60), U16(IFLA_INFO_DATA | NESTED),
+		U16(8), U16(IFLA_BR_STP_STATE), U32(0),
+		U16(8), U16(IFLA_BR_AGEING_TIME), U32(100),
+		U16(5), U16(IFLA_BR_MCAST_SNOOPING), 0, 0, 0, 0,
+		U16(6), U16(IFLA_BR_GROUP_FWD_MASK), U16(0xfff8), 0, 0,
+		U16(5), U16(IFLA_BR_NF_CALL_IPTABLES), 0, 0, 0, 0,
+		U16(5), U16(IFLA_BR_NF_CALL_IP6TABLES), 0, 0, 0, 0,
+		U16(5), U16(IFLA_BR_NF_CALL_ARPTABLES), 0, 0, 0, 0,
+	};
+
+	CHECK_BUILD(mstnl_build_bridge_new(buf_, size_, SEQ, "ml-l1", &conf),
+		    want);
+}
+
+TEST(build_link_del)
+{
+	static const uint8_t want[] = {
+		HDR(44, RTM_DELLINK, NLM_F_REQUEST | NLM_F_ACK),
+		0, 0, U16(0), U32(0), U32(0), U32(0),
+		U16(10), U16(IFLA_IFNAME), 'm', 'l', '-', 'l', '1', 0, 0, 0,
+	};
+
+	CHECK_BUILD(mstnl_build_link_del(buf_, size_, SEQ, "ml-l1"), want);
+}
+
+TEST(build_link_alias_set)
+{
+	static const uint8_t want[] = {
+		HDR(60, RTM_SETLINK, NLM_F_REQUEST | NLM_F_ACK),
+		0, 0, U16(0), U32(0), U32(0), U32(0),
+		U16(10), U16(IFLA_IFNAME), 'm', 'l', '-', 'l', '1', 0, 0, 0,
+		U16(14), U16(IFLA_IFALIAS),
+		'l', 'a', 'b', ' ', 'r', 'i', 'n', 'g', '4', 0, 0, 0,
+	};
+
+	CHECK_BUILD(mstnl_build_link_alias_set(buf_, size_, SEQ, "ml-l1",
+					       "lab ring4"), want);
+}
+
+TEST(build_link_carrier_set)
+{
+	for (uint8_t on = 0; on <= 1; on++) {
+		const uint8_t want[] = {
+			HDR(52, RTM_SETLINK, NLM_F_REQUEST | NLM_F_ACK),
+			0, 0, U16(0), U32(0), U32(0), U32(0),
+			U16(12), U16(IFLA_IFNAME),
+			'm', 'l', '-', 't', 'a', 'p', '7', 0,
+			U16(5), U16(IFLA_CARRIER), on, 0, 0, 0,
+		};
+
+		CHECK_BUILD(mstnl_build_link_carrier_set(buf_, size_, SEQ,
+							 "ml-tap7", on),
+			    want);
+	}
+}
+
+TEST(build_host_links_reject_bad_arguments)
+{
+	static const struct mstnl_bridge_conf br = { 0 };
+	struct mstnl_port_conf port = { -1, false, -1, -1 };
+	char alias[MSTNL_ALIAS_MAX + 1];
+	uint8_t b[MSTNL_REQ_SIZE + MSTNL_ALIAS_MAX];
+	size_t n = sizeof(b);
+
+	CHECK_INT(mstnl_build_bridge_new(b, n, 1, NULL, &br), -EINVAL);
+	CHECK_INT(mstnl_build_bridge_new(b, n, 1, "", &br), -EINVAL);
+	CHECK_INT(mstnl_build_bridge_new(b, n, 1, "ml-0123456789abc", &br),
+		  -EINVAL);	/* 16 characters: one too many */
+	CHECK(mstnl_build_bridge_new(b, n, 1, "ml-0123456789ab", &br) > 0);
+	CHECK_INT(mstnl_build_link_del(b, n, 1, ""), -EINVAL);
+	CHECK_INT(mstnl_build_link_carrier_set(b, n, 1, NULL, true),
+		  -EINVAL);
+	memset(alias, 'a', sizeof(alias) - 1);
+	alias[sizeof(alias) - 1] = 0;
+	CHECK_INT(mstnl_build_link_alias_set(b, n, 1, "ml-l1", alias),
+		  -EINVAL);
+	alias[MSTNL_ALIAS_MAX - 1] = 0;
+	CHECK(mstnl_build_link_alias_set(b, n, 1, "ml-l1", alias) > 0);
+	CHECK_INT(mstnl_build_link_alias_set(b, n, 1, "ml-l1", NULL), -EINVAL);
+	CHECK(mstnl_build_port_set(b, n, 1, 9, &port) > 0);	/* nothing */
+	CHECK_INT(mstnl_build_port_set(b, n, 1, 0, &port), -EINVAL);
+	port.learning = 2;
+	CHECK_INT(mstnl_build_port_set(b, n, 1, 9, &port), -EINVAL);
+	port.learning = 1;
+	port.state = 5;
+	CHECK_INT(mstnl_build_port_set(b, n, 1, 9, &port), -EINVAL);
+	port.state = 4;
+	port.group_fwd_mask = 0x10000;
+	CHECK_INT(mstnl_build_port_set(b, n, 1, 9, &port), -EINVAL);
+}
+
 TEST(build_fdb_flush_vid)
 {
 	static const uint8_t want[] = {
@@ -650,6 +792,7 @@ TEST(parse_link_bridge)
 	CHECK_INT(mstnl_parse_link((struct nlmsghdr *)m.b, &l), 0);
 	CHECK_INT(l.ifindex, 5);
 	CHECK_STR(l.ifname, "br0");
+	CHECK_STR(l.alias, "");
 	CHECK_INT(l.master, 0);
 	CHECK_INT(l.operstate, 6);
 	CHECK(l.is_bridge);
@@ -681,6 +824,7 @@ TEST(parse_link_port)
 	msg_begin(&m, RTM_NEWLINK, 0, SEQ, &ifm, sizeof(ifm));
 	attr_str(&m, IFLA_IFNAME, "p1");
 	attr_u32(&m, IFLA_MASTER, 5);
+	attr_str(&m, IFLA_IFALIAS, "mstlab ring4");
 	nest(&m, IFLA_LINKINFO | NESTED);
 	attr_str(&m, IFLA_INFO_KIND, "veth");
 	attr_str(&m, IFLA_INFO_SLAVE_KIND, "bridge");
@@ -691,10 +835,22 @@ TEST(parse_link_port)
 	msg_end(&m);
 	CHECK_INT(mstnl_parse_link((struct nlmsghdr *)m.b, &l), 0);
 	CHECK_STR(l.ifname, "p1");
+	CHECK_STR(l.alias, "mstlab ring4");
 	CHECK_INT(l.master, 5);
 	CHECK(!l.is_bridge);
 	CHECK(l.is_bridge_port);
 	CHECK(!l.vlan_filtering);
+}
+
+TEST(err_text)
+{
+	struct mstnl_err e = { .code = -EEXIST, .kernel = true };
+	char buf[MSTNL_MSG_MAX + 64];
+
+	CHECK_STR(mstnl_err_text(&e, buf, sizeof(buf)), "File exists");
+	snprintf(e.msg, sizeof(e.msg), "Port is not a bridge port");
+	CHECK_STR(mstnl_err_text(&e, buf, sizeof(buf)),
+		  "Port is not a bridge port (File exists)");
 }
 
 TEST(parse_link_malformed)

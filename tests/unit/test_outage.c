@@ -37,7 +37,7 @@ static bool last_sent(const void *ctx, unsigned long *seq)
 
 /* outage_load of flow 1 at 1000 frames/s from a report of @json. */
 static int load_from(const char *json, unsigned long last, unsigned long from,
-		     struct flow_outage *o, char *err, size_t len)
+		     struct flow_outage *o, struct errbuf *err)
 {
 	char path[] = "/tmp/mstlab-outage-XXXXXX";
 	struct wire w = { last, from };
@@ -49,26 +49,25 @@ static int load_from(const char *json, unsigned long last, unsigned long from,
 		return -2;
 	fputs(json, f);
 	fclose(f);
-	rc = outage_load(path, 1, 1000, &snd, o, err, len);
+	rc = outage_load(path, 1, 1000, &snd, o, err);
 	unlink(path);
 	return rc;
 }
 
 static int load(const char *json, unsigned long last, struct flow_outage *o,
-		char *err, size_t len)
+		struct errbuf *err)
 {
-	return load_from(json, last, 0, o, err, len);
+	return load_from(json, last, 0, o, err);
 }
 
 TEST(a_gap_between_arrivals_is_bounded_by_its_neighbours)
 {
 	struct flow_outage o;
-	char err[256];
+	struct errbuf err;
 
 	CHECK_INT(load("{\"flows\":[{\"flow\":1,\"received\":990,\"lost\":10,"
 		       "\"first_seq\":0,\"last_seq\":999,\"gaps\":"
-		       "[{\"first\":100,\"last\":109}]}]}", 999, &o, err,
-		       sizeof(err)), 0);
+		       "[{\"first\":100,\"last\":109}]}]}", 999, &o, &err), 0);
 	CHECK(!o.open && o.timed && o.worst_edge == GAP_INNER);
 	CHECK(o.outage_ms > 10.99 && o.outage_ms < 11.01);	/* 99 to 110 */
 	CHECK(o.min_ms > 8.99 && o.min_ms < 9.01);		/* 100 to 109 */
@@ -77,12 +76,12 @@ TEST(a_gap_between_arrivals_is_bounded_by_its_neighbours)
 TEST(frames_lost_before_the_first_arrival_are_an_outage)
 {
 	struct flow_outage o;
-	char err[256];
+	struct errbuf err;
 
 	/* 0..39 never arrived: the path was down when the flow began. */
 	CHECK_INT(load("{\"flows\":[{\"flow\":1,\"received\":960,\"lost\":40,"
 		       "\"first_seq\":40,\"last_seq\":999,\"gaps\":[]}]}", 999,
-		       &o, err, sizeof(err)), 0);
+		       &o, &err), 0);
 	CHECK(!o.open && o.worst_edge == GAP_HEAD);
 	CHECK_INT(o.worst_first, 0);
 	CHECK_INT(o.worst_last, 39);
@@ -96,11 +95,11 @@ TEST(frames_lost_before_the_first_arrival_are_an_outage)
 TEST(a_head_partly_off_the_wire_counts_its_frames)
 {
 	struct flow_outage o;
-	char err[256];
+	struct errbuf err;
 
 	CHECK_INT(load_from("{\"flows\":[{\"flow\":1,\"received\":960,"
 			    "\"lost\":40,\"first_seq\":40,\"last_seq\":999,"
-			    "\"gaps\":[]}]}", 999, 39, &o, err, sizeof(err)), 0);
+			    "\"gaps\":[]}]}", 999, 39, &o, &err), 0);
 	CHECK(!o.timed && o.worst_edge == GAP_HEAD);
 	CHECK(o.outage_ms > 39.99 && o.outage_ms < 40.01);	/* 40 frames */
 }
@@ -108,12 +107,12 @@ TEST(a_head_partly_off_the_wire_counts_its_frames)
 TEST(frames_sent_after_the_last_arrival_leave_the_outage_open)
 {
 	struct flow_outage o;
-	char err[256];
+	struct errbuf err;
 
 	/* The path failed after 499 and the flow stopped at 699. */
 	CHECK_INT(load("{\"flows\":[{\"flow\":1,\"received\":500,\"lost\":0,"
 		       "\"first_seq\":0,\"last_seq\":499,\"gaps\":[]}]}", 699,
-		       &o, err, sizeof(err)), 0);
+		       &o, &err), 0);
 	CHECK(o.open && o.worst_edge == GAP_TAIL);
 	CHECK_INT(o.open_first, 500);
 	CHECK_INT(o.open_last, 699);
@@ -123,10 +122,10 @@ TEST(frames_sent_after_the_last_arrival_leave_the_outage_open)
 TEST(a_flow_none_of_whose_frames_arrived_is_all_outage)
 {
 	struct flow_outage o;
-	char err[256];
+	struct errbuf err;
 
 	CHECK_INT(load("{\"flows\":[{\"flow\":1,\"received\":0,\"lost\":0,"
-		       "\"gaps\":[]}]}", 299, &o, err, sizeof(err)), 0);
+		       "\"gaps\":[]}]}", 299, &o, &err), 0);
 	CHECK(o.open && o.worst_edge == GAP_ALL);
 	CHECK_INT(o.longest_missing, 300);
 	CHECK(o.outage_ms > 298.99 && o.outage_ms < 299.01);
@@ -135,10 +134,10 @@ TEST(a_flow_none_of_whose_frames_arrived_is_all_outage)
 TEST(a_report_without_its_bounds_is_refused)
 {
 	struct flow_outage o;
-	char err[256];
+	struct errbuf err;
 
 	CHECK_INT(load("{\"flows\":[{\"flow\":1,\"received\":5,\"lost\":0,"
-		       "\"gaps\":[]}]}", 4, &o, err, sizeof(err)), -1);
-	CHECK(strstr(err, ": flow 1 received frames but its report bounds "
+		       "\"gaps\":[]}]}", 4, &o, &err), -1);
+	CHECK(strstr(err.msg, ": flow 1 received frames but its report bounds "
 			  "them with no first_seq and last_seq") != NULL);
 }

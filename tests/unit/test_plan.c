@@ -24,10 +24,10 @@ static struct topo *load(const char *path)
 {
 	struct topo_error e;
 	struct topo *t;
-	char msg[600];
+	struct errbuf msg;
 
 	if (topo_parse_file(path, &t, &e)) {
-		printf("# %s\n", topo_error_format(&e, msg, sizeof(msg)));
+		printf("# %s\n", topo_error_format(&e, &msg));
 		return NULL;
 	}
 	return t;
@@ -37,10 +37,10 @@ static struct topo *parse(const char *yaml)
 {
 	struct topo_error e;
 	struct topo *t;
-	char msg[600];
+	struct errbuf msg;
 
 	if (topo_parse_buffer("t.yaml", yaml, strlen(yaml), &t, &e)) {
-		printf("# %s\n", topo_error_format(&e, msg, sizeof(msg)));
+		printf("# %s\n", topo_error_format(&e, &msg));
 		return NULL;
 	}
 	return t;
@@ -777,7 +777,7 @@ struct booted {
 static int booted_from(const char *dir, const char *topo, struct booted *b)
 {
 	char *xml[] = { "mstlab", "plan", (char *)topo, "--xml", "sw2", NULL };
-	char *argv[] = { (char *)topo, NULL };
+	char *argv[] = { "up", (char *)topo, NULL };
 	char cwd[PATH_MAX];
 	struct runtime rt = { 0 };
 	char *out, *err;
@@ -791,7 +791,7 @@ static int booted_from(const char *dir, const char *topo, struct booted *b)
 	free(out);
 	free(err);
 	if (rc == 0)
-		rc = runtime_parse(&rt, 1, argv, stdout, stdout, "up");
+		rc = runtime_parse(&rt, 2, argv, stdout, stdout, "up");
 	if (rc == 0) {
 		snprintf(b->kernel, sizeof(b->kernel), "%s", rt.kernel[0]);
 		snprintf(b->initrd, sizeof(b->initrd), "%s", rt.initrd);
@@ -869,7 +869,7 @@ TEST(up_without_the_images_says_what_to_build)
 	};
 	char dir[] = "/tmp/mstlab-unit-XXXXXX", topo[64], msg[4096];
 	char want[4096];
-	char *argv[] = { topo, NULL };
+	char *argv[] = { "up", topo, NULL };
 	struct runtime rt = { 0 };
 	int rc[4], parsed;
 	FILE *err, *f;
@@ -884,7 +884,7 @@ TEST(up_without_the_images_says_what_to_build)
 	err = fmemopen(msg, sizeof(msg), "w");
 	CHECK(err != NULL);
 	setenv(PATHS_BUILD_ENV, dir, 1);
-	parsed = runtime_parse(&rt, 1, argv, stdout, err, "up");
+	parsed = runtime_parse(&rt, 2, argv, stdout, err, "up");
 	unsetenv(PATHS_BUILD_ENV);
 	for (int i = 0; i < 4 && parsed == 0; i++) {
 		rc[i] = runtime_check_images(&rt);

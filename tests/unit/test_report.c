@@ -372,13 +372,14 @@ TEST(report_files_land_in_the_run_folder)
 {
 	static const char *names[] = { "summary.json", "junit.xml",
 				       "report.md", "report.html" };
-	char dir[] = "/tmp/mstlab-report-XXXXXX", path[128], err[256] = "";
+	char dir[] = "/tmp/mstlab-report-XXXXXX", path[128];
+	struct errbuf err = { "" };
 	struct result_run r;
 	struct stat st;
 
 	CHECK(mkdtemp(dir) != NULL);
 	build(&r);
-	CHECK_INT(report_write_files(&r, dir, err, sizeof(err)), 0);
+	CHECK_INT(report_write_files(&r, dir, &err), 0);
 	for (size_t i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		CHECK(stat(path, &st) == 0 && st.st_size > 100);
@@ -388,9 +389,9 @@ TEST(report_files_land_in_the_run_folder)
 	}
 	rmdir(dir);
 	/* The folder is gone now: the error names the file. */
-	CHECK_INT(report_write_files(&r, dir, err, sizeof(err)), -1);
+	CHECK_INT(report_write_files(&r, dir, &err), -1);
 	snprintf(path, sizeof(path), "%s/summary.json.tmp: ", dir);
-	CHECK(starts_with(err, path));
+	CHECK(starts_with(err.msg, path));
 	result_free(&r);
 }
 

@@ -19,11 +19,11 @@ static struct topo *parse_ok(const char *yaml)
 {
 	struct topo_error e;
 	struct topo *t;
-	char msg[600];
+	struct errbuf msg;
 
 	if (topo_parse_buffer("t.yaml", yaml, strlen(yaml), &t, &e)) {
 		printf("# unexpected error: %s\n",
-		       topo_error_format(&e, msg, sizeof(msg)));
+		       topo_error_format(&e, &msg));
 		return NULL;
 	}
 	return t;
@@ -35,11 +35,13 @@ static void expect_error(const char *yaml, unsigned line, unsigned col,
 {
 	struct topo_error e;
 	struct topo *t = (struct topo *)1;
-	char msg[600], prefix[64];
+	struct errbuf eb;
+	const char *msg;
+	char prefix[64];
 
 	CHECK_INT(topo_parse_buffer("t.yaml", yaml, strlen(yaml), &t, &e), -1);
 	CHECK(t == NULL);
-	topo_error_format(&e, msg, sizeof(msg));
+	msg = topo_error_format(&e, &eb);
 	snprintf(prefix, sizeof(prefix), "t.yaml:%u:%u: ", line, col);
 	if (strncmp(msg, prefix, strlen(prefix)) != 0 || !strstr(msg, want)) {
 		unit_fail(__FILE__, __LINE__, "got \"%s\", want \"%s%s\"", msg,
@@ -286,14 +288,15 @@ TEST(shipped_topologies_parse)
 					     "dsa", "hsmp" };
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char path[128], msg[600];
+		struct errbuf msg;
+		char path[128];
 		struct topo_error e;
 		struct topo *t;
 
 		snprintf(path, sizeof(path), "topologies/%s.yaml", files[i]);
 		if (topo_parse_file(path, &t, &e)) {
 			unit_fail(__FILE__, __LINE__, "%s",
-				  topo_error_format(&e, msg, sizeof(msg)));
+				  topo_error_format(&e, &msg));
 			return;
 		}
 		CHECK_STR(t->name, files[i]);

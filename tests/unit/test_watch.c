@@ -503,7 +503,7 @@ static void run_free(struct run *r)
 }
 
 /* The bytes libpcap writes for these frames, as tcpdump would. */
-static char *pcap_bytes(struct fx *f, size_t *len)
+static char *capture_bytes(struct fx *f, size_t *len)
 {
 	pcap_t *dead = pcap_open_dead_with_tstamp_precision(
 		DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
@@ -545,7 +545,7 @@ TEST(the_follower_reads_a_capture_as_tcpdump_writes_it)
 
 	CHECK(fx_init(&f, tri_yaml) == 0);
 	CHECK(make_run(&r, &f) == 0);
-	bytes = pcap_bytes(&f, &len);
+	bytes = capture_bytes(&f, &len);
 	rec = (len - 24) / 2;
 	CHECK(watch_follow_init(&wf, f.t, f.p, r.dir) == 0);
 	CHECK_INT(watch_follow_pump(&wf, &f.m, 100), 0);	/* no files */
@@ -582,7 +582,7 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 
 	CHECK(fx_init(&f, tri_yaml) == 0);
 	CHECK(make_run(&r, &f) == 0);
-	bytes = pcap_bytes(&f, &len);
+	bytes = capture_bytes(&f, &len);
 	append(r.pcap, bytes, len);
 	snprintf(path, sizeof(path), "%s/events", r.dir);
 	append(path, "1500000000 link-down link3 silent\n", 34);

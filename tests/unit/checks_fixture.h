@@ -33,4 +33,12 @@ size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
 /* Writes text to dir/name (a test's run folder). */
 void fx_write_file(const char *dir, const char *name, const char *text);
 
+/*
+ * A test is done with its run folder, about to remove it. With
+ * MSTLAB_KEEP_RUNS=DIR in the environment the folder is copied first to
+ * DIR/<test>-<n>, so the fixture runs can be judged again by another
+ * build of mstlab (verdict, watch) and the outputs compared.
+ */
+void fx_run_done(const char *dir);
+
 #endif

@@ -140,6 +140,7 @@ static void fixture_free(struct fixture *fx)
 {
 	char *argv[] = { "rm", "-rf", fx->dir, NULL };
 
+	fx_run_done(fx->dir);
 	plan_free(fx->p);
 	topo_free(fx->t);
 	pcap_close(fx->dead);

@@ -499,6 +499,7 @@ static void run_free(struct run *r)
 {
 	char *argv[] = { "rm", "-rf", r->results, NULL };
 
+	fx_run_done(r->dir);
 	spawn_run(argv, NULL, 10000);
 }
 

@@ -177,57 +177,25 @@ static int frame_cb(void *ctx, int64_t ns, const uint8_t *frame, size_t len)
 	return 0;
 }
 
-static int load_events(struct analysis *a, const char *run_dir, char *err,
-		       size_t err_len)
-{
-	char path[PATH_MAX], line[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/events", run_dir);
-	f = fopen(path, "re");
-	if (!f) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f) && a->n_events < AN_MAX_EVENTS) {
-		struct an_event *e = &a->ev[a->n_events];
-		long long ns;
-		int used = 0;
-
-		if (line[0] == '#' ||
-		    sscanf(line, "%lld %23s %n", &ns, e->kind, &used) < 2)
-			continue;
-		e->ns = ns;
-		snprintf(e->arg, sizeof(e->arg), "%s", line + used);
-		e->arg[strcspn(e->arg, "\n")] = 0;
-		a->n_events++;
-	}
-	fclose(f);
-	return 0;
-}
-
 /* The probe flows the event log starts and stops, for flows_frame. */
 static void load_flows(struct analysis *a)
 {
 	flows_init(&a->flows, a->t->n_links);
 	for (size_t i = 0; i < a->n_events; i++) {
-		const struct an_event *e = &a->ev[i];
-		char from[64], to[64];
+		const struct event *e = &a->ev[i];
+		int from = topo_node_find(a->t, e->from),
+		    to = topo_node_find(a->t, e->to);
 		const struct topo_node *n;
-		unsigned id, vid, pps;
 
-		if (!strcmp(e->kind, "probe-stop") &&
-		    sscanf(e->arg, "%u", &id) == 1)
-			flows_stop(&a->flows, id, e->ns);
-		if (strcmp(e->kind, "probe-start") ||
-		    sscanf(e->arg, "%u %63s %63s %u %u", &id, from, to, &vid,
-			   &pps) != 5 ||
-		    topo_node_find(a->t, from) < 0 || topo_node_find(a->t, to) < 0)
+		if (e->kind == EVENT_PROBE_STOP && e->args_ok)
+			flows_stop(&a->flows, e->n, e->ns);
+		if (e->kind != EVENT_PROBE_START || !e->args_ok || from < 0 ||
+		    to < 0)
 			continue;
-		n = &a->t->nodes[topo_node_find(a->t, from)];
-		flows_start(&a->flows, id, topo_node_find(a->t, from),
-			    topo_node_find(a->t, to),
-			    n->n_ports ? n->ports[0].link : -1, vid, pps, e->ns);
+		n = &a->t->nodes[from];
+		flows_start(&a->flows, e->n, from, to,
+			    n->n_ports ? n->ports[0].link : -1, e->vid, e->pps,
+			    e->ns);
 	}
 }
 
@@ -260,7 +228,7 @@ int analysis_load(struct analysis *a, const struct topo *t,
 		return -1;
 	}
 	snprintf(a->run_dir, sizeof(a->run_dir), "%s", run_dir);
-	if (load_events(a, run_dir, err, err_len))
+	if (events_read(run_dir, &a->ev, &a->n_events, err, err_len))
 		return -1;
 	load_flows(a);
 	for (size_t l = 0; l < t->n_links; l++) {
@@ -296,6 +264,8 @@ void analysis_free(struct analysis *a)
 	free(a->pt);
 	free(a->drops);
 	a->drops = NULL;
+	free(a->ev);
+	a->ev = NULL;
 	flows_free(&a->flows);
 	a->pt = NULL;
 }
@@ -490,15 +460,15 @@ static bool window(const struct analysis *a, const char *sc, int64_t *start,
 	bool in = false;
 
 	for (size_t i = 0; i < a->n_events; i++) {
-		const struct an_event *e = &a->ev[i];
+		const struct event *e = &a->ev[i];
 
-		if (!strcmp(e->kind, "scenario") && !strcmp(e->arg, sc)) {
+		if (e->kind == EVENT_SCENARIO && !strcmp(e->arg, sc)) {
 			*start = e->ns;
 			*first = i;
 			*end = INT64_MAX;
 			in = true;
-		} else if (in && (!strcmp(e->kind, "scenario") ||
-				  !strcmp(e->kind, "run-end"))) {
+		} else if (in && (e->kind == EVENT_SCENARIO ||
+				  e->kind == EVENT_RUN_END)) {
 			*end = e->ns;
 			return true;
 		}
@@ -591,7 +561,7 @@ static void check_blocked(struct verdict_ctx *v, int64_t at)
 }
 
 /* The event's link ("link4" of "link4 carrier"). */
-static void event_link(const struct an_event *e, char *buf, size_t len)
+static void event_link(const struct event *e, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.*s", (int)strcspn(e->arg, " "), e->arg);
 }
@@ -602,21 +572,21 @@ static void check_settle(struct verdict_ctx *v, size_t first, int64_t end)
 	struct analysis *a = v->a;
 
 	for (size_t i = first; i < a->n_events && a->ev[i].ns < end; i++) {
-		const struct an_event *e = &a->ev[i];
+		const struct event *e = &a->ev[i];
 		const struct an_sample *worst_ev = NULL;
 		int64_t next = end, worst = 0, settle[TOPO_MAX_TREES];
-		char what[400], diag[32] = "", name[40], link[32], msg[64];
+		char what[EVENT_ARG_MAX + 128], diag[32] = "", name[40], link[32],
+		     msg[64];
 		size_t worst_tree = 0;
 		long budget = v->tsc->expect.settle_ms;
 		struct result_check *c;
 		bool ok;
 
-		if (strcmp(e->kind, "link-down") && strcmp(e->kind, "link-up"))
+		if (!event_is_link(e))
 			continue;
 		for (size_t k = i + 1; k < a->n_events && a->ev[k].ns < end;
 		     k++)
-			if (!strcmp(a->ev[k].kind, "link-down") ||
-			    !strcmp(a->ev[k].kind, "link-up")) {
+			if (event_is_link(&a->ev[k])) {
 				next = a->ev[k].ns;
 				break;
 			}
@@ -633,14 +603,14 @@ static void check_settle(struct verdict_ctx *v, size_t first, int64_t end)
 		}
 		analysis_tree_name(a, worst_tree, diag, sizeof(diag));
 		snprintf(what, sizeof(what), "%s %s settles in %.3f s (%s)%s",
-			 e->kind, e->arg, (double)worst / 1e9,
+			 e->word, e->arg, (double)worst / 1e9,
 			 worst ? diag : "no change",
 			 budget ? "" : ", no budget");
 		ok = !budget || worst <= (int64_t)budget * 1000000;
 		if (ok && budget)
 			snprintf(msg, sizeof(msg), "within the %.3f s budget",
 				 (double)budget / 1e3);
-		snprintf(name, sizeof(name), "settle-%s", e->kind);
+		snprintf(name, sizeof(name), "settle-%s", e->word);
 		event_link(e, link, sizeof(link));
 		/* One check over every tree: its name must not change with
 		 * whichever tree happened to be slowest. */
@@ -722,20 +692,15 @@ static void check_steps(struct verdict_ctx *v, size_t first, int64_t end)
 	char why[160] = "";
 
 	for (size_t k = first; k < a->n_events && a->ev[k].ns < end; k++) {
-		unsigned n;
+		unsigned n = a->ev[k].n;
 
-		if (strcmp(a->ev[k].kind, "step-failed") ||
-		    sscanf(a->ev[k].arg, "%u", &n) != 1)
+		if (a->ev[k].kind != EVENT_STEP_FAILED || !a->ev[k].args_ok)
 			continue;
-		for (size_t j = first; j < k; j++) {
-			unsigned m;
-			int used = 0;
-
-			if (!strcmp(a->ev[j].kind, "step") &&
-			    sscanf(a->ev[j].arg, "%u %n", &m, &used) == 1 && m == n)
+		for (size_t j = first; j < k; j++)
+			if (a->ev[j].kind == EVENT_STEP && a->ev[j].args_ok &&
+			    a->ev[j].n == n)
 				snprintf(why, sizeof(why), "step %u failed: %s", n,
-					 a->ev[j].arg + used);
-		}
+					 a->ev[j].arg + a->ev[j].text_at);
 		if (!why[0])
 			snprintf(why, sizeof(why), "step %u failed", n);
 		break;
@@ -744,20 +709,13 @@ static void check_steps(struct verdict_ctx *v, size_t first, int64_t end)
 			 "every step of the scenario succeeded", why[0] ? why : NULL);
 }
 
-bool analysis_is_link_event(const struct an_event *e)
-{
-	return !strcmp(e->kind, "link-down") || !strcmp(e->kind, "link-up");
-}
-
 /* The link an event names ("link4 carrier"), or -1. */
-int analysis_event_link(const struct analysis *a, const struct an_event *e)
+int analysis_event_link(const struct analysis *a, const struct event *e)
 {
-	unsigned n;
-
-	if (sscanf(e->arg, "link%u", &n) != 1)
+	if (!e->link)
 		return -1;
 	for (size_t l = 0; l < a->t->n_links; l++)
-		if (a->t->links[l].index == n)
+		if (a->t->links[l].index == e->link)
 			return (int)l;
 	return -1;
 }
@@ -768,15 +726,14 @@ bool analysis_next_down(const struct analysis *a, size_t link, size_t *i,
 	bool down = false;
 
 	for (; *i < a->n_events; ++*i) {
-		const struct an_event *e = &a->ev[*i];
+		const struct event *e = &a->ev[*i];
 
-		if (!analysis_is_link_event(e) ||
-		    analysis_event_link(a, e) != (int)link)
+		if (!event_is_link(e) || analysis_event_link(a, e) != (int)link)
 			continue;
-		if (strcmp(e->kind, "link-up") && !down) {
+		if (e->kind == EVENT_LINK_DOWN && !down) {
 			down = true;
 			*from = e->ns;
-		} else if (!strcmp(e->kind, "link-up") && down) {
+		} else if (e->kind == EVENT_LINK_UP && down) {
 			*to = e->ns;
 			return true;
 		}
@@ -791,9 +748,9 @@ bool analysis_link_up(const struct analysis *a, size_t link, int64_t ns)
 	bool up = true;
 
 	for (size_t i = 0; i < a->n_events && a->ev[i].ns <= ns; i++)
-		if (analysis_is_link_event(&a->ev[i]) &&
+		if (event_is_link(&a->ev[i]) &&
 		    analysis_event_link(a, &a->ev[i]) == (int)link)
-			up = !strcmp(a->ev[i].kind, "link-up");
+			up = a->ev[i].kind == EVENT_LINK_UP;
 	return up;
 }
 
@@ -834,12 +791,12 @@ void analysis_results(struct analysis *a, struct result_run *r)
 					   end == INT64_MAX ? last : end);
 		for (size_t k = first + 1; k < a->n_events && a->ev[k].ns < end;
 		     k++)
-			result_add_event(r, v.sc, a->ev[k].ns, a->ev[k].kind,
+			result_add_event(r, v.sc, a->ev[k].ns, a->ev[k].word,
 					 a->ev[k].arg);
 		fail_at = end;
 		for (size_t k = first; k < a->n_events && a->ev[k].ns < end;
 		     k++)
-			if (!strcmp(a->ev[k].kind, "link-down")) {
+			if (a->ev[k].kind == EVENT_LINK_DOWN) {
 				fail_at = a->ev[k].ns;
 				break;
 			}

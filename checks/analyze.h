@@ -17,21 +17,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "events.h"
 #include "flows.h"
 #include "plan.h"
 #include "result.h"
 #include "topo.h"
 
-#define AN_MAX_EVENTS 4096
 /* A frame seen this often on one link within a second is going round. */
 #define AN_LOOP_REPEATS 20
 #define AN_LOOP_SLOTS 512
-
-struct an_event {
-	int64_t ns;
-	char kind[24];
-	char arg[96];
-};
 
 struct an_sample {		/* one port's advertisement for one tree */
 	int64_t ns;
@@ -58,7 +52,7 @@ struct analysis {
 	/* [node][port][tree slot] */
 	struct an_port_tree *pt;
 	size_t n_events;
-	struct an_event ev[AN_MAX_EVENTS];
+	struct event *ev;		/* the event log, in file order */
 	unsigned long bpdus, bad_bpdus, frames;
 	size_t cur_link;		/* the capture being read */
 	unsigned long link_frames;	/* frames read from it so far */
@@ -100,11 +94,10 @@ const struct an_sample *analysis_port_sample(const struct analysis *a,
  */
 bool analysis_port_view(const struct analysis *a, size_t node, size_t port,
 			size_t tree, int64_t ns, struct an_sample *out);
-/* Link events: a link-down or link-up; the link it names ("link4
- * carrier"), or -1; whether a link had carrier (or was not silently
- * dropping) at ns, by the event log. */
-bool analysis_is_link_event(const struct an_event *e);
-int analysis_event_link(const struct analysis *a, const struct an_event *e);
+/* The link (position) an event names ("link4 carrier"), or -1; whether
+ * a link had carrier (or was not silently dropping) at ns, by the event
+ * log. */
+int analysis_event_link(const struct analysis *a, const struct event *e);
 bool analysis_link_up(const struct analysis *a, size_t link, int64_t ns);
 /* The next span [*from, *to) in which the event log has link down,
  * from event *i on (start at 0; *to is INT64_MAX if it never came

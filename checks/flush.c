@@ -301,7 +301,7 @@ static enum topo_flush dumps_scope(const struct analysis *a,
 /* The verdict for one event from what each tree did. */
 static void judge_event(struct analysis *a, struct result_run *r,
 			struct result_scenario *sc, enum topo_flush want,
-			const struct an_event *e, const struct tree_flush *tf,
+			const struct event *e, const struct tree_flush *tf,
 			const struct fdb_delta *d)
 {
 	unsigned changed_flows = 0, other_flows = 0, blind = 0;
@@ -309,7 +309,7 @@ static void judge_event(struct analysis *a, struct result_run *r,
 	bool all_tc = true, by_dumps = false;
 	enum topo_flush seen, dseen;
 	enum result_status st;
-	char text[240], why[1400] = "", name[40], link[24];
+	char text[EVENT_ARG_MAX + 128], why[1400] = "", name[40], link[24];
 	struct result_check *c;
 
 	for (size_t s = 0; s < a->ntrees; s++) {
@@ -363,10 +363,10 @@ static void judge_event(struct analysis *a, struct result_run *r,
 		by_dumps = true;
 	}
 	snprintf(text, sizeof(text), "%s %s: FDB flush %s%s (expected %s)",
-		 e->kind, e->arg, st == RESULT_SKIP ? "not observable" :
+		 e->word, e->arg, st == RESULT_SKIP ? "not observable" :
 		 scope_name[seen], by_dumps ? " in the FDB dumps" : "",
 		 scope_name[want]);
-	snprintf(name, sizeof(name), "flush-%s", e->kind);
+	snprintf(name, sizeof(name), "flush-%s", e->word);
 	snprintf(link, sizeof(link), "%.*s", (int)strcspn(e->arg, " "), e->arg);
 	c = result_add_check(r, sc, name, RESULT_NO_TREE, link[0] ? link : NULL,
 			     st == RESULT_PASS, text, why[0] ? why : NULL);
@@ -411,13 +411,13 @@ void flush_checks(struct analysis *a, struct result_run *r,
 	if (!keep || !tf)
 		goto out;
 	for (size_t i = first; i < a->n_events && a->ev[i].ns < end; i++) {
-		const struct an_event *e = &a->ev[i];
+		const struct event *e = &a->ev[i];
 		int64_t next = end;
 
-		if (!analysis_is_link_event(e))
+		if (!event_is_link(e))
 			continue;
 		for (size_t k = i + 1; k < a->n_events && a->ev[k].ns < end; k++)
-			if (analysis_is_link_event(&a->ev[k])) {
+			if (event_is_link(&a->ev[k])) {
 				next = a->ev[k].ns;
 				break;
 			}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bpdu.h"
+#include "events.h"
 
 int watch_model_init(struct watch_model *m, const struct topo *t,
 		     const struct plan *p)
@@ -367,27 +368,20 @@ static void link_change(struct watch_model *m, int64_t ns, int link, bool up)
 void watch_event_line(struct watch_model *m, const char *line)
 {
 	struct watch_event e;
-	long long ns;
-	char kind[24];
-	unsigned index;
-	int used = 0;
+	struct event ev;
 
-	if (line[0] == '#' ||
-	    sscanf(line, "%lld %23s %n", &ns, kind, &used) < 2 || ns <= 0)
+	if (event_parse(line, &ev))
 		return;
-	event_init(&e, WATCH_EV_LAB, ns);
-	snprintf(e.kind_word, sizeof(e.kind_word), "%s", kind);
-	snprintf(e.arg, sizeof(e.arg), "%s", line + used);
-	e.arg[strcspn(e.arg, "\n")] = 0;
-	watch_tick(m, ns);
-	if ((!strcmp(kind, "link-down") || !strcmp(kind, "link-up")) &&
-	    sscanf(e.arg, "link%u", &index) == 1 &&
-	    (e.link = link_by_index(m, index)) >= 0) {
+	event_init(&e, WATCH_EV_LAB, ev.ns);
+	snprintf(e.kind_word, sizeof(e.kind_word), "%s", ev.word);
+	snprintf(e.arg, sizeof(e.arg), "%s", ev.arg);
+	watch_tick(m, ev.ns);
+	if (event_is_link(&ev) && (e.link = link_by_index(m, ev.link)) >= 0) {
 		e.kind = WATCH_EV_LINK;
-		e.on = kind[5] == 'u';
+		e.on = ev.kind == EVENT_LINK_UP;
 		/* The event first, then what it did to the trees. */
 		emit(m, &e);
-		link_change(m, ns, e.link, e.on);
+		link_change(m, ev.ns, e.link, e.on);
 		return;
 	}
 	emit(m, &e);

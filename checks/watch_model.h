@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "events.h"
 #include "plan.h"
 #include "topo.h"
 
@@ -82,7 +83,7 @@ struct watch_event {
 	uint8_t src[6];		/* sender MAC (bad BPDU, unknown sender) */
 	const char *error;	/* bad BPDU: bpdu_strerror() */
 	char kind_word[24];	/* event-log kind ("link-down", "step", …) */
-	char arg[160];		/* event-log arguments */
+	char arg[EVENT_ARG_MAX];	/* event-log arguments */
 };
 
 typedef void (*watch_emit_fn)(void *ctx, const struct watch_event *e);

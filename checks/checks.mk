@@ -11,7 +11,9 @@ checks_SRCS := checks/pcapread.c checks/bpdu_print.c checks/analyze.c \
 	checks/outage.c checks/steps.c checks/flows.c checks/flush.c \
 	checks/probe_checks.c checks/fdb_dumps.c checks/boundary.c \
 	checks/snapshot.c checks/report_topo.c checks/dot_run.c \
-	checks/cmd_checks.c checks/watch_model.c
+	checks/cmd_checks.c checks/watch_model.c checks/roles.c \
+	checks/trees.c checks/trees_frame.c checks/trees_rules.c \
+	checks/trees_history.c
 checks_USES := model libmst util
 checks_LDLIBS := -lpcap -ljansson -lm
 
@@ -29,3 +31,7 @@ test_bpdu_print_USES := checks
 # A flow's outage from a sink report and a scripted sender.
 test_outage_SRCS := tests/unit/test_outage.c
 test_outage_USES := checks
+# The tree-state engine's rules, live and as history.
+UNIT_TESTS += test_trees
+test_trees_SRCS := tests/unit/test_trees.c tests/unit/checks_fixture.c
+test_trees_USES := checks

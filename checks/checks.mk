@@ -11,7 +11,7 @@ checks_SRCS := checks/pcapread.c checks/bpdu_print.c checks/analyze.c \
 	checks/outage.c checks/steps.c checks/flows.c checks/flush.c \
 	checks/probe_checks.c checks/fdb_dumps.c checks/boundary.c \
 	checks/snapshot.c checks/report_topo.c checks/dot_run.c \
-	checks/cmd_checks.c checks/watch_model.c checks/roles.c \
+	checks/cmd_checks.c checks/follow.c checks/roles.c \
 	checks/trees.c checks/trees_frame.c checks/trees_rules.c \
 	checks/trees_history.c checks/tree_checks.c
 checks_USES := model libmst util

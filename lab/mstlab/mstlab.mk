@@ -9,8 +9,7 @@ mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/cli.c \
 	lab/mstlab/hostnet.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
 	lab/mstlab/ops.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
-	lab/mstlab/tools_share.c lab/mstlab/watch_follow.c \
-	lab/mstlab/watch_render.c
+	lab/mstlab/tools_share.c lab/mstlab/watch_render.c
 mstlabcore_USES := checks model libmst util
 mstlabcore_LDLIBS := -lvirt -lvirt-qemu -lmnl -ljansson
 

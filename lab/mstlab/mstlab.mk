@@ -24,5 +24,5 @@ test_plan_SRCS := tests/unit/test_plan.c
 test_plan_USES := mstlabcore
 test_lab_SRCS := tests/unit/test_lab.c
 test_lab_USES := mstlabcore
-test_watch_SRCS := tests/unit/test_watch.c tests/unit/checks_fixture.c
+test_watch_SRCS := tests/unit/test_watch.c tests/unit/checks_fixture.c tests/unit/fixture_agree.c
 test_watch_USES := mstlabcore

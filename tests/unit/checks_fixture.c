@@ -48,6 +48,20 @@ size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
 	return len;
 }
 
+void fx_record(void *ctx, const struct trees_change *c)
+{
+	struct fx_changes *r = ctx;
+
+	if (r->n == FX_MAX_CHANGES)
+		return;
+	r->ch[r->n] = *c;
+	if (c->event) {
+		r->ev[r->n] = *c->event;
+		r->ch[r->n].event = &r->ev[r->n];
+	}
+	r->n++;
+}
+
 void fx_write_file(const char *dir, const char *name, const char *text)
 {
 	char path[512];
@@ -66,8 +80,11 @@ void fx_run_done(const char *dir)
 	static char last[128];
 	static unsigned n;
 	const char *keep = getenv("MSTLAB_KEEP_RUNS");
-	char dest[512];
+	char dest[512], why[600];
 
+	if (fx_trees_agree(dir, why, sizeof(why)))
+		unit_fail(__FILE__, __LINE__, "the engine live and as history "
+			  "differ over %s: %s", dir, why);
 	if (!keep || !*keep)
 		return;
 	if (strcmp(last, unit_current())) {

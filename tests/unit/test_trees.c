@@ -32,7 +32,6 @@ static const char tri_yaml[] =
 	"  - [h1:eth1, sw3:p3]\n";
 
 #define S(x) ((int64_t)(x) * 1000000000LL)
-#define MAX_CH 256
 enum { SW1, SW2, SW3, H1 };
 enum { P1, P2, P3 };
 
@@ -40,9 +39,7 @@ struct fx {
 	struct topo *t;
 	struct plan *p;
 	struct trees live, keep;
-	size_t n;
-	struct trees_change ch[MAX_CH];
-	struct event ev[MAX_CH];	/* the events changes point to */
+	struct fx_changes c;
 	uint32_t frames[8];	/* per link, as a pcap numbers them */
 };
 
@@ -51,20 +48,6 @@ static const struct fx_adv DF_TC = { BPDU_ROLE_DESIGNATED, true, true };
 static const struct fx_adv AD = { BPDU_ROLE_ALT_BACKUP, false, false };
 static const struct fx_adv RF = { BPDU_ROLE_ROOT, true, false };
 static const struct fx_adv RF_TC = { BPDU_ROLE_ROOT, true, true };
-
-static void record(void *ctx, const struct trees_change *c)
-{
-	struct fx *f = ctx;
-
-	if (f->n == MAX_CH)
-		return;
-	f->ch[f->n] = *c;
-	if (c->event) {	/* valid during the callback only */
-		f->ev[f->n] = *c->event;
-		f->ch[f->n].event = &f->ev[f->n];
-	}
-	f->n++;
-}
 
 static int fx_init(struct fx *f)
 {
@@ -77,8 +60,8 @@ static int fx_init(struct fx *f)
 	    trees_init(&f->live, f->t, f->p, TREES_LIVE) ||
 	    trees_init(&f->keep, f->t, f->p, TREES_KEEP))
 		return -1;
-	f->live.emit = record;
-	f->live.emit_ctx = f;
+	f->live.emit = fx_record;
+	f->live.emit_ctx = &f->c;
 	return 0;
 }
 
@@ -139,17 +122,18 @@ static size_t count(const struct fx *f, enum trees_change_kind kind,
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < f->n; i++)
-		n += f->ch[i].kind == kind && (tree < 0 || f->ch[i].tree == tree);
+	for (size_t i = 0; i < f->c.n; i++)
+		n += f->c.ch[i].kind == kind &&
+		     (tree < 0 || f->c.ch[i].tree == tree);
 	return n;
 }
 
 static const struct trees_change *find(const struct fx *f,
 				       enum trees_change_kind k, int tree)
 {
-	for (size_t i = 0; i < f->n; i++)
-		if (f->ch[i].kind == k && (tree < 0 || f->ch[i].tree == tree))
-			return &f->ch[i];
+	for (size_t i = 0; i < f->c.n; i++)
+		if (f->c.ch[i].kind == k && (tree < 0 || f->c.ch[i].tree == tree))
+			return &f->c.ch[i];
 	return NULL;
 }
 
@@ -166,7 +150,7 @@ TEST(a_port_shows_what_its_last_bpdu_said_per_tree)
 	CHECK_INT(now(&f, SW3, P2, 2)->state, PORT_STATE_FORWARDING);
 	CHECK(!now(&f, SW3, P2, 1)->inferred);
 	/* The same again changes nothing. */
-	f.n = 0;
+	f.c.n = 0;
 	say(&f, S(3), SW3, P2, AD, AD, DF);
 	CHECK_INT(count(&f, TREES_PORT, -1), 0);
 	say(&f, S(5), SW3, P2, AD, DF, DF);
@@ -189,7 +173,7 @@ TEST(a_later_root_port_retires_the_earlier_one)
 
 	CHECK(fx_init(&f) == 0);
 	say(&f, S(1), SW3, P1, RF, RF, RF);
-	f.n = 0;
+	f.c.n = 0;
 	say(&f, S(2), SW3, P2, RF, AD, AD);
 	c = find(&f, TREES_PORT, 0);
 	CHECK(c && c->now.inferred);
@@ -197,7 +181,7 @@ TEST(a_later_root_port_retires_the_earlier_one)
 	CHECK_INT(c->now.role, PORT_ROLE_ALTERNATE);
 	CHECK_INT(c->now.state, PORT_STATE_DISCARDING);
 	/* Deductions first, then the port that spoke. */
-	CHECK(f.ch[1].kind == TREES_PORT && f.ch[1].port == P2);
+	CHECK(f.c.ch[1].kind == TREES_PORT && f.c.ch[1].port == P2);
 	CHECK_INT(now(&f, SW3, P1, 1)->role, PORT_ROLE_ROOT);
 	event(&f, "3000000000 link-down link3 carrier");
 	CHECK_INT(now(&f, SW3, P1, 0)->role, PORT_ROLE_ROOT);
@@ -248,7 +232,7 @@ TEST(the_root_is_what_most_bridges_name_now)
 	say_root(&f, S(1), SW2, P1, SW1, RF, RF, RF);
 	say_root(&f, S(1), SW3, P1, SW1, RF, RF, RF);
 	CHECK_INT(trees_now(&f.live, 0)->root_node, SW1);
-	f.n = 0;
+	f.c.n = 0;
 	say_root(&f, S(2), SW2, P2, SW2, DF, DF, DF);
 	/* 1:1 (sw3 still names sw1): the better id, sw1's. */
 	CHECK_INT(trees_now(&f.live, 0)->root_node, SW1);
@@ -274,11 +258,11 @@ TEST(a_failed_link_takes_its_ends_words_with_it)
 	say(&f, S(1), SW1, P1, DF, DF, DF);
 	say(&f, S(1), SW2, P1, RF, RF, RF);
 	CHECK_INT(trees_now(&f.live, 0)->root_node, SW1);
-	f.n = 0;
+	f.c.n = 0;
 	event(&f, "2000000000 link-down link1 silent");
-	CHECK_INT(f.ch[0].kind, TREES_LINK);
-	CHECK(!f.ch[0].on && f.ch[0].link == 0);
-	CHECK_INT(f.ch[0].event->mode, TOPO_FAIL_SILENT);
+	CHECK_INT(f.c.ch[0].kind, TREES_LINK);
+	CHECK(!f.c.ch[0].on && f.c.ch[0].link == 0);
+	CHECK_INT(f.c.ch[0].event->mode, TOPO_FAIL_SILENT);
 	CHECK(now(&f, SW1, P1, 0)->down && now(&f, SW2, P1, 1)->down);
 	CHECK_INT(tree_port_state(now(&f, SW2, P1, 1)), PORT_STATE_DOWN);
 	/* What they said stays, as history. */
@@ -301,12 +285,12 @@ TEST(a_failed_link_takes_its_ends_words_with_it)
 	CHECK_INT(now(&f, SW2, P1, 0)->role, PORT_ROLE_ROOT);
 	CHECK(now(&f, SW2, P1, 0)->inferred);
 	/* Other lines pass through; unknown links are lab lines. */
-	f.n = 0;
+	f.c.n = 0;
 	event(&f, "6000000000 step 2 fail sw1:p1");
 	event(&f, "7000000000 link-down link99 carrier");
-	CHECK_INT(f.n, 2);
-	CHECK(f.ch[0].kind == TREES_LAB && f.ch[1].kind == TREES_LAB);
-	CHECK_STR(f.ch[0].event->word, "step");
+	CHECK_INT(f.c.n, 2);
+	CHECK(f.c.ch[0].kind == TREES_LAB && f.c.ch[1].kind == TREES_LAB);
+	CHECK_STR(f.c.ch[0].event->word, "step");
 	fx_free(&f);
 }
 
@@ -317,7 +301,7 @@ TEST(tc_lasts_until_the_next_bpdu_or_two_hellos_of_silence)
 
 	CHECK(fx_init(&f) == 0);
 	say(&f, S(1), SW2, P2, DF, DF, DF);
-	f.n = 0;
+	f.c.n = 0;
 	say(&f, S(2), SW2, P2, DF, DF, DF_TC);
 	CHECK_INT(count(&f, TREES_TC, -1), 1);
 	c = find(&f, TREES_TC, 2);
@@ -328,14 +312,22 @@ TEST(tc_lasts_until_the_next_bpdu_or_two_hellos_of_silence)
 	CHECK(!trees_now(&f.live, 2)->tc);
 	/* A root port says TC once and falls silent: held two hello times
 	 * (4 s), then cleared by the clock. */
-	f.n = 0;
+	f.c.n = 0;
 	say(&f, S(10), SW3, P1, RF, RF_TC, RF);
 	CHECK(trees_now(&f.live, 1)->tc);
 	trees_tick(&f.live, S(14));
 	CHECK(trees_now(&f.live, 1)->tc);
 	trees_tick(&f.live, S(14) + 1);
 	CHECK(!trees_now(&f.live, 1)->tc);
-	CHECK(!f.ch[f.n - 1].on && f.ch[f.n - 1].ns == S(14) + 1);
+	CHECK(!f.c.ch[f.c.n - 1].on && f.c.ch[f.c.n - 1].ns == S(14) + 1);
+	/* A port that goes down says nothing more: its TC ends with its
+	 * link, told at the link's first end. */
+	say(&f, S(20), SW3, P1, RF, RF, RF_TC);
+	CHECK(trees_now(&f.live, 2)->tc);
+	event(&f, "20500000000 link-down link2 carrier");
+	CHECK(!trees_now(&f.live, 2)->tc);
+	c = &f.c.ch[f.c.n - 1];
+	CHECK(c->kind == TREES_TC && !c->on && c->node == SW2 && c->port == P2);
 	fx_free(&f);
 }
 
@@ -390,19 +382,19 @@ TEST(senders_are_placed_by_mac_or_bridge_id_and_strangers_said_once)
 	memcpy(buf + 6, "\x4e\x06\xf8\x90\xe1\xe6", 6);
 	frame(&f, S(1), 2, buf, len);
 	CHECK_INT(now(&f, SW3, P2, 1)->role, PORT_ROLE_ALTERNATE);
-	f.n = 0;
+	f.c.n = 0;
 	frame(&f, S(2), 0, buf, len);	/* sw3 is no end of link1 */
 	frame(&f, S(3), 0, buf, len);
-	CHECK_INT(f.n, 1);
-	CHECK_INT(f.ch[0].kind, TREES_UNKNOWN_SENDER);
+	CHECK_INT(f.c.n, 1);
+	CHECK_INT(f.c.ch[0].kind, TREES_UNKNOWN_SENDER);
 	CHECK_INT(f.live.unknown, 2);
 	memcpy(bad, bpdu_group_addr, 6);
 	memcpy(bad + 6, f.p->nodes[SW2].nic[P1].mac, 6);
 	memcpy(bad + 12, "\x00\x26\x42\x42\x03\x00\x01\x00\x00", 9);
 	frame(&f, S(4), 0, bad, sizeof(bad));
-	CHECK_INT(f.ch[f.n - 1].kind, TREES_BAD_BPDU);
-	CHECK_STR(f.ch[f.n - 1].error, bpdu_strerror(BPDU_ERR_PROTOCOL_ID));
-	CHECK(f.ch[f.n - 1].node == SW2 && f.ch[f.n - 1].port == P1);
+	CHECK_INT(f.c.ch[f.c.n - 1].kind, TREES_BAD_BPDU);
+	CHECK_STR(f.c.ch[f.c.n - 1].error, bpdu_strerror(BPDU_ERR_PROTOCOL_ID));
+	CHECK(f.c.ch[f.c.n - 1].node == SW2 && f.c.ch[f.c.n - 1].port == P1);
 	CHECK(f.live.bad == 1 && f.keep.bad == 1);
 	CHECK_INT(f.keep.bpdus, 3);
 	fx_free(&f);
@@ -496,4 +488,28 @@ TEST(live_and_history_agree_at_every_instant)
 	if (*why)
 		unit_fail(__FILE__, __LINE__, "live and history differ: %s", why);
 	fx_free(&f);
+}
+
+/*
+ * Recorded runs (pcap + events folders, results/<run>) named in
+ * MSTLAB_RUNS, colon-separated: live and history agree over each, as
+ * over every fixture run (fx_run_done).
+ */
+TEST(recorded_runs_agree_live_and_as_history)
+{
+	const char *env = getenv("MSTLAB_RUNS");
+	char *list, *dir, *save = NULL, why[600];
+	unsigned n = 0;
+
+	if (!env || !*env)
+		SKIP("no MSTLAB_RUNS=DIR[:DIR...] (the fixture runs are "
+		     "checked where they are made)");
+	list = strdup(env);
+	CHECK(list != NULL);
+	for (dir = strtok_r(list, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save), n++)
+		if (fx_trees_agree(dir, why, sizeof(why)))
+			unit_fail(__FILE__, __LINE__, "%s: %s", dir, why);
+	printf("# %u recorded runs\n", n);
+	free(list);
 }

@@ -20,49 +20,36 @@
 #include "plan.h"
 #include "checks_fixture.h"
 #include "unit.h"
+#include "analyze.h"
 #include "events.h"
 #include "follow.h"
+#include "report.h"
 #include "trees.h"
 #include "watch_render.h"
 
 /* triangle.yaml's bridges: sw1 roots the CIST and MSTI 1, sw2 MSTI 2. */
-static const char tri_yaml[] =
-	"name: tri\n"
-	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"
-	"nodes:\n"
-	"  sw1: { role: bridge, priority: { cist: 4096, 1: 4096 } }\n"
-	"  sw2: { role: bridge, priority: { 2: 4096 } }\n"
-	"  sw3: { role: bridge }\n"
-	"links:\n"
-	"  - [sw1:p1, sw2:p1]\n"
-	"  - [sw2:p2, sw3:p1]\n"
-	"  - [sw3:p2, sw1:p2]\n";
+#define TRI_LAB								\
+	"name: tri\n"							\
+	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"	\
+	"nodes:\n"							\
+	"  sw1: { role: bridge, priority: { cist: 4096, 1: 4096 } }\n"	\
+	"  sw2: { role: bridge, priority: { 2: 4096 } }\n"		\
+	"  sw3: { role: bridge }\n"					\
+	"links:\n"							\
+	"  - [sw1:p1, sw2:p1]\n"					\
+	"  - [sw2:p2, sw3:p1]\n"					\
+	"  - [sw3:p2, sw1:p2]\n"
+
+static const char tri_yaml[] = TRI_LAB;
 
 #define S(x) ((int64_t)(x) * 1000000000LL)
-#define MAX_EV 256
 
 struct fx {
 	struct topo *t;
 	struct plan *p;
 	struct trees tr;
-	size_t n;
-	struct trees_change ev[MAX_EV];
-	struct event line[MAX_EV];	/* the log lines changes point to */
+	struct fx_changes c;
 };
-
-static void record(void *ctx, const struct trees_change *e)
-{
-	struct fx *f = ctx;
-
-	if (f->n == MAX_EV)
-		return;
-	f->ev[f->n] = *e;
-	if (e->event) {	/* valid during the callback only */
-		f->line[f->n] = *e->event;
-		f->ev[f->n].event = &f->line[f->n];
-	}
-	f->n++;
-}
 
 static int fx_init(struct fx *f, const char *yaml)
 {
@@ -73,8 +60,8 @@ static int fx_init(struct fx *f, const char *yaml)
 	    plan_build(f->t, &f->p) ||
 	    trees_init(&f->tr, f->t, f->p, TREES_LIVE))
 		return -1;
-	f->tr.emit = record;
-	f->tr.emit_ctx = f;
+	f->tr.emit = fx_record;
+	f->tr.emit_ctx = &f->c;
 	return 0;
 }
 
@@ -128,8 +115,8 @@ static void fill_log(struct fx *f, struct watch_log *log)
 {
 	char line[WATCH_LINE_MAX];
 
-	for (size_t i = 0; i < f->n; i++) {
-		watch_event_text(&f->tr, &f->ev[i], line, sizeof(line));
+	for (size_t i = 0; i < f->c.n; i++) {
+		watch_event_text(&f->tr, &f->c.ch[i], line, sizeof(line));
 		watch_log_add(log, line);
 	}
 }
@@ -233,7 +220,7 @@ TEST(json_lines_carry_tree_port_role_state_and_what_was)
 	send_adv(&f, S(1), 2, 1, AD, AD, DF);
 	send_adv(&f, S(2) + 5, 2, 1, AD, DF, DF);
 	mem = open_memstream(&buf, &len);
-	watch_event_json(&f.tr, &f.ev[f.n - 1], mem);
+	watch_event_json(&f.tr, &f.c.ch[f.c.n - 1], mem);
 	fclose(mem);
 	CHECK(buf[len - 1] == '\n' && !memchr(buf, '\n', len - 1));
 	o = json_loads(buf, 0, &je);
@@ -265,7 +252,7 @@ struct run {
 	char results[64], dir[160], pcap[400];
 };
 
-static int make_run(struct run *r, struct fx *f)
+static int make_run_of(struct run *r, struct fx *f, const char *yaml)
 {
 	char path[400];
 	FILE *fp;
@@ -284,12 +271,17 @@ static int make_run(struct run *r, struct fx *f)
 	fp = fopen(path, "w");
 	if (!fp)
 		return -1;
-	fputs(tri_yaml, fp);
+	fputs(yaml, fp);
 	fclose(fp);
 	snprintf(path, sizeof(path), "%s/pcap", r->dir);
 	mkdir(path, 0755);
 	snprintf(r->pcap, sizeof(r->pcap), "%s/%s", r->dir, f->p->links[2].pcap);
 	return 0;
+}
+
+static int make_run(struct run *r, struct fx *f)
+{
+	return make_run_of(r, f, tri_yaml);
 }
 
 static void run_free(struct run *r)
@@ -433,6 +425,345 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 	free(out);
 	free(err);
 	free(bytes);
+	run_free(&r);
+	fx_free(&f);
+}
+
+/*
+ * What mstlab watch --json said, folded up to an instant, against one
+ * summary.json snapshot: the same root and, per link end, the same
+ * link state and, on a link that is up, the same role, forwarding and
+ * deduction. The fold follows the JSON contract (README): a port line
+ * sets a port, a root line a root, a link line takes its ends down, or
+ * up and unheard.
+ */
+struct fold {
+	json_t *root;		/* tree (msti) -> root or null */
+	json_t *port;		/* "msti node:port" -> {role, state, inferred} */
+	json_t *down;		/* "node:port" -> true */
+};
+
+static void fold_line(struct fold *f, json_t *o)
+{
+	const char *type = json_string_value(json_object_get(o, "type"));
+	json_int_t msti = json_integer_value(json_object_get(o, "msti"));
+	char key[128];
+
+	if (!strcmp(type, "root")) {
+		snprintf(key, sizeof(key), "%lld", (long long)msti);
+		json_object_set(f->root, key, json_object_get(o, "root"));
+	} else if (!strcmp(type, "port")) {
+		snprintf(key, sizeof(key), "%lld %s:%s", (long long)msti,
+			 json_string_value(json_object_get(o, "node")),
+			 json_string_value(json_object_get(o, "port")));
+		json_object_set_new(f->port, key, json_pack(
+			"{s:O, s:O, s:b}", "role", json_object_get(o, "role"),
+			"state", json_object_get(o, "state"), "inferred",
+			json_is_true(json_object_get(o, "inferred"))));
+	} else if (!strcmp(type, "link")) {
+		bool up = !strcmp(json_string_value(json_object_get(o, "state")),
+				  "up");
+		json_t *ends = json_object_get(o, "ends");
+		const char *k;
+		json_t *v;
+		void *tmp;
+
+		for (size_t e = 0; e < json_array_size(ends); e++) {
+			const char *end = json_string_value(json_array_get(ends, e));
+
+			json_object_set_new(f->down, end, json_boolean(!up));
+			if (!up)
+				continue;
+			/* Restored: its ends are unheard in every tree. */
+			json_object_foreach_safe(f->port, tmp, k, v)
+				if (!strcmp(strchr(k, ' ') + 1, end))
+					json_object_del(f->port, k);
+		}
+	}
+}
+
+/* The watch lines up to the instant t: a BPDU's changes at t came before
+ * an event at t, which acts just after it. */
+static void fold_until(struct fold *f, json_t *lines, json_int_t t)
+{
+	for (size_t i = 0; i < json_array_size(lines); i++) {
+		json_t *o = json_array_get(lines, i);
+		json_int_t ns = json_integer_value(json_object_get(o, "ns"));
+		const char *type = json_string_value(json_object_get(o, "type"));
+
+		if (ns > t || (ns == t && (!strcmp(type, "link") ||
+					   !strcmp(type, "lab"))))
+			return;
+		fold_line(f, o);
+	}
+}
+
+static const char *str_or(json_t *v, const char *dflt)
+{
+	return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+static bool port_agrees(struct fold *f, json_int_t msti, json_t *p, char *why,
+			size_t len)
+{
+	char end[96], key[128];
+	json_t *w;
+	bool down, up_said, inferred;
+	const char *role, *state;
+
+	snprintf(end, sizeof(end), "%s:%s",
+		 json_string_value(json_object_get(p, "node")),
+		 json_string_value(json_object_get(p, "port")));
+	snprintf(key, sizeof(key), "%lld %s", (long long)msti, end);
+	w = json_object_get(f->port, key);
+	down = json_is_true(json_object_get(f->down, end));
+	role = str_or(json_object_get(w, "role"), "unknown");
+	state = str_or(json_object_get(w, "state"), "unknown");
+	inferred = json_is_true(json_object_get(w, "inferred"));
+	up_said = !json_is_true(json_object_get(p, "link_down"));
+	if (down == up_said) {
+		snprintf(why, len, "%s: link %s in watch, not in summary.json",
+			 key, down ? "down" : "up");
+		return false;
+	}
+	if (down)
+		return true;	/* what a failed link's ends said is history */
+	if (strcmp(!strcmp(role, "unknown") ? "silent" : role,
+		   json_string_value(json_object_get(p, "role"))) ||
+	    !strcmp(state, "forwarding") !=
+		    json_is_true(json_object_get(p, "forwarding")) ||
+	    inferred != json_is_true(json_object_get(p, "inferred"))) {
+		snprintf(why, len, "%s: watch %s/%s%s, summary.json %s%s%s",
+			 key, role, state, inferred ? " inferred" : "",
+			 json_string_value(json_object_get(p, "role")),
+			 json_is_true(json_object_get(p, "forwarding")) ?
+				 "/forwarding" : "",
+			 json_is_true(json_object_get(p, "inferred")) ?
+				 " inferred" : "");
+		return false;
+	}
+	return true;
+}
+
+static bool snapshot_agrees(json_t *lines, json_t *snap, const struct topo *t,
+			    char *why, size_t len)
+{
+	struct fold f = { json_object(), json_object(), json_object() };
+	json_int_t msti = json_integer_value(json_object_get(snap, "msti"));
+	json_t *ports = json_object_get(snap, "ports");
+	char key[32];
+	const char *root;
+	bool ok = true;
+
+	fold_until(&f, lines, json_integer_value(json_object_get(snap,
+								  "time_ns")));
+	snprintf(key, sizeof(key), "%lld", (long long)msti);
+	/* A root outside the lab is its bridge id in watch, null here. */
+	root = str_or(json_object_get(f.root, key), NULL);
+	if (root && topo_node_find(t, root) < 0)
+		root = NULL;
+	if (!root != !json_is_string(json_object_get(snap, "root")) ||
+	    (root && strcmp(root, json_string_value(json_object_get(snap,
+								     "root"))))) {
+		snprintf(why, len, "msti %s: root %s in watch, %s in "
+			 "summary.json", key, root ? root : "none",
+			 str_or(json_object_get(snap, "root"), "none"));
+		ok = false;
+	}
+	for (size_t i = 0; ok && i < json_array_size(ports); i++)
+		ok = port_agrees(&f, msti, json_array_get(ports, i), why, len);
+	json_decref(f.root);
+	json_decref(f.port);
+	json_decref(f.down);
+	return ok;
+}
+
+/* summary.json as `mstlab verdict` would write it, without writing. */
+static json_t *summary_of(const struct topo *t, const struct plan *p,
+			  const char *dir)
+{
+	struct analysis *a = calloc(1, sizeof(*a));
+	struct result_run r;
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	json_t *j = NULL;
+	FILE *mem;
+
+	if (!a || analysis_load(a, t, p, dir, err, sizeof(err))) {
+		free(a);
+		return NULL;
+	}
+	result_init(&r, t->name);
+	analysis_results(a, &r);
+	mem = open_memstream(&buf, &len);
+	if (mem && !report_json(&r, mem) && !fclose(mem))
+		j = json_loads(buf, 0, NULL);
+	free(buf);
+	result_free(&r);
+	analysis_free(a);
+	free(a);
+	return j;
+}
+
+/* Every snapshot of dir's summary.json against watch --json's lines;
+ * how many in *snaps. */
+static bool watch_agrees_with_verdicts(const char *dir, unsigned *snaps,
+				       char *why, size_t len)
+{
+	char topo[400], *out, *err, *line, *save = NULL;
+	char *argv[] = { "mstlab", "watch", (char *)dir, "--replay", "--json",
+			 "--for", "0", NULL };
+	json_t *lines = json_array(), *sum, *scs;
+	struct topo_error te;
+	struct topo *t = NULL;
+	struct plan *p = NULL;
+	bool ok = false;
+	int rc;
+
+	snprintf(topo, sizeof(topo), "%s/topology.yaml", dir);
+	snprintf(why, len, "%s: cannot read the lab", dir);
+	if (topo_parse_file(topo, &t, &te) || plan_build(t, &p))
+		goto out;
+	out = unit_capture(mstlab_cli, 7, argv, &rc, &err);
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		json_array_append_new(lines, json_loads(line, 0, NULL));
+	free(out);
+	free(err);
+	sum = summary_of(t, p, dir);
+	scs = json_object_get(sum, "scenarios");
+	ok = rc == 0 && sum;
+	*snaps = 0;
+	for (size_t i = 0; ok && i < json_array_size(scs); i++) {
+		json_t *snap = json_object_get(json_array_get(scs, i),
+					       "topology");
+
+		for (size_t k = 0; ok && k < json_array_size(snap); k++) {
+			ok = snapshot_agrees(lines, json_array_get(snap, k), t,
+					     why, len);
+			++*snaps;
+		}
+	}
+	json_decref(sum);
+out:
+	json_decref(lines);
+	plan_free(p);
+	topo_free(t);
+	return ok;
+}
+
+/* The tri lab with a failover: a scenario fails and restores link3. */
+static const char tri_run_yaml[] =
+	TRI_LAB
+	"scenarios:\n"
+	"  s:\n"
+	"    steps:\n"
+	"      - fail: sw3:p2\n"
+	"      - restore: sw3:p2\n";
+
+static const struct fx_adv DF_TC = { BPDU_ROLE_DESIGNATED, true, true };
+
+struct capture {
+	pcap_t *dead;
+	pcap_dumper_t *d[3];
+};
+
+static void bpdu_at(struct capture *c, struct fx *f, int64_t ns, int node,
+		    int port, struct fx_adv a0, struct fx_adv a1,
+		    struct fx_adv a2)
+{
+	const struct fx_adv adv[3] = { a0, a1, a2 };
+	uint8_t buf[BPDU_FRAME_MAX_LEN];
+	struct pcap_pkthdr h = { 0 };
+	int link = f->t->nodes[node].ports[port].link;
+
+	h.caplen = h.len = (bpf_u_int32)fx_mst_bpdu(
+		f->p, node, port, 0, (const int[2]){ 0, 1 }, adv, buf,
+		sizeof(buf));
+	h.ts.tv_sec = ns / 1000000000;
+	h.ts.tv_usec = ns % 1000000000;
+	pcap_dump((u_char *)c->d[link], &h, buf);
+}
+
+/*
+ * sw1 roots the CIST and MSTI 1, sw2 MSTI 2. Designated ports speak
+ * every second; sw3's root and alternate ports once, then fall quiet.
+ * link3 (sw3:p2-sw1:p2) fails at 5 s: sw3:p1 takes over as root port
+ * (TC on sw2:p2); restored at 8 s, sw3:p2 is silent, facing a designated
+ * port: deduced alternate at the run's end (9 s); at 9.2 s it says it is
+ * the root port again and sw3:p1 goes quiet as an alternate.
+ */
+static int write_failover(struct run *r, struct fx *f)
+{
+	struct capture c = { 0 };
+	char path[600];
+
+	c.dead = pcap_open_dead_with_tstamp_precision(
+		DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+
+	for (int l = 0; l < 3; l++) {
+		snprintf(path, sizeof(path), "%s/%s", r->dir, f->p->links[l].pcap);
+		c.d[l] = pcap_dump_open(c.dead, path);
+		if (!c.d[l])
+			return -1;
+	}
+	/* In time order on each link, as tcpdump writes them. */
+	for (int s = 2; s < 10; s++) {
+		int64_t t = S(s) + 500;
+
+		if (s == 2) {
+			bpdu_at(&c, f, S(2), 2, 1, RF, RF, AD);	/* sw3:p2 */
+			bpdu_at(&c, f, S(2) + 1, 2, 0, AD, AD, RF); /* sw3:p1 */
+		}
+		bpdu_at(&c, f, t, 0, 0, DF, DF, RF);	/* sw1:p1 */
+		if (s < 5 || s >= 8)
+			bpdu_at(&c, f, t, 0, 1, DF, DF, DF);	/* sw1:p2 */
+		bpdu_at(&c, f, t + 1, 1, 0, RF, RF, DF);	/* sw2:p1 */
+		bpdu_at(&c, f, t + 2, 1, 1, s == 5 ? DF_TC : DF, DF, DF);
+		if (s == 5)
+			bpdu_at(&c, f, S(5) + S(1) / 10, 2, 0, RF, RF, RF);
+		if (s == 9)	/* after the run's end */
+			bpdu_at(&c, f, S(9) + S(1) / 5, 2, 1, RF, RF, AD);
+	}
+	for (int l = 0; l < 3; l++)
+		pcap_dump_close(c.d[l]);
+	pcap_close(c.dead);
+	fx_write_file(r->dir, "events", "1000000000 scenario s\n"
+		      "1500000000 step 1 fail sw3:p2--sw1:p2 (carrier)\n"
+		      "5000000000 link-down link3 carrier\n"
+		      "7000000000 step 2 restore sw3:p2--sw1:p2\n"
+		      "8000000000 link-up link3\n"
+		      "9000000000 run-end ok\n");
+	return 0;
+}
+
+/*
+ * watch --json and summary.json say the same about a run: folded up to
+ * each snapshot's instant, watch's lines give the snapshot's root and
+ * every link end's state (and the engine, live and as history, agrees
+ * with itself over the run: run_free). Also over any run folders named
+ * in MSTLAB_RUNS (colon-separated).
+ */
+TEST(watch_json_and_summary_json_agree_at_every_snapshot)
+{
+	const char *env = getenv("MSTLAB_RUNS");
+	char why[600], *list = env ? strdup(env) : NULL, *dir, *save = NULL;
+	unsigned snaps;
+	struct run r;
+	struct fx f;
+
+	CHECK(fx_init(&f, tri_yaml) == 0);
+	CHECK(make_run_of(&r, &f, tri_run_yaml) == 0);
+	CHECK(write_failover(&r, &f) == 0);
+	if (!watch_agrees_with_verdicts(r.dir, &snaps, why, sizeof(why)))
+		unit_fail(__FILE__, __LINE__, "%s", why);
+	/* before-failure, after the failure, end; three trees each */
+	CHECK_INT(snaps, 9);
+	for (dir = list ? strtok_r(list, ":", &save) : NULL; dir;
+	     dir = strtok_r(NULL, ":", &save))
+		if (!watch_agrees_with_verdicts(dir, &snaps, why, sizeof(why)))
+			unit_fail(__FILE__, __LINE__, "%s", why);
+	free(list);
 	run_free(&r);
 	fx_free(&f);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "trees_priv.h"
 
 static size_t slots(const struct trees *tr)
@@ -44,16 +45,9 @@ static struct trees_track *track_of(const struct trees *tr, int node, int port,
 
 static void push(struct trees_track *t, const struct tree_adv *a)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct tree_adv *m = realloc(t->adv, cap * sizeof(*m));
-
-		if (!m)
-			return;	/* out of memory: a BPDU less */
-		t->adv = m;
-		t->cap = cap;
-	}
-	t->adv[t->n++] = *a;
+	/* Out of memory: a BPDU less. */
+	if (!grow((void **)&t->adv, &t->cap, t->n, sizeof(*a), 64))
+		t->adv[t->n++] = *a;
 }
 
 void trees_history_add(struct trees *tr, int node, int port, int tree,
@@ -70,18 +64,10 @@ void trees_history_add_tcn(struct trees *tr, int node, int port,
 
 void trees_history_link(struct trees *tr, int64_t ns, int link, bool up)
 {
-	if (tr->n_links_ev == tr->cap_links_ev) {
-		size_t cap = tr->cap_links_ev ? tr->cap_links_ev * 2 : 16;
-		struct trees_link_event *m =
-			realloc(tr->link_ev, cap * sizeof(*m));
-
-		if (!m)
-			return;
-		tr->link_ev = m;
-		tr->cap_links_ev = cap;
-	}
-	tr->link_ev[tr->n_links_ev++] =
-		(struct trees_link_event){ ns, link, up };
+	if (!grow((void **)&tr->link_ev, &tr->cap_links_ev, tr->n_links_ev,
+		  sizeof(*tr->link_ev), 16))
+		tr->link_ev[tr->n_links_ev++] =
+			(struct trees_link_event){ ns, link, up };
 }
 
 /* Capture order: time, then the frame's place in its pcap. */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 static const char *const kind_names[EVENT_KINDS] = {
 	[EVENT_RUN_START] = "run-start",
 	[EVENT_READY] = "ready",
@@ -129,15 +131,8 @@ int events_read(const char *run_dir, struct event **ev, size_t *n,
 		return -1;
 	}
 	while (getline(&line, &len, f) > 0) {
-		if (have == cap) {
-			size_t c = cap ? cap * 2 : 64;
-			struct event *m = realloc(all, c * sizeof(*m));
-
-			if (!m)
-				break;	/* out of memory: the events so far */
-			all = m;
-			cap = c;
-		}
+		if (grow((void **)&all, &cap, have, sizeof(*all), 64))
+			break;	/* out of memory: the events so far */
 		if (!event_parse(line, &all[have]))
 			have++;
 	}

@@ -30,25 +30,23 @@ static bool expected(const struct topo *t, const struct topo_link *l)
 /* What the last BPDUs on the link say: -1 nothing heard, 0 one region,
  * 1 a boundary (*why: the BPDU that shows it). */
 static int observed(const struct analysis *a, const struct topo_link *l,
-		    int64_t ns, struct an_sample *why)
+		    int64_t ns, const struct tree_adv **why)
 {
-	struct an_sample s[2];
-	bool have[2];
+	const struct tree_adv *s[2];
 
 	for (int e = 0; e < 2; e++)
-		have[e] = analysis_port_view(a, (size_t)l->end[e].node,
-					     (size_t)l->end[e].port, 0, ns,
-					     &s[e]);
+		s[e] = trees_heard_at(&a->tr, l->end[e].node, l->end[e].port,
+				      0, ns);
 	for (int e = 0; e < 2; e++)
-		if (have[e] && !s[e].mst) {
+		if (s[e] && !s[e]->mst) {
 			*why = s[e];
 			return 1;
 		}
-	if (have[0] && have[1] && s[0].mcid != s[1].mcid) {
-		*why = s[0].ns > s[1].ns ? s[0] : s[1];
+	if (s[0] && s[1] && s[0]->mcid != s[1]->mcid) {
+		*why = s[0]->ns > s[1]->ns ? s[0] : s[1];
 		return 1;
 	}
-	return have[0] || have[1] ? 0 : -1;
+	return s[0] || s[1] ? 0 : -1;
 }
 
 static void add_name(char *buf, size_t len, const struct topo_link *l)
@@ -63,13 +61,13 @@ void boundary_check(struct analysis *a, struct result_run *r,
 		    struct result_scenario *sc, int64_t ns)
 {
 	char want[400] = "", got[400] = "", what[900];
-	struct an_sample ev[8];
+	const struct tree_adv *ev[8];
 	size_t n_ev = 0, bridge_links = 0;
 	struct result_check *c;
 
 	for (size_t i = 0; i < a->t->n_links; i++) {
 		const struct topo_link *l = &a->t->links[i];
-		struct an_sample why;
+		const struct tree_adv *why = NULL;
 		int seen;
 
 		if (!topo_role_is_bridge(a->t->nodes[l->end[0].node].role) ||
@@ -97,7 +95,5 @@ void boundary_check(struct analysis *a, struct result_run *r,
 		return;
 	c->at_ns = ns;
 	for (size_t k = 0; k < n_ev; k++)
-		if (ev[k].frame && ev[k].link < a->t->n_links)
-			result_add_evidence(r, c, a->p->links[ev[k].link].pcap,
-					    ev[k].frame, ev[k].ns);
+		analysis_evidence(a, r, c, ev[k]->link, ev[k]->frame, ev[k]->ns);
 }

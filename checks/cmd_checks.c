@@ -135,7 +135,7 @@ static void build_results(const struct topo *t, const char *run_dir,
 	} else {
 		analysis_results(a, r);
 	}
-	if (a && a->pt)
+	if (a)
 		analysis_free(a);
 	free(a);
 	plan_free(p);

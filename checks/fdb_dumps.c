@@ -10,13 +10,10 @@
 static unsigned event_step(const struct analysis *a, size_t event)
 {
 	for (size_t k = event; k-- > 0;) {
-		unsigned n;
-
-		if (!strcmp(a->ev[k].kind, "scenario"))
+		if (a->ev[k].kind == EVENT_SCENARIO)
 			break;
-		if (!strcmp(a->ev[k].kind, "step") &&
-		    sscanf(a->ev[k].arg, "%u", &n) == 1)
-			return n;
+		if (a->ev[k].kind == EVENT_STEP && a->ev[k].args_ok)
+			return a->ev[k].n;
 	}
 	return 0;
 }
@@ -108,9 +105,9 @@ static unsigned next_event_step(const struct analysis *a, size_t event,
 				unsigned step)
 {
 	for (size_t k = event + 1; k < a->n_events; k++) {
-		if (!strcmp(a->ev[k].kind, "scenario"))
+		if (a->ev[k].kind == EVENT_SCENARIO)
 			break;
-		if (analysis_is_link_event(&a->ev[k]))
+		if (event_is_link(&a->ev[k]))
 			return event_step(a, k);
 	}
 	return step + 64;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "probe_wire.h"
 
 /* Frames further apart than this many intervals start a new run: a lost
@@ -160,15 +161,8 @@ void flows_frame(struct flows *fl, size_t link, int64_t ns, uint32_t frame_no,
 		fk->r[fk->n - 1].frames++;
 		return;
 	}
-	if (fk->n == fk->cap) {
-		size_t cap = fk->cap ? fk->cap * 2 : 8;
-		struct flow_run *m = realloc(fk->r, cap * sizeof(*m));
-
-		if (!m)
-			return;	/* out of memory: a run less */
-		fk->r = m;
-		fk->cap = cap;
-	}
+	if (grow((void **)&fk->r, &fk->cap, fk->n, sizeof(*fk->r), 8))
+		return;	/* out of memory: a run less */
 	fk->r[fk->n++] = (struct flow_run){ ns, ns, 1, frame_no };
 }
 

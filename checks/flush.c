@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpdu.h"
 #include "fdb_dumps.h"
 #include "flows.h"
 
@@ -16,42 +15,40 @@
 #define FLOW_WARMUP_NS 300000000LL
 
 /*
- * Whether a port forwards a tree at ns, as its BPDUs say. Designated
- * ports repeat their flags every hello; a root port speaks rarely (an
- * agreement) and forwards once the tree is stable, and a port that never
- * sent a BPDU (a host's NIC, an edge port not yet heard) forwards.
+ * Whether a port forwards in the tree (v), as the engine has it.
+ * Designated ports repeat their flags every hello; a root port speaks
+ * rarely (an agreement) and forwards once the tree is stable, and a
+ * port nothing is known of (a host's NIC, an edge port not yet heard)
+ * forwards.
  */
-static bool port_forwards(const struct analysis *a, size_t node, size_t port,
-			  size_t tree, int64_t ns)
+static bool port_forwards(const struct analysis *a, const struct tree_view *v,
+			  int node, int port)
 {
-	struct an_sample s;
+	const struct tree_port *p = tree_view_port(v, node, port);
 
 	if (!topo_role_is_bridge(a->t->nodes[node].role) ||
-	    !analysis_port_view(a, node, port, tree, ns, &s))
+	    p->role == PORT_ROLE_SILENT || p->role == PORT_ROLE_ROOT)
 		return true;
-	if (s.role == BPDU_ROLE_ROOT)
-		return true;
-	return s.role != BPDU_ROLE_ALT_BACKUP && s.forwarding;
+	return p->role != PORT_ROLE_ALTERNATE &&
+	       p->state == PORT_STATE_FORWARDING;
 }
 
-static bool link_forwards(const struct analysis *a, size_t link, size_t tree,
-			  int64_t ns)
+static bool link_forwards(const struct analysis *a, const struct tree_view *v,
+			  size_t link)
 {
 	const struct topo_link *l = &a->t->links[link];
 
-	return analysis_link_up(a, link, ns) &&
-	       port_forwards(a, (size_t)l->end[0].node, (size_t)l->end[0].port,
-			     tree, ns) &&
-	       port_forwards(a, (size_t)l->end[1].node, (size_t)l->end[1].port,
-			     tree, ns);
+	return analysis_link_up(a, link, v->ns) &&
+	       port_forwards(a, v, l->end[0].node, l->end[0].port) &&
+	       port_forwards(a, v, l->end[1].node, l->end[1].port);
 }
 
 /*
  * The links from node `from` to node `to` in the tree's active topology
- * at ns, marked in on_path[]; false if they are not connected.
+ * (v), marked in on_path[]; false if they are not connected.
  */
-static bool tree_path(const struct analysis *a, size_t tree, int from, int to,
-		      int64_t ns, bool *on_path)
+static bool tree_path(const struct analysis *a, const struct tree_view *v,
+		      int from, int to, bool *on_path)
 {
 	int prev_link[TOPO_MAX_NODES], queue[TOPO_MAX_NODES];
 	bool seen[TOPO_MAX_NODES] = { false };
@@ -74,7 +71,7 @@ static bool tree_path(const struct analysis *a, size_t tree, int from, int to,
 				other = lk->end[0].node;
 			else
 				continue;
-			if (seen[other] || !link_forwards(a, l, tree, ns))
+			if (seen[other] || !link_forwards(a, v, l))
 				continue;
 			seen[other] = true;
 			prev_link[other] = (int)l;
@@ -95,7 +92,7 @@ static bool tree_path(const struct analysis *a, size_t tree, int from, int to,
 /* What one link event did to one tree. */
 struct tree_flush {
 	bool tc;			/* a BPDU of the tree carried TC */
-	const struct an_sample *tc_first, *tc_last;
+	const struct tree_adv *tc_first, *tc_last;
 	unsigned flows;			/* flows that could show a flush */
 	unsigned blind;			/* flows no flooding could leave */
 	unsigned long flooded;		/* their frames seen off path */
@@ -112,8 +109,8 @@ static void tree_tc(const struct analysis *a, size_t tree, int64_t from,
 	for (size_t i = 0; i < a->t->n_nodes; i++)
 		for (size_t j = 0; j < a->t->nodes[i].n_ports; j++) {
 			size_t n = 0;
-			const struct an_sample *s =
-				analysis_port_samples(a, i, j, tree, &n);
+			const struct tree_adv *s = trees_track(
+				&a->tr, (int)i, (int)j, (int)tree, &n);
 
 			for (size_t k = 0; k < n; k++) {
 				if (!s[k].tc || s[k].ns <= from || s[k].ns >= to)
@@ -160,8 +157,9 @@ static unsigned long off_path(const struct analysis *a, const struct flow *f,
  * (links marked in path) has a forwarding, captured link outside keep.
  * If not, a flush on the way floods only onto the path itself.
  */
-static bool can_flood_off_path(const struct analysis *a, size_t tree,
-			       const bool *path, const bool *keep, int64_t ns)
+static bool can_flood_off_path(const struct analysis *a,
+			       const struct tree_view *v, const bool *path,
+			       const bool *keep)
 {
 	bool on[TOPO_MAX_NODES] = { false };
 
@@ -174,7 +172,7 @@ static bool can_flood_off_path(const struct analysis *a, size_t tree,
 		const struct topo_link *lk = &a->t->links[l];
 
 		if (!keep[l] && (on[lk->end[0].node] || on[lk->end[1].node]) &&
-		    link_forwards(a, l, tree, ns))
+		    link_forwards(a, v, l))
 			return true;
 	}
 	return false;
@@ -187,7 +185,8 @@ static bool can_flood_off_path(const struct analysis *a, size_t tree,
  */
 static void judge_flow(const struct analysis *a, const struct flow *f,
 		       int64_t t, int64_t next, int event_link, bool *keep,
-		       bool *scratch, struct tree_flush *tf)
+		       bool *scratch, struct tree_flush *tf,
+		       struct tree_view *v)
 {
 	int64_t pre = t - STEADY_NS, end = next < f->stop_ns ? next : f->stop_ns;
 	int slot = topo_tree_slot(&a->t->mst,
@@ -201,10 +200,12 @@ static void judge_flow(const struct analysis *a, const struct flow *f,
 	if (pre < f->start_ns + FLOW_WARMUP_NS)
 		pre = f->start_ns + FLOW_WARMUP_NS;
 	mine = &tf[slot];
-	if (!tree_path(a, (size_t)slot, f->from, f->to, t - 1, keep) ||
+	trees_view_at(&a->tr, slot, t - 1, v);
+	if (!tree_path(a, v, f->from, f->to, keep) ||
 	    off_path(a, f, keep, pre, t, NULL))
 		return;
-	if (tree_path(a, (size_t)slot, f->from, f->to, end - 1, scratch))
+	trees_view_at(&a->tr, slot, end - 1, v);
+	if (tree_path(a, v, f->from, f->to, scratch))
 		for (size_t l = 0; l < a->t->n_links; l++)
 			keep[l] = keep[l] || scratch[l];
 	/* The failed or restored link carries what was in flight when
@@ -214,8 +215,7 @@ static void judge_flow(const struct analysis *a, const struct flow *f,
 		    !analysis_link_up(a, l, end - 1))
 			keep[l] = true;
 	flooded = off_path(a, f, keep, t, end, mine);
-	if (!flooded &&
-	    !can_flood_off_path(a, (size_t)slot, scratch, keep, end - 1)) {
+	if (!flooded && !can_flood_off_path(a, v, scratch, keep)) {
 		mine->blind++;
 		return;
 	}
@@ -237,7 +237,7 @@ static void describe(const struct analysis *a, size_t tree,
 	char tn[16];
 	size_t used = strlen(buf);
 
-	analysis_tree_name(a, tree, tn, sizeof(tn));
+	trees_tree_name(&a->tr, (int)tree, tn, sizeof(tn));
 	if (tf->flooded)
 		snprintf(buf + used, len - used,
 			 "%s%s%s flooded %lu frames (first: flow %u vlan %u "
@@ -249,14 +249,6 @@ static void describe(const struct analysis *a, size_t tree,
 		snprintf(buf + used, len - used, "%s%s kept %u flow%s on %s path",
 			 used ? "; " : "", tn, tf->flows,
 			 tf->flows == 1 ? "" : "s", tf->flows == 1 ? "its" : "their");
-}
-
-static void add_evidence(const struct analysis *a, struct result_run *r,
-			 struct result_check *c, size_t link, uint32_t frame,
-			 int64_t ns)
-{
-	if (frame && link < a->t->n_links)
-		result_add_evidence(r, c, a->p->links[link].pcap, frame, ns);
 }
 
 /*
@@ -276,12 +268,12 @@ static enum topo_flush dumps_scope(const struct analysis *a,
 	if (!d->found)
 		return TOPO_FLUSH_UNSET;
 	snprintf(why + used, len - used, "%sFDB dumps:", used ? "; " : "");
-	for (size_t s = 0; s < a->ntrees; s++) {
+	for (size_t s = 0; s < a->tr.ntrees; s++) {
 		char tn[16];
 
 		if (!d->forgotten[s])
 			continue;
-		analysis_tree_name(a, s, tn, sizeof(tn));
+		trees_tree_name(&a->tr, (int)s, tn, sizeof(tn));
 		used = strlen(why);
 		snprintf(why + used, len - used, "%s %s%s lost %lu learnt (%s)",
 			 flushed || leaked ? "," : "", tn,
@@ -301,7 +293,7 @@ static enum topo_flush dumps_scope(const struct analysis *a,
 /* The verdict for one event from what each tree did. */
 static void judge_event(struct analysis *a, struct result_run *r,
 			struct result_scenario *sc, enum topo_flush want,
-			const struct an_event *e, const struct tree_flush *tf,
+			const struct event *e, const struct tree_flush *tf,
 			const struct fdb_delta *d)
 {
 	unsigned changed_flows = 0, other_flows = 0, blind = 0;
@@ -309,10 +301,10 @@ static void judge_event(struct analysis *a, struct result_run *r,
 	bool all_tc = true, by_dumps = false;
 	enum topo_flush seen, dseen;
 	enum result_status st;
-	char text[240], why[1400] = "", name[40], link[24];
+	char text[EVENT_ARG_MAX + 128], why[1400] = "", name[40], link[24];
 	struct result_check *c;
 
-	for (size_t s = 0; s < a->ntrees; s++) {
+	for (size_t s = 0; s < a->tr.ntrees; s++) {
 		any_tc |= tf[s].tc;
 		all_tc &= tf[s].tc;
 		blind += tf[s].blind;
@@ -363,10 +355,10 @@ static void judge_event(struct analysis *a, struct result_run *r,
 		by_dumps = true;
 	}
 	snprintf(text, sizeof(text), "%s %s: FDB flush %s%s (expected %s)",
-		 e->kind, e->arg, st == RESULT_SKIP ? "not observable" :
+		 e->word, e->arg, st == RESULT_SKIP ? "not observable" :
 		 scope_name[seen], by_dumps ? " in the FDB dumps" : "",
 		 scope_name[want]);
-	snprintf(name, sizeof(name), "flush-%s", e->kind);
+	snprintf(name, sizeof(name), "flush-%s", e->word);
 	snprintf(link, sizeof(link), "%.*s", (int)strcspn(e->arg, " "), e->arg);
 	c = result_add_check(r, sc, name, RESULT_NO_TREE, link[0] ? link : NULL,
 			     st == RESULT_PASS, text, why[0] ? why : NULL);
@@ -375,8 +367,8 @@ static void judge_event(struct analysis *a, struct result_run *r,
 	if (st == RESULT_SKIP)
 		result_skip(r, c, why);
 	c->at_ns = e->ns;
-	for (size_t s = 0; s < a->ntrees; s++) {
-		int id = a->tree_id[s];
+	for (size_t s = 0; s < a->tr.ntrees; s++) {
+		int id = a->tr.tree_id[s];
 
 		result_add_figure(r, c, "flooded_frames", (double)tf[s].flooded, id);
 		if (d->found)
@@ -389,11 +381,11 @@ static void judge_event(struct analysis *a, struct result_run *r,
 		result_add_figure(r, c, "tc_last_s",
 				  (double)(tf[s].tc_last->ns - e->ns) / 1e9, id);
 	}
-	for (size_t s = 0; s < a->ntrees; s++) {
-		add_evidence(a, r, c, tf[s].flooded_link, tf[s].flooded_frame,
+	for (size_t s = 0; s < a->tr.ntrees; s++) {
+		analysis_evidence(a, r, c, tf[s].flooded_link, tf[s].flooded_frame,
 			     tf[s].flooded_ns);
 		if (tf[s].tc)
-			add_evidence(a, r, c, tf[s].tc_first->link,
+			analysis_evidence(a, r, c, tf[s].tc_first->link,
 				     tf[s].tc_first->frame, tf[s].tc_first->ns);
 	}
 }
@@ -406,32 +398,34 @@ void flush_checks(struct analysis *a, struct result_run *r,
 				       TOPO_FLUSH_PER_MSTI : tsc->expect.flush;
 	bool *keep = calloc(2 * a->t->n_links + 1, sizeof(*keep));
 	struct fdb_delta d;
-	struct tree_flush *tf = calloc(a->ntrees, sizeof(*tf));
+	struct tree_flush *tf = calloc(a->tr.ntrees, sizeof(*tf));
+	struct tree_view v;
 
-	if (!keep || !tf)
+	if (tree_view_alloc(&a->tr, &v) || !keep || !tf)
 		goto out;
 	for (size_t i = first; i < a->n_events && a->ev[i].ns < end; i++) {
-		const struct an_event *e = &a->ev[i];
+		const struct event *e = &a->ev[i];
 		int64_t next = end;
 
-		if (!analysis_is_link_event(e))
+		if (!event_is_link(e))
 			continue;
 		for (size_t k = i + 1; k < a->n_events && a->ev[k].ns < end; k++)
-			if (analysis_is_link_event(&a->ev[k])) {
+			if (event_is_link(&a->ev[k])) {
 				next = a->ev[k].ns;
 				break;
 			}
-		memset(tf, 0, a->ntrees * sizeof(*tf));
-		for (size_t s = 0; s < a->ntrees; s++)
+		memset(tf, 0, a->tr.ntrees * sizeof(*tf));
+		for (size_t s = 0; s < a->tr.ntrees; s++)
 			tree_tc(a, s, e->ns, next, &tf[s]);
 		for (size_t k = 0; k < a->flows.n; k++)
 			judge_flow(a, &a->flows.f[k], e->ns, next,
 				   analysis_event_link(a, e), keep,
-				   keep + a->t->n_links, tf);
+				   keep + a->t->n_links, tf, &v);
 		fdb_delta(a, tsc->name, i, analysis_event_link(a, e), &d);
 		judge_event(a, r, sc, want, e, tf, &d);
 	}
 out:
+	tree_view_free(&v);
 	free(keep);
 	free(tf);
 }

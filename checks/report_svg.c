@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "events.h"
+
 #define W 760.0
 #define LEFT 80.0
 #define RIGHT 20.0
@@ -44,15 +46,18 @@ static double tick_step(double span_s)
 
 static const char *event_colour(const char *kind)
 {
-	if (!strcmp(kind, "link-down"))
+	switch (event_kind_of(kind)) {
+	case EVENT_LINK_DOWN:
 		return "#c0392b";
-	if (!strcmp(kind, "link-up"))
+	case EVENT_LINK_UP:
 		return "#27ae60";
-	if (!strcmp(kind, "impair"))
+	case EVENT_IMPAIR:
 		return "#e67e22";
-	if (!strcmp(kind, "mark"))
+	case EVENT_MARK:
 		return "#7f8c8d";
-	return NULL;	/* not drawn */
+	default:
+		return NULL;	/* not drawn */
+	}
 }
 
 static void axis(FILE *out, const struct scale *s)

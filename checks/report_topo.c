@@ -23,13 +23,13 @@
 static const char *abbrev(const struct result_port *p)
 {
 	switch (p->role) {
-	case RESULT_PORT_ROOT:
+	case PORT_ROLE_ROOT:
 		return " R";
-	case RESULT_PORT_DESIGNATED:
+	case PORT_ROLE_DESIGNATED:
 		return " D";
-	case RESULT_PORT_ALTERNATE:
+	case PORT_ROLE_ALTERNATE:
 		return " A";
-	case RESULT_PORT_MASTER:
+	case PORT_ROLE_MASTER:
 		return " M";
 	default:
 		return "";
@@ -46,7 +46,7 @@ static void half(struct sbuf *o, const struct result_run *r, size_t l,
 	snprintf(label, sizeof(label), "%s%s%s%s", k->port[end], abbrev(p),
 		 p->inferred ? "?" : "",
 		 p->down ? " down" :
-		 result_port_blocked(p) && p->role != RESULT_PORT_ALTERNATE ?
+		 result_port_blocked(p) && p->role != PORT_ROLE_ALTERNATE ?
 			   " disc" : "");
 	sbuf_puts(o, "  ");
 	plan_dot_id(o, r->nodes[k->node[end]].name);
@@ -61,14 +61,14 @@ static void half(struct sbuf *o, const struct result_run *r, size_t l,
 		sbuf_printf(o, ", class=\"port blocked%s\", style=dashed, "
 			    "color=\"" BLOCKED "\", fontcolor=\"" BLOCKED "\"",
 			    p->inferred ? " inferred" : "");
-	else if (p->role == RESULT_PORT_ROOT)
+	else if (p->role == PORT_ROLE_ROOT)
 		/* Arrowhead at the midpoint: this end leads to the root. */
 		sbuf_printf(o, ", class=\"port rootport%s\", dir=forward, "
 			    "penwidth=2.5, color=\"" ROOT_PORT "\"",
 			    p->inferred ? " inferred" : "");
 	else
 		sbuf_printf(o, ", class=\"port %s\"",
-			    result_port_role_name(p->role));
+			    port_role_name(p->role));
 	sbuf_puts(o, "];\n");
 }
 

@@ -349,6 +349,8 @@ struct result_snapshot *result_add_snapshot(struct result_run *r,
 	s->ports = calloc(r->n_links * 2 + 1, sizeof(*s->ports));
 	if (!s->ports)
 		r->oom = true;
+	for (size_t k = 0; s->ports && k < r->n_links * 2; k++)
+		s->ports[k].role = PORT_ROLE_SILENT;
 	if (r->oom) {
 		free(s->at);
 		free(s->event);
@@ -361,24 +363,7 @@ struct result_snapshot *result_add_snapshot(struct result_run *r,
 
 bool result_port_blocked(const struct result_port *p)
 {
-	return !p->down && (p->role == RESULT_PORT_ALTERNATE ||
-			    (p->role != RESULT_PORT_SILENT && !p->forwarding));
-}
-
-const char *result_port_role_name(enum result_port_role role)
-{
-	switch (role) {
-	case RESULT_PORT_MASTER:
-		return "master";
-	case RESULT_PORT_ALTERNATE:
-		return "alternate";
-	case RESULT_PORT_ROOT:
-		return "root";
-	case RESULT_PORT_DESIGNATED:
-		return "designated";
-	default:
-		return "silent";
-	}
+	return port_blocked(p->role, p->state, p->down);
 }
 
 const struct result_figure *result_figure(const struct result_check *c,

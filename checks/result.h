@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "roles.h"
+
 /* A check (or figure) about no single tree. 0 is the CIST. */
 #define RESULT_NO_TREE (-1)
 #define RESULT_MAX_TREES 65
@@ -60,20 +62,12 @@ struct result_event {
 	char *arg;
 };
 
-/* A port's part in one tree, as its BPDUs advertise it. */
-enum result_port_role {
-	RESULT_PORT_SILENT,	/* sent no BPDU for the tree (yet) */
-	RESULT_PORT_MASTER,
-	RESULT_PORT_ALTERNATE,	/* alternate or backup */
-	RESULT_PORT_ROOT,
-	RESULT_PORT_DESIGNATED,
-};
-
+/* A port's part in one tree, as the tree-state engine (trees.h) has it. */
 struct result_port {
-	enum result_port_role role;
-	bool forwarding;
-	/* Silent, its role deduced: RSTP root and alternate ports send
-	 * nothing once agreed, their peer's designated BPDUs tell. */
+	enum port_role role;
+	enum port_state state;	/* advertised or inferred; never DOWN */
+	/* Its role deduced, not said: RSTP root and alternate ports send
+	 * nothing once agreed (trees.h). */
 	bool inferred;
 	bool down;		/* its link was down: the BPDU is history */
 	unsigned long frame;	/* the BPDU in its link's pcap, 0: none */
@@ -174,11 +168,8 @@ struct result_snapshot *result_add_snapshot(struct result_run *r,
 					    struct result_scenario *sc,
 					    const char *at, const char *event,
 					    int64_t ns, int msti);
-/* Not forwarding in its tree: alternate/backup, or discarding, on a
- * link that is up. */
+/* Not forwarding in its tree (port_blocked). */
 bool result_port_blocked(const struct result_port *p);
-/* "root", "designated", "alternate", "master", "silent". */
-const char *result_port_role_name(enum result_port_role role);
 
 /* The figure of that name and tree, or NULL. */
 const struct result_figure *result_figure(const struct result_check *c,

@@ -10,8 +10,9 @@
 #include "analyze.h"
 #include "result.h"
 
-/* Adds sc's snapshots to r (and the lab's nodes and links, once). */
+/* Adds the snapshots of sc (events first..end of the log) to r, and
+ * the lab's nodes and links, once. */
 void snapshot_scenario(const struct analysis *a, struct result_run *r,
-		       struct result_scenario *sc);
+		       struct result_scenario *sc, size_t first, int64_t end);
 
 #endif

@@ -9,7 +9,7 @@ model_SRCS := lab/model/topo_model.c lab/model/topo_yaml.c \
 	lab/model/topo_parse.c lab/model/topo_scenario.c \
 	lab/model/plan.c lab/model/plan_xml.c lab/model/plan_seed.c \
 	lab/model/plan_print.c lab/model/plan_dot.c lab/model/events.c \
-	lab/model/paths.c lab/model/build_id.c
+	lab/model/paths.c lab/model/build_id.c lab/model/event_parse.c
 model_USES := libmst util
 # libyaml; SHA-256 of the lab name (libcrypto).
 model_LDLIBS := -lyaml -lcrypto
@@ -17,3 +17,7 @@ model_LDLIBS := -lyaml -lcrypto
 UNIT_TESTS += test_paths
 test_paths_SRCS := tests/unit/test_paths.c
 test_paths_USES := model
+# The event log codec on its own: writers, the reader, bad lines.
+UNIT_TESTS += test_events
+test_events_SRCS := tests/unit/test_events.c
+test_events_USES := model

@@ -210,7 +210,7 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 		}
 	}
 	if (l.p) {
-		events_log(&l.ev, "run-end", "%s", failed ? "fail" : "ok");
+		events_run_end(&l.ev, failed);
 		if (rt.keep && !failed)
 			fprintf(err, "mstlab: --keep: lab %s stays up; "
 				"'mstlab down %s' when done\n", rt.t->name,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * mstlab watch: the lab's trees live, from its captures (watch_follow.h
- * says why the files): a screen on a terminal, event lines otherwise,
- * JSON lines with --json.
+ * mstlab watch: the lab's trees live, from its captures (follow.h says
+ * why the files) through the tree-state engine the verdicts use too: a
+ * screen on a terminal, event lines otherwise, JSON lines with --json.
  */
 #include "cmd_watch.h"
 
@@ -21,7 +21,7 @@
 #include "lab.h"
 #include "opts.h"
 #include "runtime.h"
-#include "watch_follow.h"
+#include "follow.h"
 #include "watch_render.h"
 
 static const char watch_usage[] =
@@ -41,8 +41,8 @@ struct watch_run {
 	bool live;		/* the lab's current run: ends with `down` */
 	struct topo *t;
 	struct plan *p;
-	struct watch_model m;
-	struct watch_follow wf;
+	struct trees tr;
+	struct follow wf;
 	struct watch_log log;
 	FILE *out, *err;
 	bool tty;
@@ -183,15 +183,15 @@ static int find_run(struct watch_run *w)
 	w->live = lab_current_run(w->results, w->lab, cur, sizeof(cur)) == 0 &&
 		  strcmp(cur, w->run_dir) == 0;
 	if (plan_build(w->t, &w->p) ||
-	    watch_model_init(&w->m, w->t, w->p) ||
-	    watch_follow_init(&w->wf, w->t, w->p, w->run_dir)) {
+	    trees_init(&w->tr, w->t, w->p, TREES_LIVE) ||
+	    follow_init(&w->wf, w->t, w->p, w->run_dir)) {
 		fprintf(w->err, "mstlab: out of memory\n");
 		return 1;
 	}
 	return 0;
 }
 
-static void on_event(void *ctx, const struct watch_event *e)
+static void on_event(void *ctx, const struct trees_change *e)
 {
 	struct watch_run *w = ctx;
 	char line[WATCH_LINE_MAX];
@@ -200,11 +200,11 @@ static void on_event(void *ctx, const struct watch_event *e)
 		return;
 	w->emitted++;
 	if (w->o.json) {
-		watch_event_json(&w->m, e, w->out);
+		watch_event_json(&w->tr, e, w->out);
 		fflush(w->out);
 		return;
 	}
-	watch_event_text(&w->m, e, line, sizeof(line));
+	watch_event_text(&w->tr, e, line, sizeof(line));
 	if (w->tty) {
 		watch_log_add(&w->log, line);
 	} else {
@@ -239,7 +239,7 @@ static void draw(struct watch_run *w, bool clear)
 	if (!clear)	/* a table in a log: all of it, no event lines */
 		scr.height = 1000;
 	sbuf_init(&sb);
-	watch_render_screen(&w->m, clear ? &w->log : &(struct watch_log){ 0 },
+	watch_render_screen(&w->tr, clear ? &w->log : &(struct watch_log){ 0 },
 			    &scr, &sb);
 	if (clear) {
 		/* Home, then each line over the old one; erase the rest. */
@@ -289,7 +289,7 @@ static int follow(struct watch_run *w)
 	int64_t start = realtime_ns(), last_draw = 0, last_check = start;
 	int64_t stop = w->o.for_s >= 0 ?
 			       start + (int64_t)(w->o.for_s * 1e9) : INT64_MAX;
-	unsigned long seen = w->m.events;
+	unsigned long seen = w->tr.changes;
 	int fd = watch_fd(w);
 	const char *why = NULL;
 
@@ -307,9 +307,9 @@ static int follow(struct watch_run *w)
 			if (!still_up(w))
 				why = "the lab went down";
 		}
-		if (w->tty && (w->m.events != seen || resized ||
+		if (w->tty && (w->tr.changes != seen || resized ||
 			       now - last_draw >= 1000000000LL)) {
-			seen = w->m.events;
+			seen = w->tr.changes;
 			resized = 0;
 			last_draw = now;
 			draw(w, true);
@@ -325,9 +325,9 @@ static int follow(struct watch_run *w)
 		} else {
 			usleep((useconds_t)wait_ms * 1000);
 		}
-		while (watch_follow_pump(&w->wf, &w->m, 4096))
+		while (follow_pump(&w->wf, &w->tr, 4096))
 			;
-		watch_tick(&w->m, realtime_ns());
+		trees_tick(&w->tr, realtime_ns());
 	}
 	if (fd >= 0)
 		close(fd);
@@ -338,8 +338,8 @@ static int follow(struct watch_run *w)
 
 static void run_free(struct watch_run *w)
 {
-	watch_follow_close(&w->wf);
-	watch_model_free(&w->m);
+	follow_close(&w->wf);
+	trees_free(&w->tr);
 	plan_free(w->p);
 	topo_free(w->t);
 }
@@ -364,16 +364,16 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	if (rc)
 		goto done;
 	w->tty = !w->o.json && isatty(fileno(out));
-	w->m.emit_ctx = w;
+	w->tr.emit_ctx = w;
 	/* The run so far makes the first picture; its events are history,
 	 * printed only with --replay. */
 	if (w->o.replay)
-		w->m.emit = on_event;
-	while (watch_follow_pump(&w->wf, &w->m, 4096))
+		w->tr.emit = on_event;
+	while (follow_pump(&w->wf, &w->tr, 4096))
 		;
-	watch_tick(&w->m, realtime_ns());	/* history's TC that lapsed */
-	w->m.emit = on_event;
-	bad = watch_follow_error(&w->wf);
+	trees_tick(&w->tr, realtime_ns());	/* history's TC that lapsed */
+	w->tr.emit = on_event;
+	bad = follow_error(&w->wf);
 	if (bad)
 		fprintf(err, "mstlab: %s\n", bad);
 	lab_interrupted = 0;

@@ -355,7 +355,7 @@ int lab_up(struct lab *l, struct errbuf *err)
 {
 	const struct lab_ops *o = l->ops;
 
-	events_log(&l->ev, "run-start", "%s", l->t->name);
+	events_run_start(&l->ev, l->t->name);
 	if (seed_make_all(l->p, l->run_dir, err))
 		return -1;
 	if (up_links(l, err))
@@ -501,8 +501,7 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, struct errbuf *err)
 	free(state);
 	if (err->msg[0])
 		return -1;
-	events_log(&l->ev, "ready", "%.3f",
-		   (double)(o->now_ms(o->clock_ctx) - start) / 1000);
+	events_ready(&l->ev, (double)(o->now_ms(o->clock_ctx) - start) / 1000);
 	fprintf(l->log, "mstlab: all %zu nodes ready in %.1f s\n", n,
 		(double)(o->now_ms(o->clock_ctx) - start) / 1000);
 	return 0;
@@ -647,8 +646,7 @@ int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 		return -1;
 	}
 	/* Stamped when it started going down. */
-	events_log_at(&l->ev, start, "link-down", "link%u %s", tl->index,
-		      mode == TOPO_FAIL_CARRIER ? "carrier" : "silent");
+	events_link_down(&l->ev, start, tl->index, mode);
 	took(l, tl, "down", start);
 	if (mode == TOPO_FAIL_CARRIER)
 		rt->carrier_down = true;
@@ -674,7 +672,7 @@ int lab_link_restore(struct lab *l, int link, struct errbuf *err)
 	/* Stamped when it started coming up: the guests may send their
 	 * first BPDUs across it before the restore returns, and those are
 	 * the restore's doing, not the failure's. */
-	events_log_at(&l->ev, start, "link-up", "link%u", tl->index);
+	events_link_up(&l->ev, start, tl->index);
 	took(l, tl, "up", start);
 	return 0;
 }
@@ -737,8 +735,8 @@ int lab_wait_converged(struct lab *l, unsigned timeout_ms, struct errbuf *err)
 		if (!settled)
 			stable_since = now;
 		if (now - stable_since >= quiet) {
-			events_log(&l->ev, "converged", "%.3f",
-				   (double)(stable_since - start) / 1000);
+			events_converged(&l->ev,
+					 (double)(stable_since - start) / 1000);
 			fprintf(l->log, "mstlab: converged (no change for "
 				"%.1f s)\n", (double)quiet / 1000);
 			rc = 0;

@@ -9,7 +9,6 @@ mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/cli.c \
 	lab/mstlab/hostnet.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
 	lab/mstlab/reaper.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
-	lab/mstlab/watch_follow.c \
 	lab/mstlab/version.c lab/mstlab/watch_render.c
 mstlabcore_USES := checks model libmst util
 mstlabcore_LDLIBS := -lvirt -lvirt-qemu -ljansson
@@ -25,7 +24,7 @@ test_plan_SRCS := tests/unit/test_plan.c
 test_plan_USES := mstlabcore
 test_lab_SRCS := tests/unit/test_lab.c
 test_lab_USES := mstlabcore
-test_watch_SRCS := tests/unit/test_watch.c tests/unit/checks_fixture.c
+test_watch_SRCS := tests/unit/test_watch.c tests/unit/checks_fixture.c tests/unit/fixture_agree.c
 test_watch_USES := mstlabcore
 UNIT_TESTS += test_version
 test_version_SRCS := tests/unit/test_version.c

@@ -198,8 +198,7 @@ static int impair(struct lab *l, const struct topo_step *st, struct errbuf *err)
 		if (rc && err->msg[0])
 			return -1;
 	}
-	events_log(&l->ev, "impair", "link%u delay %s loss %s", tl->index,
-		   delay, loss);
+	events_impair(&l->ev, tl->index, delay, loss);
 	return 0;
 }
 
@@ -363,8 +362,8 @@ static int probe_start(struct lab *l, const struct topo_step *st,
 		list_add(flows, sizeof(flows), pr->flow);
 		list_add(vids, sizeof(vids), vid);
 		l->n_probes++;
-		events_log(&l->ev, "probe-start", "%u %s %s %u %u", pr->flow,
-			   from->name, to->name, vid, st->rate_pps);
+		events_probe_start(&l->ev, pr->flow, from->name, to->name, vid,
+				   st->rate_pps);
 		more = tagged && next_vid(&st->vlans, &vid);
 		if (++in_gen == GEN_MAX_FLOWS || !more) {
 			snprintf(pid, sizeof(pid), "/run/probe-gen-%u.pid",
@@ -412,7 +411,7 @@ static int probe_stop(struct lab *l, FILE *out, struct errbuf *err)
 			 l->probes[i].flow);
 		if (l->probes[i].gen)
 			rc |= daemon_stop(l, l->probes[i].from, pid, err);
-		events_log(&l->ev, "probe-stop", "%u", l->probes[i].flow);
+		events_probe_stop(&l->ev, l->probes[i].flow);
 	}
 	nap(l, 500, err);
 	for (size_t i = 0; i < l->n_probes; i++) {
@@ -456,7 +455,7 @@ static int step(struct lab *l, const struct topo_step *st, const char *tag,
 	case TOPO_STEP_SLEEP:
 		return nap(l, st->sleep_ms, err);
 	case TOPO_STEP_MARK:
-		events_log(&l->ev, "mark", "%s", st->label);
+		events_mark(&l->ev, st->label);
 		return 0;
 	case TOPO_STEP_PROBE_START:
 		return probe_start(l, st, err);
@@ -472,7 +471,7 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 {
 	fprintf(l->log, "mstlab: scenario %s: %zu steps\n", sc->name,
 		sc->n_steps);
-	events_log(&l->ev, "scenario", "%s", sc->name);
+	events_scenario(&l->ev, sc->name);
 	for (size_t i = 0; i < sc->n_steps; i++) {
 		const struct topo_step *st = &sc->steps[i];
 		char what[256], tag[320];
@@ -482,7 +481,7 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 		describe(l, st, what, sizeof(what));
 		fprintf(l->log, "mstlab: %s: step %zu/%zu: %s\n", sc->name,
 			i + 1, sc->n_steps, what);
-		events_log(&l->ev, "step", "%zu %s", i + 1, what);
+		events_step(&l->ev, i + 1, what);
 		snprintf(tag, sizeof(tag), "%s-step%zu", sc->name, i + 1);
 		if (injects(st))
 			fdb_snapshot(l, tag, "before");
@@ -497,7 +496,7 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 			++*tap_index, sc->name, what, l->t->file, st->mark.line);
 		if (rc) {
 			fprintf(out, "# %s\n", err.msg);
-			events_log(&l->ev, "step-failed", "%zu", i + 1);
+			events_step_failed(&l->ev, i + 1);
 			return 1;
 		}
 	}

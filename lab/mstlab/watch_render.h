@@ -2,7 +2,7 @@
 /*
  * mstlab watch's output: the screen (a table of trees × bridge ports,
  * then the latest events), one text line per event, one JSON object per
- * event. Pure: everything is written into a buffer or a FILE the caller
+ * event, all from the tree-state engine's live state and changes. Pure: everything is written into a buffer or a FILE the caller
  * owns, so tests read exactly what a terminal would get.
  */
 #ifndef MSTLAB_WATCH_RENDER_H
@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "sbuf.h"
-#include "watch_model.h"
+#include "trees.h"
 
 #define WATCH_LOG_LINES 64
 #define WATCH_LINE_MAX 200
@@ -39,14 +39,14 @@ struct watch_screen {
  * line's visible text fits the width (escapes aside) and there are at
  * most height - 1 lines, so the last row stays free for the cursor.
  */
-void watch_render_screen(const struct watch_model *m, const struct watch_log *log,
+void watch_render_screen(const struct trees *tr, const struct watch_log *log,
 			 const struct watch_screen *scr, struct sbuf *out);
 
 /* One event as a line of text (no newline). */
-void watch_event_text(const struct watch_model *m, const struct watch_event *e,
+void watch_event_text(const struct trees *tr, const struct trees_change *e,
 		      char *buf, size_t len);
 /* One event as one JSON object on one line. */
-void watch_event_json(const struct watch_model *m, const struct watch_event *e,
+void watch_event_json(const struct trees *tr, const struct trees_change *e,
 		      FILE *out);
 
 #endif

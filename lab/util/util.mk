@@ -1,6 +1,7 @@
-# util: what every layer may use — a growable text buffer, child processes
-# without a shell (and Graphviz as one), argument parsing, every
-# program's options and --help (opts), the host side's error buffer.
+# util: what every layer may use — a growable text buffer, growable
+# arrays (grow.h), child processes without a shell (and Graphviz as one),
+# argument parsing, every program's options and --help (opts), the host
+# side's error buffer.
 LIBRARIES += util
 util_DIR := lab/util
 util_SRCS := lab/util/sbuf.c lab/util/child.c lab/util/args.c \

@@ -24,6 +24,7 @@ static const char lab[] =
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	struct topo_error te;
+	struct event *ev;
 	size_t start = 0;
 	int tap = 0;
 	FILE *null;
@@ -32,15 +33,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				     &te) || plan_build(t, &p)))
 		abort();
 	a = calloc(1, sizeof(*a));
-	a->t = t;
-	a->p = p;
-	a->ntrees = 1 + t->mst.n_msti;
-	for (size_t s = 0; s < a->ntrees; s++)
-		a->tree_id[s] = topo_tree_id(&t->mst, (int)s);
-	a->pt = calloc(t->n_nodes * TOPO_MAX_PORTS * a->ntrees, sizeof(*a->pt));
-	a->n_events = 2;
-	a->ev[0] = (struct an_event){ .ns = 0, .kind = "scenario", .arg = "s" };
-	a->ev[1] = (struct an_event){ .ns = 1000, .kind = "run-end" };
+	ev = calloc(2, sizeof(*ev));
+	if (!a || !ev || analysis_init(a, t, p) ||
+	    event_parse("1 scenario s", &ev[0]) ||
+	    event_parse("1000 run-end ok", &ev[1]))
+		abort();
+	analysis_events(a, ev, 2);
 	for (size_t i = 0; i + 1 <= size; i++)
 		if (i + 1 == size || (data[i] == 0xff && data[i + 1] == 0xfe)) {
 			size_t end = i + 1 == size ? size : i;
@@ -50,6 +48,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			start = i + 2;
 			i++;
 		}
+	trees_seal(&a->tr);
 	null = fopen("/dev/null", "w");
 	analysis_verdicts(a, null, &tap);
 	fclose(null);

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "checks_fixture.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "child.h"
+#include "unit.h"
 
 size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
 		   const int msti_root[2], const struct fx_adv adv[3],
@@ -44,6 +48,20 @@ size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
 	return len;
 }
 
+void fx_record(void *ctx, const struct trees_change *c)
+{
+	struct fx_changes *r = ctx;
+
+	if (r->n == FX_MAX_CHANGES)
+		return;
+	r->ch[r->n] = *c;
+	if (c->event) {
+		r->ev[r->n] = *c->event;
+		r->ch[r->n].event = &r->ev[r->n];
+	}
+	r->n++;
+}
+
 void fx_write_file(const char *dir, const char *name, const char *text)
 {
 	char path[512];
@@ -55,4 +73,25 @@ void fx_write_file(const char *dir, const char *name, const char *text)
 		fputs(text, f);
 		fclose(f);
 	}
+}
+
+void fx_run_done(const char *dir)
+{
+	static char last[128];
+	static unsigned n;
+	const char *keep = getenv("MSTLAB_KEEP_RUNS");
+	char dest[512], why[600];
+
+	if (fx_trees_agree(dir, why, sizeof(why)))
+		unit_fail(__FILE__, __LINE__, "the engine live and as history "
+			  "differ over %s: %s", dir, why);
+	if (!keep || !*keep)
+		return;
+	if (strcmp(last, unit_current())) {
+		snprintf(last, sizeof(last), "%s", unit_current());
+		n = 0;
+	}
+	snprintf(dest, sizeof(dest), "%s/%s-%u", keep, unit_current(), ++n);
+	spawn_run((char *[]){ "cp", "-a", (char *)dir, dest, NULL }, NULL,
+		  10000);
 }

@@ -14,6 +14,7 @@
 
 #include "bpdu.h"
 #include "plan.h"
+#include "trees.h"
 
 /* What a port says about one tree. */
 struct fx_adv {
@@ -30,7 +31,38 @@ size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
 		   const int msti_root[2], const struct fx_adv adv[3],
 		   uint8_t *buf, size_t size);
 
+/* What a live engine emitted: the changes, with copies of the event
+ * lines they point to (valid during the callback only). */
+#define FX_MAX_CHANGES 256
+struct fx_changes {
+	size_t n;
+	struct trees_change ch[FX_MAX_CHANGES];
+	struct event ev[FX_MAX_CHANGES];
+};
+
+/* An engine's emit callback; ctx is a struct fx_changes. */
+void fx_record(void *ctx, const struct trees_change *c);
+
 /* Writes text to dir/name (a test's run folder). */
 void fx_write_file(const char *dir, const char *name, const char *text);
+
+/*
+ * The tree-state engine run both ways over one run folder: live, as
+ * mstlab watch follows the files, and as the verdicts' history asked at
+ * each instant. 0 if they show the same trees (root, TC, every port's
+ * role, state, down, deduction, last BPDU) just before every event of
+ * the log and at the end; -1 with why (the first difference, or why the
+ * folder cannot be read) otherwise.
+ */
+int fx_trees_agree(const char *dir, char *why, size_t len);
+
+/*
+ * A test is done with its run folder, about to remove it: the engine
+ * must agree with itself over it (fx_trees_agree; the test fails if
+ * not). With MSTLAB_KEEP_RUNS=DIR in the environment the folder is
+ * copied to DIR/<test>-<n>, so the fixture runs can be judged again by
+ * another build of mstlab (verdict, watch) and the outputs compared.
+ */
+void fx_run_done(const char *dir);
 
 #endif

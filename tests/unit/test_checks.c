@@ -140,6 +140,7 @@ static void fixture_free(struct fixture *fx)
 {
 	char *argv[] = { "rm", "-rf", fx->dir, NULL };
 
+	fx_run_done(fx->dir);
 	plan_free(fx->p);
 	topo_free(fx->t);
 	pcap_close(fx->dead);
@@ -238,14 +239,19 @@ TEST(verdicts_find_roots_blocked_ports_and_settle_times)
 	      != NULL);
 	CHECK(strstr(out, "ok 8 - check s: link-down link1 carrier settles in "
 			  "0.500 s (msti 1)\n") != NULL);
+	/* At the end link1 is down: no port that is up names a root (its
+	 * ends' last BPDUs are history). */
+	CHECK(strstr(out, "\nnot ok 6 - check s: cist root is sw1 at the end\n"
+			  "# the BPDUs name no root (every port that spoke is "
+			  "down)\n") != NULL);
 	/* The second scenario expects the wrong MSTI 1 root. */
 	CHECK(strstr(out, "\nok 11 - check s: region boundaries are where the "
 			  "topology puts them: none\n") != NULL);
 	CHECK(strstr(out, "not ok 14 - check wrong: msti 1 root is sw1 before "
-			  "the first failure\n# the BPDUs name sw2\n") != NULL);
+			  "the first failure\n# the BPDUs name no root") != NULL);
 	CHECK(strstr(out, "ok 2 - check s: no frame goes round a loop\n"));
 	CHECK(strstr(out, "ok 10 - check s: every step of the scenario succeeded\n"));
-	CHECK_INT(failed, 1);
+	CHECK_INT(failed, 3);
 	free(out);
 	fixture_free(&fx);
 }
@@ -510,7 +516,7 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	argv[1] = fx.dir;
 	out = unit_capture(cmd_verdict, 2, argv, &rc, &err);
 	CHECK_INT(rc, 1);
-	snprintf(want, sizeof(want), "\n1..16\nRESULT: FAIL 16 checks, 1 failed"
+	snprintf(want, sizeof(want), "\n1..16\nRESULT: FAIL 16 checks, 3 failed"
 		 " \xe2\x80\x94 %s/report.html\n", fx.dir);
 	CHECK(strlen(out) > strlen(want));
 	CHECK_STR(out + strlen(out) - strlen(want), want);
@@ -534,7 +540,8 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	      != NULL);
 	CHECK(strstr(junit, "<testcase classname=\"duo.wrong\" "
 			    "name=\"root-before-failure[msti 1]\" time=\"0.000\">"
-			    "\n      <failure message=\"the BPDUs name sw2\"")
+			    "\n      <failure message=\"the BPDUs name no root "
+			    "(every port that spoke is down)\"")
 	      != NULL);
 	CHECK(strstr(junit, "evidence: pcap/link1-sw1.p1-sw2.p1.pcap frame 6 "
 			    "at 4.000001000 ") != NULL);
@@ -591,16 +598,16 @@ TEST(snapshots_show_each_trees_root_roles_and_blocked_ports)
 	CHECK_INT(s->ns, S(5));
 	CHECK_INT(s->msti, 0);
 	CHECK_INT(s->root, 0);
-	CHECK_INT(s->ports[0].role, RESULT_PORT_DESIGNATED);
+	CHECK_INT(s->ports[0].role, PORT_ROLE_DESIGNATED);
 	CHECK(!result_port_blocked(&s->ports[0]));
 	CHECK_INT(s->ports[0].frame, 5);	/* sw1's BPDU at 4 s */
 	s = &sc->snapshots[1];
 	CHECK_INT(s->msti, 1);
 	CHECK_INT(s->root, 1);
-	CHECK_INT(s->ports[0].role, RESULT_PORT_ALTERNATE);
+	CHECK_INT(s->ports[0].role, PORT_ROLE_ALTERNATE);
 	CHECK(result_port_blocked(&s->ports[0]));
 	CHECK(!s->ports[0].inferred);
-	CHECK_INT(s->ports[1].role, RESULT_PORT_DESIGNATED);
+	CHECK_INT(s->ports[1].role, PORT_ROLE_DESIGNATED);
 	CHECK(!result_port_blocked(&s->ports[1]));
 	s = &sc->snapshots[3];
 	CHECK_STR(s->at, "end");
@@ -636,9 +643,10 @@ TEST(a_silent_port_facing_the_designated_one_is_the_root_port)
 	for (size_t k = 0; k < 2; k++) {
 		s = &r.scenarios[0].snapshots[k];
 		CHECK_INT(s->root, 1);
-		CHECK_INT(s->ports[0].role, RESULT_PORT_ROOT);
-		CHECK(s->ports[0].inferred && s->ports[0].forwarding);
-		CHECK_INT(s->ports[1].role, RESULT_PORT_DESIGNATED);
+		CHECK_INT(s->ports[0].role, PORT_ROLE_ROOT);
+		CHECK(s->ports[0].inferred &&
+		      s->ports[0].state == PORT_STATE_FORWARDING);
+		CHECK_INT(s->ports[1].role, PORT_ROLE_DESIGNATED);
 		CHECK(!s->ports[1].inferred);
 	}
 	result_free(&r);

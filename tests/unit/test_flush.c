@@ -310,6 +310,7 @@ static void close_run(struct run *r)
 {
 	char *argv[] = { "rm", "-rf", r->dir, NULL };
 
+	fx_run_done(r->dir);
 	plan_free(r->p);
 	topo_free(r->t);
 	pcap_close(r->dead);

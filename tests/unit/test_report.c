@@ -427,6 +427,9 @@ TEST(junit_xml_is_valid_against_the_schema)
  * failure (root sw1; sw3:p1 alternate; sw3:p2 sw3's root port, deduced)
  * and the CIST at the end with link3 down.
  */
+#define FWD PORT_STATE_FORWARDING
+#define DISC PORT_STATE_DISCARDING
+
 static void build_topo(struct result_run *r)
 {
 	static const char *const ends[4][4] = {
@@ -453,15 +456,15 @@ static void build_topo(struct result_run *r)
 	s = result_add_snapshot(r, &r->scenarios[0], "before-failure", NULL,
 				S(105), 1);
 	s->root = 0;
-	s->ports[0] = (struct result_port){ RESULT_PORT_DESIGNATED, true,
+	s->ports[0] = (struct result_port){ PORT_ROLE_DESIGNATED, FWD,
 					    false, false, 3 };
-	s->ports[1] = (struct result_port){ RESULT_PORT_ROOT, true, false,
+	s->ports[1] = (struct result_port){ PORT_ROLE_ROOT, FWD, false,
 					    false, 4 };
-	s->ports[2] = (struct result_port){ RESULT_PORT_DESIGNATED, true,
+	s->ports[2] = (struct result_port){ PORT_ROLE_DESIGNATED, FWD,
 					    false, false, 5 };
-	s->ports[3] = (struct result_port){ RESULT_PORT_ALTERNATE, false,
+	s->ports[3] = (struct result_port){ PORT_ROLE_ALTERNATE, DISC,
 					    false, false, 6 };
-	s->ports[4] = (struct result_port){ RESULT_PORT_ROOT, true, true,
+	s->ports[4] = (struct result_port){ PORT_ROLE_ROOT, FWD, true,
 					    false, 0 };
 	s->ports[5] = s->ports[2];
 	s->ports[6] = s->ports[2];
@@ -469,7 +472,7 @@ static void build_topo(struct result_run *r)
 				S(120) - 1, 0);
 	s->root = 0;
 	s->ports[4].down = s->ports[5].down = true;
-	s->ports[5].role = RESULT_PORT_DESIGNATED;
+	s->ports[5].role = PORT_ROLE_DESIGNATED;
 }
 
 TEST(topology_dot_has_root_root_ports_and_blocked_ends)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * mstlab watch without a lab: BPDUs encoded with the daemon's codec go
- * into the model; the events, the 80×24 screen and the JSON lines that
- * come out are checked; the follower reads a capture written in pieces;
- * the command replays a run folder and refuses a lab that is not up.
+ * into the tree-state engine (its rules: test_trees); the 80×24 screen
+ * and the JSON lines that render its changes are checked; the follower
+ * reads a capture written in pieces; the command replays a run folder
+ * and refuses a lab that is not up.
  */
 #include <jansson.h>
 #include <pcap/pcap.h>
@@ -19,41 +20,36 @@
 #include "plan.h"
 #include "checks_fixture.h"
 #include "unit.h"
-#include "watch_follow.h"
-#include "watch_model.h"
+#include "analyze.h"
+#include "events.h"
+#include "follow.h"
+#include "report.h"
+#include "trees.h"
 #include "watch_render.h"
 
 /* triangle.yaml's bridges: sw1 roots the CIST and MSTI 1, sw2 MSTI 2. */
-static const char tri_yaml[] =
-	"name: tri\n"
-	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"
-	"nodes:\n"
-	"  sw1: { role: bridge, priority: { cist: 4096, 1: 4096 } }\n"
-	"  sw2: { role: bridge, priority: { 2: 4096 } }\n"
-	"  sw3: { role: bridge }\n"
-	"links:\n"
-	"  - [sw1:p1, sw2:p1]\n"
-	"  - [sw2:p2, sw3:p1]\n"
-	"  - [sw3:p2, sw1:p2]\n";
+#define TRI_LAB								\
+	"name: tri\n"							\
+	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"	\
+	"nodes:\n"							\
+	"  sw1: { role: bridge, priority: { cist: 4096, 1: 4096 } }\n"	\
+	"  sw2: { role: bridge, priority: { 2: 4096 } }\n"		\
+	"  sw3: { role: bridge }\n"					\
+	"links:\n"							\
+	"  - [sw1:p1, sw2:p1]\n"					\
+	"  - [sw2:p2, sw3:p1]\n"					\
+	"  - [sw3:p2, sw1:p2]\n"
+
+static const char tri_yaml[] = TRI_LAB;
 
 #define S(x) ((int64_t)(x) * 1000000000LL)
-#define MAX_EV 256
 
 struct fx {
 	struct topo *t;
 	struct plan *p;
-	struct watch_model m;
-	size_t n;
-	struct watch_event ev[MAX_EV];
+	struct trees tr;
+	struct fx_changes c;
 };
-
-static void record(void *ctx, const struct watch_event *e)
-{
-	struct fx *f = ctx;
-
-	if (f->n < MAX_EV)
-		f->ev[f->n++] = *e;
-}
 
 static int fx_init(struct fx *f, const char *yaml)
 {
@@ -61,16 +57,17 @@ static int fx_init(struct fx *f, const char *yaml)
 
 	memset(f, 0, sizeof(*f));
 	if (topo_parse_buffer("t.yaml", yaml, strlen(yaml), &f->t, &te) ||
-	    plan_build(f->t, &f->p) || watch_model_init(&f->m, f->t, f->p))
+	    plan_build(f->t, &f->p) ||
+	    trees_init(&f->tr, f->t, f->p, TREES_LIVE))
 		return -1;
-	f->m.emit = record;
-	f->m.emit_ctx = f;
+	f->tr.emit = fx_record;
+	f->tr.emit_ctx = &f->c;
 	return 0;
 }
 
 static void fx_free(struct fx *f)
 {
-	watch_model_free(&f->m);
+	trees_free(&f->tr);
 	plan_free(f->p);
 	topo_free(f->t);
 }
@@ -83,233 +80,20 @@ static void send_adv(struct fx *f, int64_t ns, int node, int port,
 	size_t len = fx_mst_bpdu(f->p, node, port, 0, (const int[2]){ 0, 1 }, adv, buf, sizeof(buf));
 	int link = f->t->nodes[node].ports[port].link;
 
-	watch_frame(&f->m, ns, link, buf, len);
+	trees_frame(&f->tr, ns, link, 0, buf, len);
+}
+
+static void log_line(struct fx *f, const char *line)
+{
+	struct event e;
+
+	if (!event_parse(line, &e))
+		trees_event(&f->tr, &e);
 }
 
 static const struct fx_adv DF = { BPDU_ROLE_DESIGNATED, true, false };
-static const struct fx_adv DF_TC = { BPDU_ROLE_DESIGNATED, true, true };
 static const struct fx_adv AD = { BPDU_ROLE_ALT_BACKUP, false, false };
 static const struct fx_adv RF = { BPDU_ROLE_ROOT, true, false };
-static const struct fx_adv RF_TC = { BPDU_ROLE_ROOT, true, true };
-
-static size_t count(const struct fx *f, enum watch_kind kind, int tree)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < f->n; i++)
-		n += f->ev[i].kind == kind && (tree < 0 || f->ev[i].tree == tree);
-	return n;
-}
-
-static const struct watch_event *find(const struct fx *f, enum watch_kind k,
-				      int tree)
-{
-	for (size_t i = 0; i < f->n; i++)
-		if (f->ev[i].kind == k && (tree < 0 || f->ev[i].tree == tree))
-			return &f->ev[i];
-	return NULL;
-}
-
-TEST(a_role_or_state_change_is_a_port_event_per_tree)
-{
-	struct fx f;
-	const struct watch_event *e;
-
-	CHECK(fx_init(&f, tri_yaml) == 0);
-	/* sw3:p2 (node 2, port 1): alternate in the CIST and MSTI 1. */
-	send_adv(&f, S(1), 2, 1, AD, AD, DF);
-	CHECK_INT(count(&f, WATCH_EV_PORT, -1), 3);
-	CHECK_INT(watch_port_get(&f.m, 2, 1, 1)->role, WATCH_ROLE_ALTERNATE);
-	CHECK_INT(watch_port_get(&f.m, 2, 1, 1)->state, WATCH_DISCARDING);
-	CHECK_INT(watch_port_get(&f.m, 2, 1, 2)->state, WATCH_FORWARDING);
-	/* The same advertisement again changes nothing. */
-	f.n = 0;
-	send_adv(&f, S(3), 2, 1, AD, AD, DF);
-	CHECK_INT(f.n, 0);
-	/* MSTI 1 only: the port takes over (sw1:p2 failed, say). */
-	send_adv(&f, S(5), 2, 1, AD, DF, DF);
-	CHECK_INT(count(&f, WATCH_EV_PORT, -1), 1);
-	e = find(&f, WATCH_EV_PORT, 1);
-	CHECK(e);
-	CHECK_INT(e->node, 2);
-	CHECK_INT(e->port, 1);
-	CHECK_INT(e->link, 2);
-	CHECK_INT(e->was.role, WATCH_ROLE_ALTERNATE);
-	CHECK_INT(e->was.state, WATCH_DISCARDING);
-	CHECK_INT(e->now.role, WATCH_ROLE_DESIGNATED);
-	CHECK_INT(e->now.state, WATCH_FORWARDING);
-	fx_free(&f);
-}
-
-/* sw3 reaches sw1 through sw2 in every tree: sw2:p2 designated, sw3:p1
- * root; the events so far are forgotten. */
-static void sw3_via_sw2(struct fx *f)
-{
-	send_adv(f, S(1), 1, 1, DF, DF, DF);
-	send_adv(f, S(1), 2, 0, RF, RF, RF);
-	f->n = 0;
-}
-
-TEST(a_new_root_port_retires_the_old_one_facing_a_designated_port)
-{
-	struct fx f;
-	const struct watch_event *e;
-
-	CHECK(fx_init(&f, tri_yaml) == 0);
-	/* Then sw3:p2 says root in the CIST: sw3:p1 went quiet. */
-	sw3_via_sw2(&f);
-	send_adv(&f, S(2), 2, 1, RF, AD, AD);	/* sw3:p2 */
-	e = find(&f, WATCH_EV_PORT, 0);
-	CHECK(e && e->inferred);
-	CHECK_INT(e->node, 2);
-	CHECK_INT(e->port, 0);
-	CHECK_INT(e->now.role, WATCH_ROLE_ALTERNATE);
-	CHECK_INT(e->now.state, WATCH_DISCARDING);
-	CHECK_INT(watch_port_get(&f.m, 2, 0, 0)->role, WATCH_ROLE_ALTERNATE);
-	/* MSTI 1: sw3:p2 is not root, sw3:p1 stays root. */
-	CHECK_INT(watch_port_get(&f.m, 2, 0, 1)->role, WATCH_ROLE_ROOT);
-	fx_free(&f);
-}
-
-TEST(no_inference_without_a_designated_port_facing)
-{
-	struct fx f;
-
-	CHECK(fx_init(&f, tri_yaml) == 0);
-	send_adv(&f, S(1), 2, 0, RF, RF, RF);	/* sw3:p1; sw2:p2 unheard */
-	send_adv(&f, S(2), 2, 1, RF, AD, AD);
-	CHECK_INT(watch_port_get(&f.m, 2, 0, 0)->role, WATCH_ROLE_ROOT);
-	fx_free(&f);
-}
-
-TEST(the_root_is_what_most_ports_advertise)
-{
-	struct fx f;
-	const struct watch_event *e;
-
-	CHECK(fx_init(&f, tri_yaml) == 0);
-	send_adv(&f, S(1), 0, 0, DF, DF, RF);
-	e = find(&f, WATCH_EV_ROOT, 2);
-	CHECK(e);
-	CHECK_INT(e->root_node, 1);	/* MSTI 2: sw2 */
-	CHECK_INT(e->was_root_node, -1);
-	CHECK_INT(f.m.trees[0].root_node, 0);
-	CHECK_INT(f.m.trees[1].root_node, 0);
-	fx_free(&f);
-}
-
-TEST(tc_is_set_per_tree_and_cleared_by_the_next_bpdu_or_silence)
-{
-	struct fx f;
-	const struct watch_event *e;
-
-	CHECK(fx_init(&f, tri_yaml) == 0);
-	sw3_via_sw2(&f);
-	/* TC in MSTI 2 only. */
-	send_adv(&f, S(2), 1, 1, DF, DF, DF_TC);
-	CHECK_INT(count(&f, WATCH_EV_TC, -1), 1);
-	e = find(&f, WATCH_EV_TC, 2);
-	CHECK(e && e->on);
-	CHECK_INT(e->node, 1);
-	CHECK(f.m.trees[2].tc && !f.m.trees[1].tc && !f.m.trees[0].tc);
-	/* Its next BPDU without TC clears it. */
-	send_adv(&f, S(4), 1, 1, DF, DF, DF);
-	CHECK_INT(count(&f, WATCH_EV_TC, 2), 2);
-	CHECK(!f.m.trees[2].tc);
-	/* A root port says TC once and falls silent: held for two hello
-	 * times, then cleared by the clock. */
-	f.n = 0;
-	send_adv(&f, S(10), 2, 0, RF, RF_TC, RF);
-	CHECK(f.m.trees[1].tc);
-	watch_tick(&f.m, S(13));
-	CHECK(f.m.trees[1].tc);
-	watch_tick(&f.m, S(14) + 1);
-	CHECK(!f.m.trees[1].tc);
-	e = find(&f, WATCH_EV_TC, 1);
-	CHECK(e && e->on);
-	CHECK_INT(count(&f, WATCH_EV_TC, 1), 2);
-	CHECK(!f.ev[f.n - 1].on && f.ev[f.n - 1].ns == S(14) + 1);
-	fx_free(&f);
-}
-
-TEST(an_unknown_sender_is_reported_once)
-{
-	struct fx f;
-	uint8_t buf[BPDU_FRAME_MAX_LEN];
-	const struct fx_adv adv[3] = { DF, DF, DF };
-	size_t len;
-
-	CHECK(fx_init(&f, tri_yaml) == 0);
-	len = fx_mst_bpdu(f.p, 0, 0, 0, (const int[2]){ 0, 1 }, adv, buf, sizeof(buf));
-	memcpy(buf + 6, "\x02\x00\x00\x00\x00\x99", 6);
-	watch_frame(&f.m, S(1), 0, buf, len);
-	watch_frame(&f.m, S(3), 0, buf, len);
-	CHECK_INT(f.n, 1);
-	CHECK_INT(f.ev[0].kind, WATCH_EV_UNKNOWN_SENDER);
-	CHECK_INT(f.ev[0].link, 0);
-	CHECK_MEM(f.ev[0].src, 6, "\x02\x00\x00\x00\x00\x99", 6);
-	CHECK_INT(f.m.unknown, 2);
-	CHECK_INT(watch_port_get(&f.m, 0, 0, 0)->last_ns, 0);
-	fx_free(&f);
-}
-
-TEST(a_malformed_bpdu_is_an_event_with_its_reason)
-{
-	struct fx f;
-	uint8_t buf[64] = { 0 };
-
-	CHECK(fx_init(&f, tri_yaml) == 0);
-	/* From sw2:p1, LLC 42 42 03, protocol id 1: discarded (14.5). */
-	memcpy(buf, bpdu_group_addr, 6);
-	memcpy(buf + 6, f.p->nodes[1].nic[0].mac, 6);
-	memcpy(buf + 12, "\x00\x26\x42\x42\x03\x00\x01\x00\x00", 9);
-	watch_frame(&f.m, S(1), 0, buf, 60);
-	CHECK_INT(f.n, 1);
-	CHECK_INT(f.ev[0].kind, WATCH_EV_BAD_BPDU);
-	CHECK_STR(f.ev[0].error, bpdu_strerror(BPDU_ERR_PROTOCOL_ID));
-	CHECK_INT(f.ev[0].node, 1);
-	CHECK_INT(f.ev[0].port, 0);
-	CHECK_INT(f.m.bad, 1);
-	/* Not to the group address: not a BPDU at all. */
-	buf[0] = 0xff;
-	watch_frame(&f.m, S(2), 0, buf, 60);
-	CHECK_INT(f.n, 1);
-	fx_free(&f);
-}
-
-TEST(a_failed_link_takes_both_ends_down_until_restored)
-{
-	struct fx f;
-
-	CHECK(fx_init(&f, tri_yaml) == 0);
-	send_adv(&f, S(1), 0, 1, DF, DF, DF);	/* sw1:p2, link 3 */
-	send_adv(&f, S(1), 2, 1, AD, AD, DF);	/* sw3:p2 */
-	f.n = 0;
-	watch_event_line(&f.m, "3000000000 link-down link3 carrier\n");
-	CHECK(f.n >= 1);
-	CHECK_INT(f.ev[0].kind, WATCH_EV_LINK);
-	CHECK_INT(f.ev[0].link, 2);
-	CHECK(!f.ev[0].on);
-	CHECK_INT(watch_port_get(&f.m, 0, 1, 1)->state, WATCH_DOWN);
-	CHECK_INT(watch_port_get(&f.m, 2, 1, 0)->state, WATCH_DOWN);
-	watch_event_line(&f.m, "4000000000 link-up link3");
-	CHECK_INT(f.ev[f.n - 1].kind, WATCH_EV_LINK);
-	CHECK(f.ev[f.n - 1].on);
-	CHECK_INT(watch_port_get(&f.m, 2, 1, 0)->state, WATCH_UNKNOWN);
-	/* Other lines pass through; junk and unknown links are lab lines
-	 * or nothing, never a crash. */
-	f.n = 0;
-	watch_event_line(&f.m, "5000000000 step 2 fail sw1:p1");
-	watch_event_line(&f.m, "6000000000 link-down link99 carrier");
-	watch_event_line(&f.m, "garbage");
-	watch_event_line(&f.m, "# comment");
-	CHECK_INT(f.n, 2);
-	CHECK_INT(f.ev[0].kind, WATCH_EV_LAB);
-	CHECK_STR(f.ev[0].kind_word, "step");
-	CHECK_STR(f.ev[0].arg, "2 fail sw1:p1");
-	CHECK_INT(f.ev[1].kind, WATCH_EV_LAB);
-	fx_free(&f);
-}
 
 /* The visible width of a line: ANSI SGR sequences take no columns. */
 static int visible(const char *s, size_t n)
@@ -331,8 +115,8 @@ static void fill_log(struct fx *f, struct watch_log *log)
 {
 	char line[WATCH_LINE_MAX];
 
-	for (size_t i = 0; i < f->n; i++) {
-		watch_event_text(&f->m, &f->ev[i], line, sizeof(line));
+	for (size_t i = 0; i < f->c.n; i++) {
+		watch_event_text(&f->tr, &f->c.ch[i], line, sizeof(line));
 		watch_log_add(log, line);
 	}
 }
@@ -368,13 +152,13 @@ TEST(the_screen_fits_80x24_with_the_root_highlighted)
 	for (int i = 0; i < 20; i++) {
 		send_adv(&f, S(2 * i + 1), 2, 1, AD, i & 1 ? DF : AD, DF);
 		send_adv(&f, S(2 * i + 1), 0, 0, DF, DF, RF);
-		watch_event_line(&f.m, "1 step 12 a long step text that "
-				 "goes on and on and on and on and on and on "
-				 "and on past the edge of any terminal");
+		log_line(&f, "1 step 12 a long step text that goes on and on "
+			 "and on and on and on and on and on past the edge of "
+			 "any terminal");
 	}
 	fill_log(&f, &log);
 	sbuf_init(&sb);
-	watch_render_screen(&f.m, &log, &scr, &sb);
+	watch_render_screen(&f.tr, &log, &scr, &sb);
 	lines = screen_lines(sbuf_str(&sb), 80, &widest);
 	CHECK(widest <= 80);
 	CHECK_INT(lines, 23);
@@ -384,7 +168,7 @@ TEST(the_screen_fits_80x24_with_the_root_highlighted)
 	/* Plain: no escape at all. */
 	sbuf_reset(&sb);
 	scr.colour = false;
-	watch_render_screen(&f.m, &log, &scr, &sb);
+	watch_render_screen(&f.tr, &log, &scr, &sb);
 	CHECK(!strchr(sbuf_str(&sb), '\033'));
 	CHECK(strstr(sbuf_str(&sb), "Ad"));
 	sbuf_free(&sb);
@@ -413,7 +197,7 @@ TEST(many_ports_wrap_into_blocks_within_80_columns)
 
 	CHECK(fx_init(&f, yaml) == 0);
 	sbuf_init(&sb);
-	watch_render_screen(&f.m, &log, &scr, &sb);
+	watch_render_screen(&f.tr, &log, &scr, &sb);
 	lines = screen_lines(sbuf_str(&sb), 80, &widest);
 	CHECK(widest <= 80);
 	/* 20 ports of 6 columns: two blocks of header, header, CIST. */
@@ -436,7 +220,7 @@ TEST(json_lines_carry_tree_port_role_state_and_what_was)
 	send_adv(&f, S(1), 2, 1, AD, AD, DF);
 	send_adv(&f, S(2) + 5, 2, 1, AD, DF, DF);
 	mem = open_memstream(&buf, &len);
-	watch_event_json(&f.m, &f.ev[f.n - 1], mem);
+	watch_event_json(&f.tr, &f.c.ch[f.c.n - 1], mem);
 	fclose(mem);
 	CHECK(buf[len - 1] == '\n' && !memchr(buf, '\n', len - 1));
 	o = json_loads(buf, 0, &je);
@@ -468,7 +252,7 @@ struct run {
 	char results[64], dir[160], pcap[400];
 };
 
-static int make_run(struct run *r, struct fx *f)
+static int make_run_of(struct run *r, struct fx *f, const char *yaml)
 {
 	char path[400];
 	FILE *fp;
@@ -487,7 +271,7 @@ static int make_run(struct run *r, struct fx *f)
 	fp = fopen(path, "w");
 	if (!fp)
 		return -1;
-	fputs(tri_yaml, fp);
+	fputs(yaml, fp);
 	fclose(fp);
 	snprintf(path, sizeof(path), "%s/pcap", r->dir);
 	mkdir(path, 0755);
@@ -495,10 +279,16 @@ static int make_run(struct run *r, struct fx *f)
 	return 0;
 }
 
+static int make_run(struct run *r, struct fx *f)
+{
+	return make_run_of(r, f, tri_yaml);
+}
+
 static void run_free(struct run *r)
 {
 	char *argv[] = { "rm", "-rf", r->results, NULL };
 
+	fx_run_done(r->dir);
 	spawn_run(argv, NULL, 10000);
 }
 
@@ -537,7 +327,7 @@ static void append(const char *path, const char *data, size_t len)
 
 TEST(the_follower_reads_a_capture_as_tcpdump_writes_it)
 {
-	struct watch_follow wf;
+	struct follow wf;
 	struct run r;
 	struct fx f;
 	size_t len, rec;
@@ -547,25 +337,26 @@ TEST(the_follower_reads_a_capture_as_tcpdump_writes_it)
 	CHECK(make_run(&r, &f) == 0);
 	bytes = capture_bytes(&f, &len);
 	rec = (len - 24) / 2;
-	CHECK(watch_follow_init(&wf, f.t, f.p, r.dir) == 0);
-	CHECK_INT(watch_follow_pump(&wf, &f.m, 100), 0);	/* no files */
+	CHECK(follow_init(&wf, f.t, f.p, r.dir) == 0);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100), 0);	/* no files */
 	append(r.pcap, bytes, 10);				/* half a header */
-	CHECK_INT(watch_follow_pump(&wf, &f.m, 100), 0);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100), 0);
 	append(r.pcap, bytes + 10, 24 - 10 + rec + 7);	/* 1.x records */
-	CHECK_INT(watch_follow_pump(&wf, &f.m, 100), 1);
-	CHECK_INT(watch_port_get(&f.m, 2, 1, 1)->role, WATCH_ROLE_ALTERNATE);
-	CHECK_INT(watch_follow_pump(&wf, &f.m, 100), 0);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100), 1);
+	CHECK_INT(trees_port_now(&f.tr, 2, 1, 1)->role, PORT_ROLE_ALTERNATE);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100), 0);
 	append(r.pcap, bytes + 24 + rec + 7, rec - 7);	/* the rest */
 	snprintf(path, sizeof(path), "%s/events", r.dir);
 	append(path, "1500000000 link-down link1 carrier\n1700000000 li", 48);
-	CHECK_INT(watch_follow_pump(&wf, &f.m, 100), 2);
-	CHECK_INT(watch_port_get(&f.m, 2, 1, 1)->role, WATCH_ROLE_DESIGNATED);
-	CHECK_INT(watch_port_get(&f.m, 0, 0, 0)->state, WATCH_DOWN);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100), 2);
+	CHECK_INT(trees_port_now(&f.tr, 2, 1, 1)->role, PORT_ROLE_DESIGNATED);
+	CHECK_INT(tree_port_state(trees_port_now(&f.tr, 0, 0, 0)),
+		  PORT_STATE_DOWN);
 	append(path, "nk-up link1\n", 12);
-	CHECK_INT(watch_follow_pump(&wf, &f.m, 100), 1);
-	CHECK_INT(watch_port_get(&f.m, 0, 0, 0)->state, WATCH_UNKNOWN);
-	CHECK(!watch_follow_error(&wf));
-	watch_follow_close(&wf);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100), 1);
+	CHECK_INT(trees_port_now(&f.tr, 0, 0, 0)->role, PORT_ROLE_SILENT);
+	CHECK(!follow_error(&wf));
+	follow_close(&wf);
 	free(bytes);
 	run_free(&r);
 	fx_free(&f);
@@ -634,6 +425,346 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 	free(out);
 	free(err);
 	free(bytes);
+	run_free(&r);
+	fx_free(&f);
+}
+
+/*
+ * What mstlab watch --json said, folded up to an instant, against one
+ * summary.json snapshot: the same root and, per link end, the same
+ * link state and, on a link that is up, the same role, forwarding and
+ * deduction. The fold follows the JSON contract (README): a port line
+ * sets a port, a root line a root, a link line takes its ends down, or
+ * up and unheard.
+ */
+struct fold {
+	json_t *root;		/* tree (msti) -> root or null */
+	json_t *port;		/* "msti node:port" -> {role, state, inferred} */
+	json_t *down;		/* "node:port" -> true */
+};
+
+static void fold_line(struct fold *f, json_t *o)
+{
+	const char *type = json_string_value(json_object_get(o, "type"));
+	json_int_t msti = json_integer_value(json_object_get(o, "msti"));
+	char key[128];
+
+	if (!strcmp(type, "root")) {
+		snprintf(key, sizeof(key), "%lld", (long long)msti);
+		json_object_set(f->root, key, json_object_get(o, "root"));
+	} else if (!strcmp(type, "port")) {
+		snprintf(key, sizeof(key), "%lld %s:%s", (long long)msti,
+			 json_string_value(json_object_get(o, "node")),
+			 json_string_value(json_object_get(o, "port")));
+		json_object_set_new(f->port, key, json_pack(
+			"{s:O, s:O, s:b}", "role", json_object_get(o, "role"),
+			"state", json_object_get(o, "state"), "inferred",
+			json_is_true(json_object_get(o, "inferred"))));
+	} else if (!strcmp(type, "link")) {
+		bool up = !strcmp(json_string_value(json_object_get(o, "state")),
+				  "up");
+		json_t *ends = json_object_get(o, "ends");
+		const char *k;
+		json_t *v;
+		void *tmp;
+
+		for (size_t e = 0; e < json_array_size(ends); e++) {
+			const char *end = json_string_value(json_array_get(ends, e));
+
+			json_object_set_new(f->down, end, json_boolean(!up));
+			if (!up)
+				continue;
+			/* Restored: its ends are unheard in every tree. */
+			json_object_foreach_safe(f->port, tmp, k, v)
+				if (!strcmp(strchr(k, ' ') + 1, end))
+					json_object_del(f->port, k);
+		}
+	}
+}
+
+/* The watch lines up to the instant t: a BPDU's changes at t came before
+ * an event at t, which acts just after it. */
+static void fold_until(struct fold *f, json_t *lines, json_int_t t)
+{
+	for (size_t i = 0; i < json_array_size(lines); i++) {
+		json_t *o = json_array_get(lines, i);
+		json_int_t ns = json_integer_value(json_object_get(o, "ns"));
+		const char *type = json_string_value(json_object_get(o, "type"));
+
+		if (ns > t || (ns == t && (!strcmp(type, "link") ||
+					   !strcmp(type, "lab"))))
+			return;
+		fold_line(f, o);
+	}
+}
+
+static const char *str_or(json_t *v, const char *dflt)
+{
+	return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+static bool port_agrees(struct fold *f, json_int_t msti, json_t *p, char *why,
+			size_t len)
+{
+	char end[96], key[128];
+	json_t *w;
+	bool down, up_said, inferred;
+	const char *role, *state;
+
+	snprintf(end, sizeof(end), "%s:%s",
+		 json_string_value(json_object_get(p, "node")),
+		 json_string_value(json_object_get(p, "port")));
+	snprintf(key, sizeof(key), "%lld %s", (long long)msti, end);
+	w = json_object_get(f->port, key);
+	down = json_is_true(json_object_get(f->down, end));
+	role = str_or(json_object_get(w, "role"), "unknown");
+	state = str_or(json_object_get(w, "state"), "unknown");
+	inferred = json_is_true(json_object_get(w, "inferred"));
+	up_said = !json_is_true(json_object_get(p, "link_down"));
+	if (down == up_said) {
+		snprintf(why, len, "%s: link %s in watch, not in summary.json",
+			 key, down ? "down" : "up");
+		return false;
+	}
+	if (down)
+		return true;	/* what a failed link's ends said is history */
+	if (strcmp(!strcmp(role, "unknown") ? "silent" : role,
+		   json_string_value(json_object_get(p, "role"))) ||
+	    !strcmp(state, "forwarding") !=
+		    json_is_true(json_object_get(p, "forwarding")) ||
+	    inferred != json_is_true(json_object_get(p, "inferred"))) {
+		snprintf(why, len, "%s: watch %s/%s%s, summary.json %s%s%s",
+			 key, role, state, inferred ? " inferred" : "",
+			 json_string_value(json_object_get(p, "role")),
+			 json_is_true(json_object_get(p, "forwarding")) ?
+				 "/forwarding" : "",
+			 json_is_true(json_object_get(p, "inferred")) ?
+				 " inferred" : "");
+		return false;
+	}
+	return true;
+}
+
+static bool snapshot_agrees(json_t *lines, json_t *snap, const struct topo *t,
+			    char *why, size_t len)
+{
+	struct fold f = { json_object(), json_object(), json_object() };
+	json_int_t msti = json_integer_value(json_object_get(snap, "msti"));
+	json_t *ports = json_object_get(snap, "ports");
+	char key[32];
+	const char *root;
+	bool ok = true;
+
+	fold_until(&f, lines, json_integer_value(json_object_get(snap,
+								  "time_ns")));
+	snprintf(key, sizeof(key), "%lld", (long long)msti);
+	/* A root outside the lab is its bridge id in watch, null here. */
+	root = str_or(json_object_get(f.root, key), NULL);
+	if (root && topo_node_find(t, root) < 0)
+		root = NULL;
+	if (!root != !json_is_string(json_object_get(snap, "root")) ||
+	    (root && strcmp(root, json_string_value(json_object_get(snap,
+								     "root"))))) {
+		snprintf(why, len, "msti %s: root %s in watch, %s in "
+			 "summary.json", key, root ? root : "none",
+			 str_or(json_object_get(snap, "root"), "none"));
+		ok = false;
+	}
+	for (size_t i = 0; ok && i < json_array_size(ports); i++)
+		ok = port_agrees(&f, msti, json_array_get(ports, i), why, len);
+	json_decref(f.root);
+	json_decref(f.port);
+	json_decref(f.down);
+	return ok;
+}
+
+/* summary.json as `mstlab verdict` would write it, without writing. */
+static json_t *summary_of(const struct topo *t, const struct plan *p,
+			  const char *dir)
+{
+	struct analysis *a = calloc(1, sizeof(*a));
+	struct result_run r;
+	char *buf = NULL;
+	struct errbuf err;
+	size_t len = 0;
+	json_t *j = NULL;
+	FILE *mem;
+
+	if (!a || analysis_load(a, t, p, dir, &err)) {
+		free(a);
+		return NULL;
+	}
+	result_init(&r, t->name);
+	analysis_results(a, &r);
+	mem = open_memstream(&buf, &len);
+	if (mem && !report_json(&r, mem) && !fclose(mem))
+		j = json_loads(buf, 0, NULL);
+	free(buf);
+	result_free(&r);
+	analysis_free(a);
+	free(a);
+	return j;
+}
+
+/* Every snapshot of dir's summary.json against watch --json's lines;
+ * how many in *snaps. */
+static bool watch_agrees_with_verdicts(const char *dir, unsigned *snaps,
+				       char *why, size_t len)
+{
+	char topo[400], *out, *err, *line, *save = NULL;
+	char *argv[] = { "mstlab", "watch", (char *)dir, "--replay", "--json",
+			 "--for", "0", NULL };
+	json_t *lines = json_array(), *sum, *scs;
+	struct topo_error te;
+	struct topo *t = NULL;
+	struct plan *p = NULL;
+	bool ok = false;
+	int rc;
+
+	snprintf(topo, sizeof(topo), "%s/topology.yaml", dir);
+	snprintf(why, len, "%s: cannot read the lab", dir);
+	if (topo_parse_file(topo, &t, &te) || plan_build(t, &p))
+		goto out;
+	out = unit_capture(mstlab_cli, 7, argv, &rc, &err);
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		json_array_append_new(lines, json_loads(line, 0, NULL));
+	free(out);
+	free(err);
+	sum = summary_of(t, p, dir);
+	scs = json_object_get(sum, "scenarios");
+	ok = rc == 0 && sum;
+	*snaps = 0;
+	for (size_t i = 0; ok && i < json_array_size(scs); i++) {
+		json_t *snap = json_object_get(json_array_get(scs, i),
+					       "topology");
+
+		for (size_t k = 0; ok && k < json_array_size(snap); k++) {
+			ok = snapshot_agrees(lines, json_array_get(snap, k), t,
+					     why, len);
+			++*snaps;
+		}
+	}
+	json_decref(sum);
+out:
+	json_decref(lines);
+	plan_free(p);
+	topo_free(t);
+	return ok;
+}
+
+/* The tri lab with a failover: a scenario fails and restores link3. */
+static const char tri_run_yaml[] =
+	TRI_LAB
+	"scenarios:\n"
+	"  s:\n"
+	"    steps:\n"
+	"      - fail: sw3:p2\n"
+	"      - restore: sw3:p2\n";
+
+static const struct fx_adv DF_TC = { BPDU_ROLE_DESIGNATED, true, true };
+
+struct capture {
+	pcap_t *dead;
+	pcap_dumper_t *d[3];
+};
+
+static void bpdu_at(struct capture *c, struct fx *f, int64_t ns, int node,
+		    int port, struct fx_adv a0, struct fx_adv a1,
+		    struct fx_adv a2)
+{
+	const struct fx_adv adv[3] = { a0, a1, a2 };
+	uint8_t buf[BPDU_FRAME_MAX_LEN];
+	struct pcap_pkthdr h = { 0 };
+	int link = f->t->nodes[node].ports[port].link;
+
+	h.caplen = h.len = (bpf_u_int32)fx_mst_bpdu(
+		f->p, node, port, 0, (const int[2]){ 0, 1 }, adv, buf,
+		sizeof(buf));
+	h.ts.tv_sec = ns / 1000000000;
+	h.ts.tv_usec = ns % 1000000000;
+	pcap_dump((u_char *)c->d[link], &h, buf);
+}
+
+/*
+ * sw1 roots the CIST and MSTI 1, sw2 MSTI 2. Designated ports speak
+ * every second; sw3's root and alternate ports once, then fall quiet.
+ * link3 (sw3:p2-sw1:p2) fails at 5 s: sw3:p1 takes over as root port
+ * (TC on sw2:p2); restored at 8 s, sw3:p2 is silent, facing a designated
+ * port: deduced alternate at the run's end (9 s); at 9.2 s it says it is
+ * the root port again and sw3:p1 goes quiet as an alternate.
+ */
+static int write_failover(struct run *r, struct fx *f)
+{
+	struct capture c = { 0 };
+	char path[600];
+
+	c.dead = pcap_open_dead_with_tstamp_precision(
+		DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+
+	for (int l = 0; l < 3; l++) {
+		snprintf(path, sizeof(path), "%s/%s", r->dir, f->p->links[l].pcap);
+		c.d[l] = pcap_dump_open(c.dead, path);
+		if (!c.d[l])
+			return -1;
+	}
+	/* In time order on each link, as tcpdump writes them. */
+	for (int s = 2; s < 10; s++) {
+		int64_t t = S(s) + 500;
+
+		if (s == 2) {
+			bpdu_at(&c, f, S(2), 2, 1, RF, RF, AD);	/* sw3:p2 */
+			bpdu_at(&c, f, S(2) + 1, 2, 0, AD, AD, RF); /* sw3:p1 */
+		}
+		bpdu_at(&c, f, t, 0, 0, DF, DF, RF);	/* sw1:p1 */
+		if (s < 5 || s >= 8)
+			bpdu_at(&c, f, t, 0, 1, DF, DF, DF);	/* sw1:p2 */
+		bpdu_at(&c, f, t + 1, 1, 0, RF, RF, DF);	/* sw2:p1 */
+		bpdu_at(&c, f, t + 2, 1, 1, s == 5 ? DF_TC : DF, DF, DF);
+		if (s == 5)
+			bpdu_at(&c, f, S(5) + S(1) / 10, 2, 0, RF, RF, RF);
+		if (s == 9)	/* after the run's end */
+			bpdu_at(&c, f, S(9) + S(1) / 5, 2, 1, RF, RF, AD);
+	}
+	for (int l = 0; l < 3; l++)
+		pcap_dump_close(c.d[l]);
+	pcap_close(c.dead);
+	fx_write_file(r->dir, "events", "1000000000 scenario s\n"
+		      "1500000000 step 1 fail sw3:p2--sw1:p2 (carrier)\n"
+		      "5000000000 link-down link3 carrier\n"
+		      "7000000000 step 2 restore sw3:p2--sw1:p2\n"
+		      "8000000000 link-up link3\n"
+		      "9000000000 run-end ok\n");
+	return 0;
+}
+
+/*
+ * watch --json and summary.json say the same about a run: folded up to
+ * each snapshot's instant, watch's lines give the snapshot's root and
+ * every link end's state (and the engine, live and as history, agrees
+ * with itself over the run: run_free). Also over any run folders named
+ * in MSTLAB_RUNS (colon-separated).
+ */
+TEST(watch_json_and_summary_json_agree_at_every_snapshot)
+{
+	const char *env = getenv("MSTLAB_RUNS");
+	char why[600], *list = env ? strdup(env) : NULL, *dir, *save = NULL;
+	unsigned snaps;
+	struct run r;
+	struct fx f;
+
+	CHECK(fx_init(&f, tri_yaml) == 0);
+	CHECK(make_run_of(&r, &f, tri_run_yaml) == 0);
+	CHECK(write_failover(&r, &f) == 0);
+	if (!watch_agrees_with_verdicts(r.dir, &snaps, why, sizeof(why)))
+		unit_fail(__FILE__, __LINE__, "%s", why);
+	/* before-failure, after the failure, end; three trees each */
+	CHECK_INT(snaps, 9);
+	for (dir = list ? strtok_r(list, ":", &save) : NULL; dir;
+	     dir = strtok_r(NULL, ":", &save))
+		if (!watch_agrees_with_verdicts(dir, &snaps, why, sizeof(why)))
+			unit_fail(__FILE__, __LINE__, "%s", why);
+	free(list);
 	run_free(&r);
 	fx_free(&f);
 }

@@ -14,6 +14,12 @@ static struct unit_case cases[512];
 static size_t ncases;
 static bool current_failed;
 static const char *current_skip;
+static const char *current_name = "";
+
+const char *unit_current(void)
+{
+	return current_name;
+}
 
 char *unit_capture(int (*fn)(int, char **, FILE *, FILE *), int argc,
 		   char **argv, int *rc, char **err)
@@ -89,6 +95,7 @@ int main(int argc, char **argv)
 		}
 		current_failed = false;
 		current_skip = NULL;
+		current_name = cases[i].name;
 		fflush(stdout);
 		cases[i].fn();
 		run++;

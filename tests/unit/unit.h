@@ -18,6 +18,8 @@ void unit_register(const char *name, unit_fn fn);
 void unit_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void unit_skip(const char *why);
+/* The name of the test running now. */
+const char *unit_current(void);
 /* Runs a command's entry point fn(argc, argv, out, err) with both streams
  * in memory: returns what it printed (free it), its error output in *err
  * (free it too), its exit status in *rc. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "watch_follow.h"
+#include "follow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,15 +10,15 @@
 
 #define PCAP_FILE_HDR_LEN 24
 
-int watch_follow_init(struct watch_follow *wf, const struct topo *t,
-		      const struct plan *p, const char *run_dir)
+int follow_init(struct follow *wf, const struct topo *t, const struct plan *p,
+		const char *run_dir)
 {
 	wf->n = 1 + t->n_links;
 	wf->src = calloc(wf->n, sizeof(*wf->src));
 	if (!wf->src)
 		return -1;
 	for (size_t i = 0; i < wf->n; i++) {
-		struct watch_source *s = &wf->src[i];
+		struct follow_source *s = &wf->src[i];
 
 		s->fd = -1;
 		s->link = (int)i - 1;
@@ -32,7 +32,7 @@ int watch_follow_init(struct watch_follow *wf, const struct topo *t,
 	return 0;
 }
 
-void watch_follow_close(struct watch_follow *wf)
+void follow_close(struct follow *wf)
 {
 	for (size_t i = 0; wf->src && i < wf->n; i++) {
 		if (wf->src[i].pc)
@@ -48,7 +48,7 @@ void watch_follow_close(struct watch_follow *wf)
 }
 
 /* tcpdump creates the file, then writes its header: wait for both. */
-static bool capture_open(struct watch_source *s)
+static bool capture_open(struct follow_source *s)
 {
 	char perr[PCAP_ERRBUF_SIZE] = "";
 	struct stat st;
@@ -77,7 +77,7 @@ static bool capture_open(struct watch_source *s)
 	return true;
 }
 
-static bool capture_peek(struct watch_source *s)
+static bool capture_peek(struct follow_source *s)
 {
 	struct pcap_pkthdr *h;
 	const u_char *data;
@@ -98,8 +98,10 @@ static bool capture_peek(struct watch_source *s)
 				fseek(s->f, pos, SEEK_SET);
 			return false;
 		}
+		s->frames++;
 		if (h->caplen < 6 || memcmp(data, bpdu_group_addr, 6))
 			continue;
+		s->frame_no = s->frames;
 		s->ns = (int64_t)h->ts.tv_sec * 1000000000LL + h->ts.tv_usec;
 		s->len = h->caplen < sizeof(s->frame) ? h->caplen :
 							sizeof(s->frame);
@@ -108,7 +110,8 @@ static bool capture_peek(struct watch_source *s)
 	}
 }
 
-static bool line_peek(struct watch_source *s)
+/* The next whole line that is an event (comments and junk skipped). */
+static bool line_peek(struct follow_source *s)
 {
 	char *nl;
 
@@ -117,55 +120,68 @@ static bool line_peek(struct watch_source *s)
 		if (s->fd < 0)
 			return false;
 	}
-	while (!(nl = memchr(s->buf, '\n', s->have))) {
-		ssize_t n;
+	for (;;) {
+		while (!(nl = memchr(s->buf, '\n', s->have))) {
+			ssize_t n;
 
-		if (s->have == sizeof(s->buf))
-			s->have = 0;	/* no line is this long: drop it */
-		n = read(s->fd, s->buf + s->have, sizeof(s->buf) - s->have);
-		if (n <= 0)
-			return false;
-		s->have += (size_t)n;
+			if (s->have == sizeof(s->buf))
+				s->have = 0;	/* no line is this long */
+			n = read(s->fd, s->buf + s->have,
+				 sizeof(s->buf) - s->have);
+			if (n <= 0)
+				return false;
+			s->have += (size_t)n;
+		}
+		*nl = 0;
+		s->pending = !event_parse(s->buf, &s->ev);
+		s->have -= (size_t)(nl + 1 - s->buf);
+		memmove(s->buf, nl + 1, s->have);
+		if (s->pending) {
+			s->ns = s->ev.ns;
+			return true;
+		}
 	}
-	memcpy(s->line, s->buf, (size_t)(nl - s->buf));
-	s->line[nl - s->buf] = 0;
-	s->have -= (size_t)(nl + 1 - s->buf);
-	memmove(s->buf, nl + 1, s->have);
-	s->ns = strtoll(s->line, NULL, 10);
-	return s->pending = true;
 }
 
-size_t watch_follow_pump(struct watch_follow *wf, struct watch_model *m,
-			 size_t max)
+/* Oldest first; at one instant a BPDU before an event (trees.h), and
+ * links in their order. */
+static bool before(const struct follow_source *s,
+		   const struct follow_source *next)
+{
+	return s->ns < next->ns ||
+	       (s->ns == next->ns && s->link >= 0 && next->link < 0);
+}
+
+size_t follow_pump(struct follow *wf, struct trees *tr, size_t max)
 {
 	size_t given = 0;
 
 	while (given < max) {
-		struct watch_source *next = NULL;
+		struct follow_source *next = NULL;
 
 		for (size_t i = 0; i < wf->n; i++) {
-			struct watch_source *s = &wf->src[i];
+			struct follow_source *s = &wf->src[i];
 
 			if (!s->pending &&
 			    !(s->link < 0 ? line_peek(s) : capture_peek(s)))
 				continue;
-			if (!next || s->ns < next->ns)
+			if (!next || before(s, next))
 				next = s;
 		}
 		if (!next)
 			break;
 		if (next->link < 0)
-			watch_event_line(m, next->line);
+			trees_event(tr, &next->ev);
 		else
-			watch_frame(m, next->ns, next->link, next->frame,
-				    next->len);
+			trees_frame(tr, next->ns, next->link, next->frame_no,
+				    next->frame, next->len);
 		next->pending = false;
 		given++;
 	}
 	return given;
 }
 
-const char *watch_follow_error(const struct watch_follow *wf)
+const char *follow_error(const struct follow *wf)
 {
 	for (size_t i = 0; i < wf->n; i++)
 		if (wf->src[i].err.msg[0])

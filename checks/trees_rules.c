@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The rules that make a tree out of what each port said last: the one
+ * place they are written (trees.h explains them). Pure: live and
+ * history views both end here.
+ */
+#include "trees.h"
+
+#include <string.h>
+
+static size_t at(int node, int port)
+{
+	return (size_t)node * TOPO_MAX_PORTS + (size_t)port;
+}
+
+static bool port_down(const struct trees *tr, const bool *down, int node,
+		      int port)
+{
+	int link = tr->t->nodes[node].ports[port].link;
+
+	return link >= 0 && down[link];
+}
+
+/* What the port said, as it stands: no deduction yet. */
+static void as_said(const struct trees *tr, int64_t t,
+		    const struct tree_own *o, bool down, struct tree_port *p)
+{
+	bool heard = o->adv.ns != 0;
+
+	memset(p, 0, sizeof(*p));
+	p->role = heard ? o->adv.role : PORT_ROLE_SILENT;
+	p->state = heard ? o->adv.state : PORT_STATE_UNKNOWN;
+	p->down = down;
+	p->root = heard ? o->adv.root : 0;
+	p->last_ns = o->adv.ns;
+	p->frame = o->adv.frame;
+	p->tc = !down && o->tc && t - o->tc_ns <= tr->tc_hold_ns;
+}
+
+/* A bridge names one root port: its earlier root ports are alternates. */
+static void retire_root_ports(const struct trees *tr,
+			      const struct tree_own *own, struct tree_view *v,
+			      int node)
+{
+	size_t n = tr->t->nodes[node].n_ports;
+	int64_t latest = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		const struct tree_port *p = &v->port[at(node, (int)j)];
+
+		if (!p->down && p->role == PORT_ROLE_ROOT &&
+		    own[at(node, (int)j)].adv.ns > latest)
+			latest = own[at(node, (int)j)].adv.ns;
+	}
+	for (size_t j = 0; j < n; j++) {
+		struct tree_port *p = &v->port[at(node, (int)j)];
+
+		if (p->down || p->role != PORT_ROLE_ROOT ||
+		    own[at(node, (int)j)].adv.ns >= latest)
+			continue;
+		p->role = PORT_ROLE_ALTERNATE;
+		p->state = PORT_STATE_DISCARDING;
+		p->inferred = true;
+	}
+}
+
+/* The newest BPDU of node on a port that is up; -1 none. */
+static int newest_port(const struct trees *tr, const struct tree_own *own,
+		       const struct tree_view *v, int node)
+{
+	int best = -1;
+
+	for (size_t j = 0; j < tr->t->nodes[node].n_ports; j++) {
+		const struct tree_own *o = &own[at(node, (int)j)];
+
+		if (!o->adv.ns || v->port[at(node, (int)j)].down)
+			continue;
+		if (best < 0 || o->adv.ns > own[at(node, best)].adv.ns)
+			best = (int)j;
+	}
+	return best;
+}
+
+/* One vote per bridge; the most named root wins, then the better id. */
+static void elect_root(const struct trees *tr, const struct tree_own *own,
+		       struct tree_view *v)
+{
+	uint64_t root[TOPO_MAX_NODES];
+	unsigned votes[TOPO_MAX_NODES] = { 0 }, best = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < tr->t->n_nodes; i++) {
+		int j = newest_port(tr, own, v, (int)i);
+		size_t k;
+
+		if (j < 0)
+			continue;
+		for (k = 0; k < n && root[k] != own[at((int)i, j)].adv.root; k++)
+			;
+		if (k == n)
+			root[n++] = own[at((int)i, j)].adv.root;
+		votes[k]++;
+	}
+	for (size_t k = 0; k < n; k++)
+		if (votes[k] > best || (votes[k] == best && root[k] < v->root)) {
+			best = votes[k];
+			v->root = root[k];
+		}
+	if (!best)
+		return;
+	v->root_node = trees_node_of_bridge(tr, v->root);
+	/* The evidence: the newest of the votes for it. */
+	for (size_t i = 0; i < tr->t->n_nodes; i++) {
+		int j = newest_port(tr, own, v, (int)i);
+
+		if (j >= 0 && own[at((int)i, j)].adv.root == v->root &&
+		    (v->root_by_node < 0 ||
+		     own[at((int)i, j)].adv.ns >
+			     own[at(v->root_by_node, v->root_by_port)].adv.ns)) {
+			v->root_by_node = (int)i;
+			v->root_by_port = j;
+		}
+	}
+}
+
+/*
+ * A bridge's silent ports facing a designated port: alternates if the
+ * bridge has a root port, its root port if there is one such port.
+ * Otherwise the captures cannot tell: silent.
+ */
+static void infer_silent(const struct trees *tr, struct tree_view *v,
+			 int node)
+{
+	const struct topo_node *tn = &tr->t->nodes[node];
+	int cand[TOPO_MAX_PORTS];
+	size_t n = 0;
+	bool has_root = false;
+
+	if (!topo_role_is_bridge(tn->role) || v->root_node == node)
+		return;
+	for (size_t j = 0; j < tn->n_ports; j++) {
+		const struct tree_port *p = &v->port[at(node, (int)j)];
+		int pn, pp;
+
+		if (p->down)
+			continue;
+		has_root |= p->role == PORT_ROLE_ROOT;
+		if (p->role == PORT_ROLE_SILENT &&
+		    trees_peer(tr, node, (int)j, &pn, &pp) &&
+		    v->port[at(pn, pp)].role == PORT_ROLE_DESIGNATED)
+			cand[n++] = (int)j;
+	}
+	if (!has_root && n != 1)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		struct tree_port *p = &v->port[at(node, cand[k])];
+
+		p->role = has_root ? PORT_ROLE_ALTERNATE : PORT_ROLE_ROOT;
+		p->state = has_root ? PORT_STATE_DISCARDING :
+				      PORT_STATE_FORWARDING;
+		p->inferred = true;
+	}
+}
+
+void trees_compute(const struct trees *tr, int64_t t,
+		   const struct tree_own *own, const bool *down,
+		   struct tree_view *v)
+{
+	const struct topo *topo = tr->t;
+
+	v->ns = t;
+	v->root = 0;
+	v->root_node = v->root_by_node = v->root_by_port = -1;
+	v->tc = false;
+	for (size_t i = 0; i < topo->n_nodes; i++)
+		for (size_t j = 0; j < topo->nodes[i].n_ports; j++) {
+			struct tree_port *p = &v->port[at((int)i, (int)j)];
+
+			as_said(tr, t, &own[at((int)i, (int)j)],
+				port_down(tr, down, (int)i, (int)j), p);
+			v->tc |= p->tc;
+		}
+	for (size_t i = 0; i < topo->n_nodes; i++)
+		retire_root_ports(tr, own, v, (int)i);
+	elect_root(tr, own, v);
+	for (size_t i = 0; i < topo->n_nodes; i++)
+		infer_silent(tr, v, (int)i);
+}

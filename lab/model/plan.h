@@ -77,6 +77,10 @@ struct plan {
 	struct plan_link *links;	/* by topo link position */
 };
 
+/* A domain's <description>: this, then its run folder, so a lab whose
+ * registry entry is lost is still found by its running domains. */
+#define PLAN_RUN_LABEL "mstlab run folder: "
+
 enum plan_err plan_build(const struct topo *t, struct plan **out);
 void plan_free(struct plan *p);
 

@@ -171,7 +171,10 @@ enum plan_err plan_domain_xml(const struct plan *p,
 	sbuf_xml(x, t->name);
 	sbuf_puts(x, ": ");
 	sbuf_xml(x, n->name);
-	sbuf_printf(x, " (%s)</title>\n", topo_role_name(n->role));
+	sbuf_printf(x, " (%s)</title>\n  <description>" PLAN_RUN_LABEL,
+		    topo_role_name(n->role));
+	path_xml(x, pp->run_dir, NULL, NULL, NULL);
+	sbuf_puts(x, "</description>\n");
 	sbuf_printf(x, "  <memory unit='MiB'>%u</memory>\n"
 		    "  <vcpu placement='static'>%u</vcpu>\n",
 		    n->memory_mib, n->vcpus);

@@ -13,7 +13,7 @@ static const struct opt mstctl_opts[] = { OPT_FLAG("json", 'j'), { 0 } };
 
 /* -json and --json as well as -j, as iproute2 takes them. */
 static const struct opt_spec mstctl_spec = {
-	.usage = "Usage: mstctl [-j] COMMAND\n"
+	.usage = "Usage: mstctl [-j|--json] COMMAND\n"
 		 "  mstctl enable dev BRIDGE\n"
 		 "  mstctl disable dev BRIDGE\n"
 		 "  mstctl [show [dev BRIDGE|PORT]]\n"

@@ -2,6 +2,7 @@
 /* Command dispatch: one table of {name, handler, usage}. */
 #include "cli.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +40,20 @@ static int load(struct cli *c, const char *path, struct topo **t)
 	return -1;
 }
 
-static int usage(struct cli *c, const char *text)
+/* A usage error: what was wrong, then the usage. */
+static int usage(struct cli *c, const char *why, const char *text)
 {
-	fprintf(c->err, "usage: mstlab %s\n", text);
+	fprintf(c->err, "mstlab %s: %s\nusage: mstlab %s\n", c->argv[0], why,
+		text);
 	return 2;
+}
+
+/* The same after opts_next() gave OPT_BAD. */
+static int bad_opts(struct cli *c, const struct opts *o, const char *text)
+{
+	char why[160];
+
+	return usage(c, opts_why(o, why, sizeof(why)), text);
 }
 
 static void summary_mst(FILE *out, const struct topo_mst *m)
@@ -66,14 +77,22 @@ static void summary_mst(FILE *out, const struct topo_mst *m)
 	}
 }
 
+static const struct opt_spec check_spec = {
+	.flags = OPT_QUIET, .min_words = 1, .max_words = 1,
+};
+
 static int cmd_check(struct cli *c)
 {
 	size_t roles[4] = { 0 };
 	struct topo *t;
 
-	if (c->argc != 2)
-		return usage(c, "check TOPO.yaml");
-	if (load(c, c->argv[1], &t))
+	struct opts o;
+
+	/* "-" is a word here (standard input), not an option. */
+	opts_start(&o, &check_spec, c->argc, c->argv);
+	if (opts_next(&o) != OPT_END)
+		return bad_opts(c, &o, "check TOPO.yaml|-");
+	if (load(c, c->argv[o.ind], &t))
 		return 1;
 	for (size_t i = 0; i < t->n_nodes; i++)
 		roles[t->nodes[i].role]++;
@@ -96,47 +115,54 @@ static int cmd_check(struct cli *c)
 	return 0;
 }
 
-static int write_out(struct cli *c, const char *path, const char *text)
-{
-	FILE *f = path ? fopen(path, "w") : c->out;
+/* graph -o: the format is the file's extension. */
+static const char *const graph_formats[] = { "dot", "gv", "svg", "png",
+					     "pdf", NULL };
 
+static const char *graph_format(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	for (int i = 0; dot && graph_formats[i]; i++)
+		if (strcmp(dot + 1, graph_formats[i]) == 0)
+			return graph_formats[i];
+	return NULL;
+}
+
+/* Opens the output first, so a path that cannot be written is said
+ * before any work, with the reason. */
+static int graph_write(struct cli *c, const char *path, const char *text)
+{
+	const char *format = path ? graph_format(path) : "dot";
+	struct errbuf e;
+	FILE *f;
+
+	if (!format) {
+		fprintf(c->err, "mstlab graph: cannot tell a format from '%s': "
+			"name it .dot, .gv, .svg, .png or .pdf\n", path);
+		return 2;
+	}
+	f = path ? fopen(path, "we") : c->out;
 	if (!f) {
-		fprintf(c->err, "mstlab: cannot write %s\n", path);
+		fprintf(c->err, "mstlab graph: cannot write %s: %s\n", path,
+			strerror(errno));
 		return 1;
+	}
+	if (strcmp(format, "dot") && strcmp(format, "gv")) {
+		fclose(f);
+		if (graphviz_file("dot", format, text, path, &e)) {
+			fprintf(c->err, "mstlab graph: %s\n", e.msg);
+			return 1;
+		}
+		return 0;
 	}
 	fputs(text, f);
 	if (path && fclose(f)) {
-		fprintf(c->err, "mstlab: cannot write %s\n", path);
+		fprintf(c->err, "mstlab graph: cannot write %s: %s\n", path,
+			strerror(errno));
 		return 1;
 	}
 	return 0;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-/* The dot text is written next to the SVG, then Graphviz draws it. */
-static int write_svg(struct cli *c, const char *path, const struct sbuf *sb)
-{
-	char dot[PATH_MAX], *svg;
-	struct errbuf e;
-	int rc;
-
-	if ((size_t)snprintf(dot, sizeof(dot), "%.*s.dot",
-			     (int)(strlen(path) - 4), path) >= sizeof(dot) ||
-	    write_out(c, dot, sbuf_str(sb)))
-		return 1;
-	if (graphviz_svg("dot", sbuf_str(sb), &svg, &e)) {
-		fprintf(c->err, "mstlab: %s\n", e.msg);
-		return 1;
-	}
-	rc = write_out(c, path, svg);
-	free(svg);
-	return rc;
 }
 
 static const struct opt_spec graph_spec = {
@@ -155,16 +181,11 @@ static int cmd_graph(struct cli *c)
 	while ((r = opts_next(&o)) == 'o')
 		path = o.arg;
 	if (r != OPT_END)
-		return usage(c, "graph TOPO.yaml [-o OUT.dot|OUT.svg]");
+		return bad_opts(c, &o, "graph TOPO.yaml [-o OUT.dot|.svg|.png|.pdf]");
 	if (load(c, c->argv[o.ind], &t))
 		return 1;
 	sbuf_init(&sb);
-	if (plan_dot(t, &sb))
-		r = 1;
-	else if (path && ends_with(path, ".svg"))
-		r = write_svg(c, path, &sb);
-	else
-		r = write_out(c, path, sbuf_str(&sb));
+	r = plan_dot(t, &sb) ? 1 : graph_write(c, path, sbuf_str(&sb));
 	sbuf_free(&sb);
 	topo_free(t);
 	return r;
@@ -212,14 +233,17 @@ static int cmd_plan(struct cli *c)
 	while ((k = opts_next(&o)) > 0) {
 		if (k <= O_MSTD_CONF) {
 			if (what)
-				return usage(c, plan_usage);
+				return usage(c, "--json, --xml, --user-data, "
+					     "--meta-data and --mstd-conf "
+					     "exclude each other", plan_usage);
 			what = k;
 			node_name = o.arg;
 		} else if (k == O_VIRT) {
 			if (strcmp(o.arg, "kvm") == 0)
 				pp.virt = PLAN_VIRT_KVM;
 			else if (strcmp(o.arg, "qemu") != 0)
-				return usage(c, plan_usage);
+				return usage(c, "--virt takes qemu or kvm",
+					     plan_usage);
 		} else if (k == O_RUN) {
 			run = o.arg;
 		} else if (k == O_KERNEL) {
@@ -231,7 +255,7 @@ static int cmd_plan(struct cli *c)
 		}
 	}
 	if (k != OPT_END)
-		return usage(c, plan_usage);
+		return bad_opts(c, &o, plan_usage);
 	topo = c->argv[o.ind];
 	if (load(c, topo, &t))
 		return 1;
@@ -312,24 +336,28 @@ LAB_COMMAND(watch)
 static const struct command {
 	const char *name;
 	int (*run)(struct cli *c);
-	const char *help;
+	const char *help;	/* its line in mstlab --help */
+	const char *usage;	/* mstlab COMMAND --help, NULL: help */
 	bool lab;	/* takes the options of a running lab (runtime.c) */
 } commands[] = {
-	{ "check", cmd_check, "check TOPO.yaml         validate, start nothing", false },
-	{ "graph", cmd_graph, "graph TOPO.yaml [-o F.dot|F.svg]  Graphviz", false },
-	{ "plan", cmd_plan, "plan TOPO.yaml [--json] names, MACs, XML, seeds", false },
-	{ "up", cli_up, "up TOPO.yaml            start the lab, leave it up", true },
-	{ "down", cli_down, "down TOPO.yaml          tear it down (also after a crash)", true },
-	{ "run", cli_run, "run TOPO.yaml [-s SCENARIO] [--keep]  up, scenarios, down", true },
-	{ "status", cli_status, "status TOPO.yaml [--json]  nodes of a lab that is up", true },
-	{ "exec", cli_exec, "exec TOPO.yaml NODE CMD [ARG...]", true },
-	{ "console", cli_console, "console TOPO.yaml NODE  its serial console log", true },
-	{ "link", cli_link, "link TOPO.yaml NODE:PORT fail|restore [carrier|silent]", true },
+	{ "check", cmd_check, "check TOPO.yaml|-       validate, start nothing", NULL, false },
+	{ "graph", cmd_graph, "graph TOPO.yaml [-o F.dot|.svg|.png|.pdf]  Graphviz", NULL, false },
+	{ "plan", cmd_plan, "plan TOPO.yaml [--json | --xml NODE ...]  names, MACs, XML, seeds", plan_usage, false },
+	{ "up", cli_up, "up TOPO.yaml            start the lab, leave it up", NULL, true },
+	{ "down", cli_down, "down TOPO.yaml|LAB      tear it down (also after a crash)", NULL, true },
+	{ "run", cli_run, "run TOPO.yaml [-s SCENARIO] [--keep]  up, scenarios, down",
+	  "run TOPO.yaml [-s|--scenario SCENARIO] [--keep]  up, scenarios, down", true },
+	{ "status", cli_status, "status TOPO.yaml|LAB [--json]  nodes of a lab that is up", NULL, true },
+	{ "exec", cli_exec, "exec TOPO.yaml|LAB NODE CMD [ARG...]", NULL, true },
+	{ "console", cli_console, "console TOPO.yaml|LAB NODE  its serial console log", NULL, true },
+	{ "link", cli_link, "link TOPO.yaml|LAB NODE:PORT fail [carrier|silent] | restore", NULL, true },
 	{ "watch", cli_watch, "watch TOPO.yaml|LAB|RUN_DIR [--json] [--count N] [--for SECONDS]\n"
-	  "                    [--replay] [--results DIR]  trees and events, live",
-	  false },
-	{ "decode", cli_decode, "decode FILE.pcap [--json]  BPDUs, one per line", false },
-	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run", false },
+	  "                    [--replay]  trees and events, live",
+	  "watch TOPO.yaml|LAB|RUN_DIR [-j|--json] [--count N] [--for SECONDS]\n"
+	  "                    [--replay]  trees and events, live", false },
+	{ "decode", cli_decode, "decode FILE.pcap [--json]  BPDUs, one per line",
+	  "decode FILE.pcap [-j|--json]  BPDUs, one per line", false },
+	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run", NULL, false },
 };
 
 static const char lab_options[] =
@@ -361,13 +389,54 @@ static bool is_help(const char *a)
 /* mstlab COMMAND --help: its line of the table, and the lab options. */
 static int command_help(const struct command *cmd, FILE *f)
 {
-	fprintf(f, "usage: mstlab %s\n", cmd->help);
+	fprintf(f, "usage: mstlab %s\n", cmd->usage ? cmd->usage : cmd->help);
 	if (cmd->lab)
 		fputs(lab_options, f);
 	return 0;
 }
 
-int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
+/*
+ * Options before the command (mstlab --results DIR run TOPO) are the
+ * command's: they go after its name, where it reads them. The words
+ * that take a value take the next one. Returns the new argv (free it),
+ * or NULL with *bad the word that is not an option of any command.
+ */
+static char **options_after_command(int argc, char **argv, const char **bad)
+{
+	static const char *const with_value[] = { "--results", "--uri",
+		"--virt", "--kernel", "--debug-kernel", "--initrd", "-s",
+		"--scenario", NULL };
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+	int i = 1, n = 1, first;
+
+	if (!v)
+		return NULL;
+	v[0] = argv[0];
+	while (i < argc && argv[i][0] == '-' && !is_help(argv[i]) &&
+	       strcmp(argv[i], "--version")) {
+		bool takes = false;
+
+		for (int k = 0; with_value[k]; k++)
+			takes |= strcmp(argv[i], with_value[k]) == 0;
+		if (!takes && strcmp(argv[i], "--keep") &&
+		    strcmp(argv[i], "--json") && !strchr(argv[i], '=')) {
+			*bad = argv[i];
+			free(v);
+			return NULL;
+		}
+		i += takes && i + 1 < argc ? 2 : 1;
+	}
+	first = i;
+	if (i < argc)
+		v[n++] = argv[i];	/* the command */
+	for (int k = 1; k < first; k++)
+		v[n++] = argv[k];
+	for (int k = first + 1; k < argc; k++)
+		v[n++] = argv[k];
+	return v;
+}
+
+static int dispatch(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct cli c = { out, err, argc - 1, argv + 1 };
 
@@ -388,4 +457,25 @@ int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
 	}
 	fprintf(err, "mstlab: unknown command '%s'\n", argv[1]);
 	return help(err);
+}
+
+int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
+{
+	const char *bad = NULL;
+	char **v;
+	int rc;
+
+	if (argc < 2 || argv[1][0] != '-')
+		return dispatch(argc, argv, out, err);
+	v = options_after_command(argc, argv, &bad);
+	if (!v) {
+		if (!bad)
+			return 1;
+		fprintf(err, "mstlab: unknown option '%s' (mstlab --help: the "
+			"commands and their options)\n", bad);
+		return 2;
+	}
+	rc = dispatch(argc, v, out, err);
+	free(v);
+	return rc;
 }

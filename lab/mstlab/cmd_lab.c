@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 
 #include "cmd_checks.h"
+#include "guardian.h"
 #include "paths.h"
+#include "registry.h"
 #include "runtime.h"
 #include "scenario.h"
 #include "services.h"
@@ -17,19 +19,19 @@
 static int teardown(struct runtime *rt, const char *run_dir)
 {
 	fprintf(rt->err, "mstlab: tearing down %s\n", run_dir);
-	if (lab_down(rt->results, rt->t->name, run_dir, &rt->ops, rt->err)) {
+	if (lab_down(rt->t->name, run_dir, &rt->ops, rt->err)) {
 		fprintf(rt->err, "mstlab: some resources are left (above); "
-			"'mstlab down %s' retries\n", rt->topo_path);
+			"'mstlab down %s%s' retries\n", runtime_hint(rt),
+			rt->t->name);
 		return -1;
 	}
 	return 0;
 }
 
 /*
- * A run that died (crash, kill -9) leaves its current-run pointer behind.
- * If none of the lab's domains runs any more it is finished: clean it up.
- * If some run, the lab is in use (perhaps from another results folder,
- * whose pointer we cannot see): refuse.
+ * A run that died (crash, kill -9) leaves its registry entry behind. If
+ * none of the lab's domains runs any more it is finished: clean it up.
+ * If some run, the lab is in use: refuse.
  */
 static int clear_stale(struct runtime *rt)
 {
@@ -39,22 +41,19 @@ static int clear_stale(struct runtime *rt)
 	struct plan *p;
 	bool have_run;
 
-	have_run = lab_current_run(rt->results, rt->t->name, run_dir,
-				   sizeof(run_dir)) == 0;
 	if (plan_build(rt->t, &p))
 		return -1;
+	have_run = lab_find_run(rt->t, p, &rt->ops, run_dir,
+				sizeof(run_dir)) == 0;
 	for (size_t i = 0; i < rt->t->n_nodes && !alive; i++)
 		if (rt->ops.hv->running(rt->ops.hv_ctx, p->nodes[i].domain,
 					&err) == 1)
 			alive = p->nodes[i].domain;
-	if (alive && have_run)
-		fprintf(rt->err, "mstlab: lab %s is up (%s): 'mstlab down %s' "
-			"first\n", rt->t->name, run_dir, rt->topo_path);
-	else if (alive)
-		fprintf(rt->err, "mstlab: lab %s is up from another results "
-			"folder (domain %s runs): 'mstlab down --results DIR "
-			"%s' with that folder first\n", rt->t->name, alive,
-			rt->topo_path);
+	if (alive)
+		fprintf(rt->err, "mstlab: lab %s is up (%s): 'mstlab down "
+			"%s%s' first\n", rt->t->name,
+			have_run ? run_dir : alive, runtime_hint(rt),
+			rt->t->name);
 	plan_free(p);
 	if (alive)
 		return -1;
@@ -90,6 +89,7 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 		fprintf(rt->err, "mstlab: %s\n", err.msg);
 		return -1;
 	}
+	guardian_arm(rt->guardian, l->run_dir);
 	l->pp.kernel[0] = rt->kernel[0];
 	l->pp.kernel[1] = rt->kernel[1];
 	l->pp.initrd = rt->initrd;
@@ -122,9 +122,10 @@ int cmd_up(int argc, char **argv, FILE *out, FILE *err)
 		goto out;
 	rc = 1;
 	if (bring_up(&rt, &l, false) == 0) {
-		fprintf(out, "lab %s is up: %s\n  mstlab exec %s NODE CMD...  "
-			"|  mstlab down %s\n", rt.t->name, l.run_dir,
-			rt.topo_path, rt.topo_path);
+		fprintf(out, "lab %s is up: %s\n  mstlab exec %s%s NODE CMD..."
+			"  |  mstlab down %s%s\n", rt.t->name, l.run_dir,
+			runtime_hint(&rt), rt.t->name, runtime_hint(&rt),
+			rt.t->name);
 		rc = 0;
 	} else if (l.p) {
 		teardown(&rt, l.run_dir);
@@ -139,23 +140,26 @@ int cmd_down(int argc, char **argv, FILE *out, FILE *err)
 {
 	char run_dir[PATH_MAX];
 	struct runtime rt;
-	int rc = runtime_parse(&rt, argc, argv, out, err, "down TOPO.yaml");
+	struct plan *p = NULL;
+	int rc = runtime_parse(&rt, argc, argv, out, err, "down TOPO.yaml|LAB");
 
 	if (rc)
 		goto out;
-	if (lab_current_run(rt.results, rt.t->name, run_dir,
-			    sizeof(run_dir))) {
+	rc = 1;
+	if (runtime_connect(&rt, false, PLAN_VIRT_QEMU) || plan_build(rt.t, &p))
+		goto out;
+	if (lab_find_run(rt.t, p, &rt.ops, run_dir, sizeof(run_dir))) {
 		fprintf(out, "lab %s is not up: nothing to do\n", rt.t->name);
+		rc = 0;
 		goto out;
 	}
-	rc = 1;
-	if (runtime_connect(&rt, false, PLAN_VIRT_QEMU) == 0 &&
-	    teardown(&rt, run_dir) == 0) {
+	if (teardown(&rt, run_dir) == 0) {
 		fprintf(out, "lab %s is down (results in %s)\n", rt.t->name,
 			run_dir);
 		rc = 0;
 	}
 out:
+	plan_free(p);
 	runtime_free(&rt);
 	return rc;
 }
@@ -188,7 +192,15 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 	}
 	fprintf(out, "TAP version 14\n");
 	/* Without --keep nothing may outlive us, not even after kill -9:
-	 * libvirt destroys the domains when our connection drops. */
+	 * libvirt destroys the domains when our connection drops, the
+	 * guardian the rest (started before libvirt's threads). */
+	if (!rt.keep) {
+		rt.guardian = guardian_start(rt.t->name, rt.uri_given);
+		if (rt.guardian < 0)
+			fprintf(err, "mstlab: warning: no guardian: if this "
+				"run is killed, 'mstlab down %s%s' removes what "
+				"it left\n", runtime_hint(&rt), rt.t->name);
+	}
 	if (bring_up(&rt, &l, !rt.keep)) {
 		fprintf(out, "not ok %d - lab %s comes up\n", ++tap,
 			rt.t->name);
@@ -213,8 +225,8 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 		events_run_end(&l.ev, failed);
 		if (rt.keep && !failed)
 			fprintf(err, "mstlab: --keep: lab %s stays up; "
-				"'mstlab down %s' when done\n", rt.t->name,
-				rt.topo_path);
+				"'mstlab down %s%s' when done\n", rt.t->name,
+				runtime_hint(&rt), rt.t->name);
 		else if (teardown(&rt, l.run_dir))
 			failed++;
 		/* The captures are complete once their tcpdumps stopped. */

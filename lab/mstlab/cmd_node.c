@@ -2,6 +2,7 @@
 /* mstlab status, exec, link and console: commands on a lab that is up. */
 #include "cmd_lab.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "print.h"
@@ -17,12 +18,14 @@ static int attach(struct runtime *rt, struct lab *l, int argc, char **argv,
 	if (rc)
 		return rc;
 	if (rt->nargs < nargs_min) {
-		fprintf(err, "usage: mstlab %s\n", usage);
+		fprintf(err, "mstlab %s: %s\nusage: mstlab %s\n", argv[0],
+			rt->nargs ? "an argument is missing" :
+			"no node (or link end) given", usage);
 		return 2;
 	}
 	if (runtime_connect(rt, false, PLAN_VIRT_QEMU))
 		return 1;
-	if (lab_attach(l, rt->t, &rt->ops, rt->results, err, &e)) {
+	if (lab_attach(l, rt->t, &rt->ops, err, &e)) {
 		fprintf(err, "mstlab: %s\n", e.msg);
 		return 1;
 	}
@@ -134,6 +137,26 @@ static int link_arg(struct runtime *rt, const char *ref)
 	return rt->t->nodes[n].ports[p].link;
 }
 
+/* "END fail [carrier|silent]" or "END restore": 0, or -1 with why. */
+static int link_words(const struct runtime *rt, char *why, size_t len)
+{
+	const char *act = rt->args[1], *mode = rt->nargs > 2 ? rt->args[2] :
+								NULL;
+	bool fail = strcmp(act, "fail") == 0;
+
+	if (!fail && strcmp(act, "restore"))
+		snprintf(why, len, "'%.60s' is not fail or restore", act);
+	else if (mode && !fail)
+		snprintf(why, len, "restore takes no mode ('%.60s')", mode);
+	else if (mode && strcmp(mode, "carrier") && strcmp(mode, "silent"))
+		snprintf(why, len, "'%.60s' is not carrier or silent", mode);
+	else if (rt->nargs > 3)
+		snprintf(why, len, "unexpected argument '%.60s'", rt->args[3]);
+	else
+		return 0;
+	return -1;
+}
+
 int cmd_link(int argc, char **argv, FILE *out, FILE *err)
 {
 	static const char usage[] =
@@ -142,15 +165,15 @@ int cmd_link(int argc, char **argv, FILE *out, FILE *err)
 	struct lab l = { 0 };
 	struct errbuf e;
 	enum topo_fail_mode mode = TOPO_FAIL_CARRIER;
+	char why[160];
 	int link, rc = attach(&rt, &l, argc, argv, out, err, usage, 2);
 
 	if (rc)
 		goto out;
 	rc = 2;
-	if (rt.nargs > 3 || (rt.nargs == 3 && strcmp(rt.args[2], "carrier") &&
-			     strcmp(rt.args[2], "silent")) ||
-	    (strcmp(rt.args[1], "fail") && strcmp(rt.args[1], "restore"))) {
-		fprintf(err, "usage: mstlab %s\n", usage);
+	if (link_words(&rt, why, sizeof(why))) {
+		fprintf(err, "mstlab link: %s\nusage: mstlab %s\n", why,
+			usage);
 		goto out;
 	}
 	rc = 1;

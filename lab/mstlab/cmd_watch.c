@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lab.h"
+#include "registry.h"
 #include "opts.h"
 #include "runtime.h"
 #include "follow.h"
@@ -26,10 +27,10 @@
 
 static const char watch_usage[] =
 	"watch TOPO.yaml|LAB|RUN_DIR [--json] [--count N] [--for SECONDS]\n"
-	"                    [--replay] [--results DIR]";
+	"                    [--replay]";
 
 struct watch_opts {
-	const char *what, *results;
+	const char *what;
 	bool json, replay;
 	long count;		/* 0: no limit */
 	double for_s;		/* < 0: no limit */
@@ -37,7 +38,7 @@ struct watch_opts {
 
 struct watch_run {
 	struct watch_opts o;
-	char results[PATH_MAX / 2], run_dir[PATH_MAX], lab[64];
+	char run_dir[PATH_MAX], lab[64];
 	bool live;		/* the lab's current run: ends with `down` */
 	struct topo *t;
 	struct plan *p;
@@ -65,11 +66,11 @@ static int64_t realtime_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-enum { O_REPLAY = 256, O_RESULTS, O_COUNT, O_FOR };
+enum { O_REPLAY = 256, O_COUNT, O_FOR };
 
 static const struct opt watch_opt_table[] = {
 	OPT_FLAG("json", 'j'), OPT_FLAG("replay", O_REPLAY),
-	OPT_VALUE("results", O_RESULTS), OPT_VALUE("count", O_COUNT),
+	OPT_VALUE("count", O_COUNT),
 	OPT_VALUE("for", O_FOR),
 	{ 0 },
 };
@@ -97,9 +98,6 @@ static int parse_opts(struct watch_opts *o, int argc, char **argv)
 			break;
 		case O_REPLAY:
 			o->replay = true;
-			break;
-		case O_RESULTS:
-			o->results = op.arg;
 			break;
 		case O_COUNT:
 			errno = 0;
@@ -140,10 +138,6 @@ static int find_run(struct watch_run *w)
 	struct topo *t;
 	size_t n = strlen(what);
 
-	if (w->o.results)
-		snprintf(w->results, sizeof(w->results), "%s", w->o.results);
-	else
-		runtime_default_results(w->results, sizeof(w->results));
 	snprintf(topo, sizeof(topo), "%s/topology.yaml", what);
 	if (is_dir(what) && access(topo, R_OK) == 0) {
 		if (!realpath(what, w->run_dir)) {
@@ -166,11 +160,10 @@ static int find_run(struct watch_run *w)
 			snprintf(w->lab, sizeof(w->lab), "%s", what);
 		}
 		if (!topo_valid_lab_name(w->lab) ||
-		    lab_current_run(w->results, w->lab, w->run_dir,
+		    registry_find(w->lab, w->run_dir,
 				    sizeof(w->run_dir))) {
-			fprintf(w->err, "mstlab: lab %s is not up (no current "
-				"run in %s): 'mstlab up' or 'mstlab run' it "
-				"first\n", w->lab, w->results);
+			fprintf(w->err, "mstlab: lab %s is not up: 'mstlab "
+				"up' or 'mstlab run' it first\n", w->lab);
 			return 1;
 		}
 	}
@@ -180,7 +173,7 @@ static int find_run(struct watch_run *w)
 		return 1;
 	}
 	snprintf(w->lab, sizeof(w->lab), "%s", w->t->name);
-	w->live = lab_current_run(w->results, w->lab, cur, sizeof(cur)) == 0 &&
+	w->live = registry_find(w->lab, cur, sizeof(cur)) == 0 &&
 		  strcmp(cur, w->run_dir) == 0;
 	if (plan_build(w->t, &w->p) ||
 	    trees_init(&w->tr, w->t, w->p, TREES_LIVE) ||
@@ -280,7 +273,7 @@ static bool still_up(const struct watch_run *w)
 {
 	char cur[PATH_MAX];
 
-	return lab_current_run(w->results, w->lab, cur, sizeof(cur)) == 0 &&
+	return registry_find(w->lab, cur, sizeof(cur)) == 0 &&
 	       strcmp(cur, w->run_dir) == 0;
 }
 

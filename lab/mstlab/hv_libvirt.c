@@ -203,10 +203,29 @@ static int hv_agent(void *ctx, const char *name, const char *cmd,
 	return *reply ? 0 : -1;
 }
 
+static int hv_description(void *ctx, const char *name, char *out, size_t len,
+			  struct errbuf *err)
+{
+	virDomainPtr dom = lookup_live(ctx, name, err);
+	char *text;
+
+	if (!dom)
+		return -1;
+	text = virDomainGetMetadata(dom, VIR_DOMAIN_METADATA_DESCRIPTION, NULL,
+				    VIR_DOMAIN_AFFECT_LIVE);
+	virDomainFree(dom);
+	if (!text)
+		return fail(err, name);
+	snprintf(out, len, "%s", text);
+	free(text);
+	return 0;
+}
+
 const struct hv_ops hv_libvirt_ops = {
 	.start = hv_start,
 	.destroy = hv_destroy,
 	.running = hv_running,
+	.description = hv_description,
 	.set_link = hv_set_link,
 	.agent = hv_agent,
 };

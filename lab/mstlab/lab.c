@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "registry.h"
 #include "seed.h"
 
 volatile sig_atomic_t lab_interrupted;
@@ -46,31 +47,6 @@ static int copy_file(const char *from, const char *to, struct errbuf *err)
 	return rc;
 }
 
-static void pointer_path(const char *results, const char *lab, char *out,
-			 size_t len)
-{
-	snprintf(out, len, "%s/.labs/%s", results, lab);
-}
-
-int lab_current_run(const char *results, const char *lab, char *run_dir,
-		    size_t len)
-{
-	char ptr[PATH_MAX], target[PATH_MAX];
-	ssize_t n;
-
-	pointer_path(results, lab, ptr, sizeof(ptr));
-	n = readlink(ptr, target, sizeof(target) - 1);
-	if (n <= 0)
-		return -1;
-	target[n] = 0;
-	/* Only "../<run folder of this lab>", next to .labs. */
-	if (strncmp(target, "../", 3) != 0 || strchr(target + 3, '/') ||
-	    strncmp(target + 3, lab, strlen(lab)) != 0)
-		return -1;
-	snprintf(run_dir, len, "%s/%s", results, target + 3);
-	return 0;
-}
-
 /* results/<lab>-YYYYmmdd-HHMMSS[-N], created empty. */
 static int new_run_dir(struct lab *l, struct errbuf *err)
 {
@@ -95,26 +71,6 @@ static int new_run_dir(struct lab *l, struct errbuf *err)
 	return errbuf_set(err, "cannot create a run folder in %s: %s",
 			  l->results,
 			  strerror(errno));
-}
-
-static int claim(struct lab *l, struct errbuf *err)
-{
-	char ptr[PATH_MAX], cur[PATH_MAX], target[PATH_MAX];
-
-	if (mkdirs(l->results, ".labs", err))
-		return -1;
-	pointer_path(l->results, l->t->name, ptr, sizeof(ptr));
-	snprintf(target, sizeof(target), "..%s", strrchr(l->run_dir, '/'));
-	if (symlink(target, ptr) == 0)
-		return 0;
-	if (errno != EEXIST)
-		return errbuf_set(err, "cannot create %s: %s", ptr,
-				  strerror(errno));
-	if (lab_current_run(l->results, l->t->name, cur, sizeof(cur)))
-		snprintf(cur, sizeof(cur), "%s", ptr);
-	return errbuf_set(err,
-			  "lab %s is already up (run %s): 'mstlab down %s' "
-			  "first", l->t->name, cur, l->t->file);
 }
 
 /* The run folder's state file and event log, opened for appending. */
@@ -166,20 +122,47 @@ int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 			return -1;
 	}
 	snprintf(path, sizeof(path), "%s/topology.yaml", l->run_dir);
-	if (copy_file(t->file, path, err) || claim(l, err))
+	if (copy_file(t->file, path, err) ||
+	    registry_claim(t->name, l->run_dir, err))
 		return -1;
 	return open_run_files(l, err);
 }
 
-int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
-	       const char *results, FILE *log, struct errbuf *err)
+int lab_find_run(const struct topo *t, const struct plan *p,
+		 const struct lab_ops *ops, char *run_dir, size_t len)
 {
-	if (lab_base(l, t, ops, results, log, err))
+	size_t label = strlen(PLAN_RUN_LABEL), lab = strlen(t->name);
+	char text[PATH_MAX + 64];
+	struct errbuf err;
+
+	if (registry_find(t->name, run_dir, len) == 0)
+		return 0;
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		const char *dir = text + label, *base;
+
+		if (ops->hv->running(ops->hv_ctx, p->nodes[i].domain,
+				     &err) != 1 ||
+		    ops->hv->description(ops->hv_ctx, p->nodes[i].domain,
+					 text, sizeof(text), &err) ||
+		    strncmp(text, PLAN_RUN_LABEL, label))
+			continue;
+		base = strrchr(dir, '/');
+		if (dir[0] == '/' && base && !strncmp(base + 1, t->name, lab) &&
+		    base[1 + lab] == '-' && strlen(dir) < len) {
+			strcpy(run_dir, dir);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
+	       FILE *log, struct errbuf *err)
+{
+	if (lab_base(l, t, ops, "", log, err))
 		return -1;
-	if (lab_current_run(results, t->name, l->run_dir, sizeof(l->run_dir)))
-		return errbuf_set(err,
-				  "lab %s is not up (no current run in %s)",
-				  t->name, results);
+	if (lab_find_run(t, l->p, ops, l->run_dir, sizeof(l->run_dir)))
+		return errbuf_set(err, "lab %s is not up", t->name);
 	return open_run_files(l, err);
 }
 
@@ -533,20 +516,12 @@ int lab_health(struct lab *l)
 	return bad;
 }
 
-int lab_down(const char *results, const char *lab, const char *run_dir,
-	     const struct lab_ops *ops, FILE *log)
+int lab_down(const char *lab, const char *run_dir, const struct lab_ops *ops,
+	     FILE *log)
 {
-	char ptr[PATH_MAX], cur[PATH_MAX];
-	int left = state_teardown(run_dir, ops, log);
-
-	if (left)
+	if (state_teardown(run_dir, ops, log))
 		return -1;
-	/* Forget the run only if it is still the current one. */
-	if (!lab_current_run(results, lab, cur, sizeof(cur)) &&
-	    strcmp(cur, run_dir) == 0) {
-		pointer_path(results, lab, ptr, sizeof(ptr));
-		unlink(ptr);
-	}
+	registry_release(lab, run_dir);
 	return 0;
 }
 

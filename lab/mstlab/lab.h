@@ -56,14 +56,22 @@ struct lab {
 /*
  * Prepares l for topology t: a new run folder results/<lab>-<time>/
  * (with topology.yaml, pcap/, console/, seed/, qga/, share/<node>/),
- * claimed as the lab's current run in results/.labs/<lab>.
+ * claimed as the lab's current run in the host's registry (registry.h).
  * Refuses when the lab already runs (`mstlab down` it first).
  */
 int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 	     const char *results, FILE *log, struct errbuf *err);
-/* The lab's current run, for commands on a lab that is up. */
+/*
+ * The lab's current run folder: the registry's (registry.h), else, should
+ * the registry have lost it, the one a running domain of the lab names in
+ * its description (plan_domain_xml). 0, or -1 when the lab is not up.
+ */
+int lab_find_run(const struct topo *t, const struct plan *p,
+		 const struct lab_ops *ops, char *run_dir, size_t len);
+/* Attaches to the lab's current run (lab_find_run), for commands on a
+ * lab that is up. */
 int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
-	       const char *results, FILE *log, struct errbuf *err);
+	       FILE *log, struct errbuf *err);
 void lab_fini(struct lab *l);
 
 /* Seeds, link bridges with their captures, then every domain. */
@@ -73,12 +81,9 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, struct errbuf *err);
 /* Dead captures and stopped domains, reported on l->log; 0 if none. */
 int lab_health(struct lab *l);
 
-/* The run folder of the lab's current run; -1 if none is recorded. */
-int lab_current_run(const char *results, const char *lab, char *run_dir,
-		    size_t len);
 /* Tears down what run_dir's state lists, then forgets the run. */
-int lab_down(const char *results, const char *lab, const char *run_dir,
-	     const struct lab_ops *ops, FILE *log);
+int lab_down(const char *lab, const char *run_dir, const struct lab_ops *ops,
+	     FILE *log);
 
 int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 		  struct errbuf *err);

@@ -26,6 +26,10 @@ struct hv_ops {
 	int (*destroy)(void *ctx, const char *name, struct errbuf *err);
 	/* 1 running, 0 absent or shut off, -1 error. */
 	int (*running)(void *ctx, const char *name, struct errbuf *err);
+	/* A running domain's <description> (plan_domain_xml: its run
+	 * folder), into out. */
+	int (*description)(void *ctx, const char *name, char *out,
+			   size_t len, struct errbuf *err);
 	/* The guest sees carrier up/down on the NIC with this MAC. */
 	int (*set_link)(void *ctx, const char *name, const char *nic_xml,
 			struct errbuf *err);

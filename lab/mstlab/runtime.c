@@ -11,6 +11,7 @@
 #include "hostnet.h"
 #include "opts.h"
 #include "paths.h"
+#include "registry.h"
 #include "services.h"
 
 static long long mono_ms(void *ctx)
@@ -74,6 +75,25 @@ static const struct opt_spec lab_spec = {
 	.flags = OPT_IN_ORDER | OPT_QUIET,
 };
 
+/*
+ * A lab's name in place of its file (down, status, exec, link, console,
+ * watch): the copy of the topology its current run keeps. A path that
+ * exists is always the file.
+ */
+static void lab_topology(struct runtime *rt)
+{
+	char run_dir[PATH_MAX];
+
+	if (access(rt->topo_path, F_OK) == 0 ||
+	    !topo_valid_lab_name(rt->topo_path) ||
+	    registry_find(rt->topo_path, run_dir, sizeof(run_dir)))
+		return;
+	if ((size_t)snprintf(rt->topo_copy, sizeof(rt->topo_copy),
+			     "%s/topology.yaml", run_dir) <
+	    sizeof(rt->topo_copy))
+		rt->topo_path = rt->topo_copy;
+}
+
 int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		  FILE *err, const char *usage)
 {
@@ -83,9 +103,11 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	struct paths ps;
 	struct opts o;
 	struct errbuf msg;
+	char why[160] = "";
 	int c = OPT_END, r;
 
 	memset(rt, 0, sizeof(*rt));
+	rt->guardian = -1;
 	rt->out = out;
 	rt->err = err;
 	rt->virt = -1;
@@ -117,7 +139,9 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 			results = o.arg;
 			break;
 		case O_URI:
-			rt->uri = o.arg;
+			rt->uri = rt->uri_given = o.arg;
+			snprintf(rt->hint, sizeof(rt->hint), "--uri %s ",
+				 o.arg);
 			break;
 		case O_KERNEL:
 			kernel = o.arg;
@@ -133,15 +157,22 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 				rt->virt = PLAN_VIRT_QEMU;
 			else if (strcmp(o.arg, "kvm") == 0)
 				rt->virt = PLAN_VIRT_KVM;
-			else if (strcmp(o.arg, "auto") != 0)
+			else if (strcmp(o.arg, "auto") != 0) {
+				snprintf(why, sizeof(why), "--virt takes auto, "
+					 "qemu or kvm, not '%.40s'", o.arg);
 				goto bad;
+			}
 			break;
 		}
 	}
-	if (c == OPT_BAD)
+	if (c == OPT_BAD) {
+		opts_why(&o, why, sizeof(why));
 		goto bad;
-	if (!rt->topo_path)
+	}
+	if (!rt->topo_path) {
+		snprintf(why, sizeof(why), "no topology file (or lab) given");
 		goto bad;
+	}
 	r = paths_find(&ps);
 	if (r || (size_t)snprintf(rt->results, sizeof(rt->results), "%s",
 				  ps.results) >= sizeof(rt->results)) {
@@ -158,13 +189,15 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	    (dkernel && absolute(dkernel, rt->kernel[1], PATH_MAX, err)) ||
 	    (initrd && absolute(initrd, rt->initrd, PATH_MAX, err)))
 		return 1;
+	lab_topology(rt);
 	if (topo_parse_file(rt->topo_path, &rt->t, &te)) {
 		fprintf(err, "%s\n", topo_error_format(&te, &msg));
 		return 1;
 	}
 	return 0;
 bad:
-	fprintf(err, "usage: mstlab %s\n(mstlab --help: every option)\n", usage);
+	fprintf(err, "mstlab %s: %s\nusage: mstlab %s\n(mstlab %s --help: "
+		"its options)\n", argv[0], why, usage, argv[0]);
 	return 2;
 }
 
@@ -209,6 +242,10 @@ int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt)
 
 void runtime_free(struct runtime *rt)
 {
+	/* The guardian wakes: the run tore down, or it does. */
+	if (rt->guardian >= 0)
+		close(rt->guardian);
+	rt->guardian = -1;
 	hv_libvirt_close(&rt->hv);
 	topo_free(rt->t);
 	free(rt->args);
@@ -232,4 +269,9 @@ void runtime_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+const char *runtime_hint(const struct runtime *rt)
+{
+	return rt->hint;
 }

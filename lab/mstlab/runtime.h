@@ -19,7 +19,11 @@
 struct runtime {
 	/* Options. */
 	const char *topo_path;
+	char topo_copy[PATH_MAX];	/* a lab named: its run's topology */
 	const char *uri;
+	const char *uri_given;		/* --uri, or NULL */
+	char hint[PATH_MAX];		/* options a later command needs */
+	int guardian;			/* guardian.h's pipe, or -1 */
 	char results[PATH_MAX / 2];
 	char kernel[2][PATH_MAX], initrd[PATH_MAX], tools[PATH_MAX];
 	char cache[PATH_MAX];		/* paths.h */
@@ -37,7 +41,8 @@ struct runtime {
 
 /*
  * Parses "TOPO [options] [words...]" (options anywhere), loads the
- * topology. Returns 0, or the exit status to return (usage 2, bad input 1).
+ * topology; TOPO may be the name of a lab that is up (registry.h).
+ * Returns 0, or the exit status to return (usage 2, bad input 1).
  */
 int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		  FILE *err, const char *usage);
@@ -51,6 +56,9 @@ int runtime_check_images(const struct runtime *rt);
  * says KVM works) and wires rt->ops.
  */
 int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt);
+/* The options a later command on this lab needs, as "--uri URI " (the
+ * lab itself is found by its name, from anywhere), or "". */
+const char *runtime_hint(const struct runtime *rt);
 void runtime_free(struct runtime *rt);
 /* --results' default (paths.h); "" when it cannot be worked out. */
 void runtime_default_results(char *out, size_t len);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "opts.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 void opts_start(struct opts *o, const struct opt_spec *spec, int argc,
@@ -67,7 +69,7 @@ static int bad(struct opts *o, const char *word)
 int opts_next(struct opts *o)
 {
 	const struct opt_spec *s = o->spec;
-	int c, n, at = optind ? optind : 1;
+	int c, n;
 
 	c = s->flags & OPT_LONG_ONLY ?
 		getopt_long_only(o->argc, o->argv, o->shortopts, o->longopts,
@@ -86,7 +88,16 @@ int opts_next(struct opts *o)
 	case 1:
 		return OPT_WORD;
 	case '?':
-		return bad(o, at < o->argc ? o->argv[at] : "");
+		/* A short option names itself in optopt (the word may hold
+		 * more); a long one is the word just read, which getopt
+		 * may have moved (it permutes argv). */
+		if (optopt > 0 && optopt < 256) {
+			snprintf(o->short_bad, sizeof(o->short_bad), "-%c",
+				 optopt);
+			return bad(o, o->short_bad);
+		}
+		return bad(o, optind > 0 && optind <= o->argc ?
+			   o->argv[optind - 1] : "");
 	case 'h':
 		if (s->usage) {
 			opts_help(s, stdout);
@@ -94,4 +105,35 @@ int opts_next(struct opts *o)
 		}
 	}
 	return c;
+}
+
+/* Does the option word w (-x, --name) take a value in this table? */
+static bool takes_value(const struct opt_spec *s, const char *w)
+{
+	for (const struct opt *p = s->opts; p && p->key; p++) {
+		if (!p->arg)
+			continue;
+		if (w[1] == '-' ? p->name && !strcmp(w + 2, p->name) :
+				  p->key < 256 && w[1] == p->key && !w[2])
+			return true;
+	}
+	for (const char *c = s->shorts; c && *c; c++)
+		if (c[1] == ':' && w[1] == *c && !w[2])
+			return true;
+	return false;
+}
+
+const char *opts_why(const struct opts *o, char *buf, size_t len)
+{
+	const char *w = o->bad ? o->bad : "";
+
+	if (!w[0])
+		snprintf(buf, len, "an argument is missing");
+	else if (w[0] != '-' || !w[1])
+		snprintf(buf, len, "unexpected argument '%s'", w);
+	else if (takes_value(o->spec, w))
+		snprintf(buf, len, "'%s' needs a value", w);
+	else
+		snprintf(buf, len, "unknown option '%s'", w);
+	return buf;
 }

@@ -74,6 +74,7 @@ struct opts {
 	const char *bad;	/* OPT_BAD with OPT_IN_ORDER or OPT_STOP: the
 				 * word not understood */
 	int ind;		/* the next word to read */
+	char short_bad[3];	/* "-x": a bad short option */
 	struct option longopts[OPTS_MAX + 2];
 	char shortopts[3 * OPTS_MAX + 8];
 };
@@ -83,6 +84,12 @@ void opts_start(struct opts *o, const struct opt_spec *spec, int argc,
 		char **argv);
 /* The next option's key, OPT_WORD, or OPT_END, OPT_HELP, OPT_BAD. */
 int opts_next(struct opts *o);
+/*
+ * After OPT_BAD: what was wrong, in buf ("unknown option '-x'", "'--uri'
+ * needs a value", "unexpected argument 'extra'", "an argument is
+ * missing"), for the caller that speaks for itself (OPT_QUIET).
+ */
+const char *opts_why(const struct opts *o, char *buf, size_t len);
 /* Prints the help: usage, each option's line, tail. */
 void opts_help(const struct opt_spec *spec, FILE *f);
 

@@ -15,6 +15,7 @@
 
 #include "lab.h"
 #include "reaper.h"
+#include "registry.h"
 #include "scenario.h"
 #include "child.h"
 #include "unit.h"
@@ -32,6 +33,7 @@ struct fake {
 	bool deaf;		/* every capture fails to listen */
 	int in_set_link;	/* set_link calls so far */
 	int together;		/* of them, ones that overlapped another */
+	char description[4200];	/* every domain's <description> */
 };
 
 static struct fake fk;
@@ -154,8 +156,22 @@ static int hv_agent(void *c, const char *name, const char *cmd, int t,
 	return 0;
 }
 
-static const struct hv_ops fake_hv = { hv_start, hv_destroy, hv_running,
-				       hv_set_link, hv_agent };
+static int hv_description(void *c, const char *name, char *out, size_t len,
+			  struct errbuf *err)
+{
+	(void)c;
+	(void)name;
+	if (!fk.description[0])
+		return errbuf_set(err, "no description");
+	snprintf(out, len, "%s", fk.description);
+	return 0;
+}
+
+static const struct hv_ops fake_hv = {
+	.start = hv_start, .destroy = hv_destroy, .running = hv_running,
+	.description = hv_description, .set_link = hv_set_link,
+	.agent = hv_agent,
+};
 
 static int ln_create(void *c, const char *br, const char *owner,
 		     struct errbuf *err)
@@ -314,6 +330,8 @@ static int setup_text(struct fixture *fx, const char *text)
 	if (topo_parse_file(fx->topo, &fx->t, &te))
 		return -1;
 	fx->log = open_memstream(&fx->log_buf, &fx->log_len);
+	/* The labs that are up: this test's own. */
+	setenv("MSTLAB_RUNTIME_DIR", fx->dir, 1);
 	if (lab_init(&fx->l, fx->t, &ops, fx->dir, fx->log, &err)) {
 		fprintf(stderr, "lab_init: %s\n", err.msg);
 		return -1;
@@ -363,7 +381,7 @@ TEST(up_records_before_creating_and_down_undoes_in_reverse)
 	CHECK(access(fk.state_path, R_OK) == 0);
 
 	fk.calls[0] = 0;
-	CHECK_INT(lab_down(fx.dir, "unit", fx.l.run_dir, &ops, fx.log), 0);
+	CHECK_INT(lab_down("unit", fx.l.run_dir, &ops, fx.log), 0);
 	p = fk.calls;
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		p = strstr(p, order[i]);
@@ -371,7 +389,7 @@ TEST(up_records_before_creating_and_down_undoes_in_reverse)
 		p += strlen(order[i]);
 	}
 	/* The lab is forgotten: it can come up again. */
-	CHECK(lab_current_run(fx.dir, "unit", err.msg, sizeof(err.msg)) == -1);
+	CHECK(registry_find("unit", err.msg, sizeof(err.msg)) == -1);
 	teardown(&fx);
 }
 
@@ -385,7 +403,7 @@ TEST(names_that_were_taken_are_never_torn_down)
 	CHECK_INT(lab_up(&fx.l, &err), -1);
 	CHECK(strstr(err.msg, "File exists") != NULL);
 	fk.calls[0] = 0;
-	CHECK_INT(lab_down(fx.dir, "unit", fx.l.run_dir, &ops, fx.log), 0);
+	CHECK_INT(lab_down("unit", fx.l.run_dir, &ops, fx.log), 0);
 	CHECK_STR(fk.calls, "");
 	teardown(&fx);
 }
@@ -423,7 +441,7 @@ TEST(captures_start_together_and_one_that_cannot_listen_fails_up)
 	CHECK(second != NULL);
 	CHECK(second < strstr(fk.calls, "listening ml-"));
 	CHECK(strstr(fk.calls, "listening ml-") < strstr(fk.calls, "start "));
-	CHECK_INT(lab_down(fx.dir, "unit", fx.l.run_dir, &ops, fx.log), 0);
+	CHECK_INT(lab_down("unit", fx.l.run_dir, &ops, fx.log), 0);
 
 	fk.calls[0] = 0;
 	fk.deaf = true;
@@ -432,7 +450,7 @@ TEST(captures_start_together_and_one_that_cannot_listen_fails_up)
 	CHECK(strstr(fk.calls, "start ") == NULL);
 	/* Both captures were recorded: down stops them. */
 	fk.calls[0] = 0;
-	CHECK_INT(lab_down(fx.dir, "unit", fx.l.run_dir, &ops, fx.log), 0);
+	CHECK_INT(lab_down("unit", fx.l.run_dir, &ops, fx.log), 0);
 	second = strstr(fk.calls, "stop 4242/99");
 	CHECK(second != NULL && strstr(second + 1, "stop 4242/99") != NULL);
 	teardown(&fx);
@@ -444,10 +462,39 @@ TEST(a_lab_cannot_be_claimed_twice)
 	struct lab other = { 0 };
 	struct errbuf err = { "" };
 
+	char results[PATH_MAX];
+
 	CHECK(setup(&fx) == 0);
-	CHECK_INT(lab_init(&other, fx.t, &ops, fx.dir, fx.log, &err), -1);
+	/* From another results folder too: the registry is the host's. */
+	snprintf(results, sizeof(results), "%s/elsewhere", fx.dir);
+	CHECK_INT(lab_init(&other, fx.t, &ops, results, fx.log, &err), -1);
 	CHECK(strstr(err.msg, "already up") != NULL);
+	CHECK(strstr(err.msg, fx.l.run_dir) != NULL);
 	lab_fini(&other);
+	teardown(&fx);
+}
+
+/* A lab whose registry entry is lost is still found: by the run folder a
+ * running domain of it names in its description. */
+TEST(a_lab_is_found_by_its_domains_without_its_registry_entry)
+{
+	struct fixture fx;
+	char run[PATH_MAX], path[PATH_MAX];
+
+	CHECK(setup(&fx) == 0);
+	CHECK_INT(lab_find_run(fx.t, fx.l.p, &ops, run, sizeof(run)), 0);
+	CHECK_STR(run, fx.l.run_dir);
+	snprintf(path, sizeof(path), "%s/labs/unit", fx.dir);
+	CHECK_INT(unlink(path), 0);
+	snprintf(fk.description, sizeof(fk.description), PLAN_RUN_LABEL "%s",
+		 fx.l.run_dir);
+	run[0] = 0;
+	CHECK_INT(lab_find_run(fx.t, fx.l.p, &ops, run, sizeof(run)), 0);
+	CHECK_STR(run, fx.l.run_dir);
+	/* Another lab's run folder in a description is not this lab's. */
+	snprintf(fk.description, sizeof(fk.description), PLAN_RUN_LABEL
+		 "/tmp/other-20260101-000000");
+	CHECK_INT(lab_find_run(fx.t, fx.l.p, &ops, run, sizeof(run)), -1);
 	teardown(&fx);
 }
 

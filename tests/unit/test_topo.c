@@ -651,10 +651,56 @@ TEST(cli_help_names_every_option)
 	CHECK(!strstr(out, "--uri"));
 	free(out);
 	free(err);
-	/* A usage error says where the options are. */
+	/* A usage error says what was wrong, and where the options are. */
 	out = unit_capture(mstlab_cli, 2, none, &rc, &err);
 	CHECK_INT(rc, 2);
-	CHECK(strstr(err, "mstlab --help"));
+	CHECK(strstr(err, "mstlab run: no topology file (or lab) given\n"));
+	CHECK(strstr(err, "mstlab run --help"));
 	free(out);
 	free(err);
+}
+
+/* Usage errors name the argument that is wrong (issue 27's list). */
+TEST(usage_errors_name_the_offending_argument)
+{
+	static const struct {
+		int argc;
+		const char *argv[8];
+		const char *says;
+	} cases[] = {
+		{ 3, { "mstlab", "run", "-x" }, "mstlab run: unknown option '-x'" },
+		{ 3, { "mstlab", "up", "--uri" }, "mstlab up: '--uri' needs a value" },
+		{ 4, { "mstlab", "check", "topologies/smoke.yaml", "extra" },
+		  "mstlab check: unexpected argument 'extra'" },
+		{ 5, { "mstlab", "plan", "topologies/smoke.yaml", "--virt", "xen" },
+		  "mstlab plan: --virt takes qemu or kvm" },
+		{ 5, { "mstlab", "graph", "topologies/smoke.yaml", "-o", "x.jpg" },
+		  "cannot tell a format from 'x.jpg'" },
+		{ 5, { "mstlab", "graph", "topologies/smoke.yaml", "-o",
+		       "/nonexistent/dir/x.svg" },
+		  "cannot write /nonexistent/dir/x.svg: No such file or directory" },
+		{ 4, { "mstlab", "--bogus", "run", "x.yaml" },
+		  "mstlab: unknown option '--bogus'" },
+		/* Options before the command are the command's. */
+		{ 5, { "mstlab", "--results", "/tmp", "check", "topologies/smoke.yaml" },
+		  "mstlab check: unknown option '--results'" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[8] = { 0 }, *out, *err;
+		int rc;
+
+		/* getopt permutes argv: a writable copy. */
+		for (int k = 0; k < cases[i].argc; k++)
+			argv[k] = strdup(cases[i].argv[k]);
+		out = unit_capture(mstlab_cli, cases[i].argc, argv, &rc, &err);
+		for (int k = 0; k < cases[i].argc; k++)
+			free(argv[k]);
+		if (!strstr(err, cases[i].says))
+			printf("# case %zu: %s", i, err);
+		CHECK(strstr(err, cases[i].says) != NULL);
+		CHECK(rc == 1 || rc == 2);
+		free(out);
+		free(err);
+	}
 }

@@ -120,7 +120,7 @@ TEST(opts_bad_options_and_words)
 	parse(&stop, a3, out, sizeof(out), &o);
 	CHECK_STR(out, "B=-c");
 	parse(&stop, a4, out, sizeof(out), &o);
-	CHECK_STR(out, "f B=-fx");
+	CHECK_STR(out, "f B=-x");	/* the letter, not the word */
 	parse(&stop, a5, out, sizeof(out), &o);
 	CHECK_STR(out, "B=--nope");
 	parse(&stop, a6, out, sizeof(out), &o);

@@ -247,7 +247,8 @@ TEST(json_lines_carry_tree_port_role_state_and_what_was)
 }
 
 /* A run folder for the tri lab in a results folder, as `mstlab up`
- * leaves it: results/.labs/tri -> ../tri-1, topology.yaml, pcap/. */
+ * leaves it: topology.yaml, pcap/, and its registry entry (registry.h)
+ * RESULTS/labs/tri -> RESULTS/tri-1 (MSTLAB_RUNTIME_DIR=RESULTS). */
 struct run {
 	char results[64], dir[160], pcap[400];
 };
@@ -261,11 +262,12 @@ static int make_run_of(struct run *r, struct fx *f, const char *yaml)
 	if (!mkdtemp(r->results))
 		return -1;
 	snprintf(r->dir, sizeof(r->dir), "%s/tri-1", r->results);
-	snprintf(path, sizeof(path), "%s/.labs", r->results);
+	snprintf(path, sizeof(path), "%s/labs", r->results);
 	if (mkdir(r->dir, 0755) || mkdir(path, 0755))
 		return -1;
-	snprintf(path, sizeof(path), "%s/.labs/tri", r->results);
-	if (symlink("../tri-1", path))
+	setenv("MSTLAB_RUNTIME_DIR", r->results, 1);
+	snprintf(path, sizeof(path), "%s/labs/tri", r->results);
+	if (symlink(r->dir, path))
 		return -1;
 	snprintf(path, sizeof(path), "%s/topology.yaml", r->dir);
 	fp = fopen(path, "w");
@@ -378,11 +380,10 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 	snprintf(path, sizeof(path), "%s/events", r.dir);
 	append(path, "1500000000 link-down link3 silent\n", 34);
 	{
-		char *argv[] = { "mstlab", "watch", "tri", "--results",
-				 r.results, "--json", "--replay", "--for",
-				 "0.2", NULL };
+		char *argv[] = { "mstlab", "watch", "tri", "--json",
+				 "--replay", "--for", "0.2", NULL };
 
-		out = unit_capture(mstlab_cli, 9, argv, &rc, &err);
+		out = unit_capture(mstlab_cli, 7, argv, &rc, &err);
 	}
 	CHECK_INT(rc, 0);
 	CHECK(strstr(out, "\"type\":\"link\",\"link\":\"link3\",\"state\":"
@@ -405,10 +406,9 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
 	free(out);
 	free(err);
 	{
-		char *argv[] = { "mstlab", "watch", "nolab", "--results",
-				 r.results, NULL };
+		char *argv[] = { "mstlab", "watch", "nolab", NULL };
 
-		out = unit_capture(mstlab_cli, 5, argv, &rc, &err);
+		out = unit_capture(mstlab_cli, 3, argv, &rc, &err);
 	}
 	CHECK_INT(rc, 1);
 	CHECK(strstr(err, "lab nolab is not up"));

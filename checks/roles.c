@@ -10,9 +10,10 @@ const char *port_role_name(enum port_role role)
 		[PORT_ROLE_DESIGNATED] = "designated",
 		[PORT_ROLE_NONE] = "none",
 		[PORT_ROLE_SILENT] = "silent",
+		[PORT_ROLE_DISABLED] = "disabled",
 	};
 
-	return (unsigned)role <= PORT_ROLE_SILENT ? names[role] : "?";
+	return (unsigned)role <= PORT_ROLE_DISABLED ? names[role] : "?";
 }
 
 const char *port_state_name(enum port_state state)

@@ -19,6 +19,9 @@ enum port_role {
 	PORT_ROLE_DESIGNATED = BPDU_ROLE_DESIGNATED,
 	PORT_ROLE_NONE,		/* an STP configuration BPDU: no role field */
 	PORT_ROLE_SILENT,	/* nothing heard from it since its link came up */
+	PORT_ROLE_DISABLED,	/* its link is down (802.1Q: DisabledPort);
+				 * for the result model, the engine keeps
+				 * what the port said last */
 };
 
 enum port_state {

@@ -50,10 +50,15 @@ static void take(const struct analysis *a, struct result_run *r,
 				const struct tree_port *p = tree_view_port(
 					&v, end->node, end->port);
 
+				/* A port whose link is down is disabled
+				 * and forwards nothing, whatever it said
+				 * last. */
 				s->ports[l * 2 + e] = (struct result_port){
-					.role = (enum port_role)p->role,
-					.state = (enum port_state)p->state,
-					.inferred = p->inferred,
+					.role = p->down ? PORT_ROLE_DISABLED :
+						(enum port_role)p->role,
+					.state = p->down ? PORT_STATE_DOWN :
+						 (enum port_state)p->state,
+					.inferred = p->inferred && !p->down,
 					.down = p->down,
 					.frame = p->frame,
 				};

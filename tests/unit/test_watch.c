@@ -526,8 +526,19 @@ static bool port_agrees(struct fold *f, json_int_t msti, json_t *p, char *why,
 			 key, down ? "down" : "up");
 		return false;
 	}
+	/* What a failed link's ends said is history: disabled now. */
+	if (down && (strcmp(json_string_value(json_object_get(p, "role")),
+			    "disabled") ||
+		     json_is_true(json_object_get(p, "forwarding")))) {
+		snprintf(why, len, "%s: its link is down, summary.json has it "
+			 "%s%s", key,
+			 json_string_value(json_object_get(p, "role")),
+			 json_is_true(json_object_get(p, "forwarding")) ?
+				 " forwarding" : "");
+		return false;
+	}
 	if (down)
-		return true;	/* what a failed link's ends said is history */
+		return true;
 	if (strcmp(!strcmp(role, "unknown") ? "silent" : role,
 		   json_string_value(json_object_get(p, "role"))) ||
 	    !strcmp(state, "forwarding") !=

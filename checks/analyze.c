@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "boundary.h"
+#include "expect_cover.h"
 #include "flush.h"
 #include "fnv.h"
 #include "probe_checks.h"
@@ -253,10 +254,10 @@ static void check_bpdus(struct verdict_ctx *v)
 /* Every step of the scenario ran: a failed one (event step-failed N) is
  * named with its text from the step event, so the report cannot say PASS
  * over a scenario that stopped half-way. */
-static void check_steps(struct verdict_ctx *v, size_t first, int64_t end)
+static void check_steps(struct verdict_ctx *v, size_t first, int64_t end,
+			char *why, size_t len)
 {
 	struct analysis *a = v->a;
-	char why[160] = "";
 
 	for (size_t k = first; k < a->n_events && a->ev[k].ns < end; k++) {
 		unsigned n = a->ev[k].n;
@@ -266,10 +267,10 @@ static void check_steps(struct verdict_ctx *v, size_t first, int64_t end)
 		for (size_t j = first; j < k; j++)
 			if (a->ev[j].kind == EVENT_STEP && a->ev[j].args_ok &&
 			    a->ev[j].n == n)
-				snprintf(why, sizeof(why), "step %u failed: %s", n,
+				snprintf(why, len, "step %u failed: %s", n,
 					 a->ev[j].arg + a->ev[j].text_at);
 		if (!why[0])
-			snprintf(why, sizeof(why), "step %u failed", n);
+			snprintf(why, len, "step %u failed", n);
 		break;
 	}
 	result_add_check(v->r, v->sc, "steps", RESULT_NO_TREE, NULL, !why[0],
@@ -346,6 +347,7 @@ void analysis_results(struct analysis *a, struct result_run *r)
 		struct verdict_ctx v = { .a = a, .r = r,
 					 .tsc = &a->t->scenarios[i] };
 		int64_t start = 0, end = 0, fail_at, last = 0;
+		char failed_step[160] = "";
 		size_t first = 0;
 
 		if (!window(a, v.tsc->name, &start, &end, &first))
@@ -382,9 +384,11 @@ void analysis_results(struct analysis *a, struct result_run *r)
 		tree_check_settle(a, r, v.sc, v.tsc, first, end);
 		probe_checks(a, r, v.sc, v.tsc, first, end);
 		flush_checks(a, r, v.sc, v.tsc, first, end);
-		check_steps(&v, first, end);
+		check_steps(&v, first, end, failed_step, sizeof(failed_step));
 		boundary_check(a, r, v.sc, fail_at == end ? end - 1 : fail_at);
 		steps_exec_tap(r, v.sc, a->run_dir, v.tsc->name);
+		expect_cover(r, v.sc, v.tsc, &a->t->mst,
+			     failed_step[0] ? failed_step : NULL);
 	}
 }
 

@@ -142,7 +142,7 @@ static void build_results(const struct topo *t, const char *run_dir,
 }
 
 int run_verdicts(const struct topo *t, const char *run_dir, FILE *out,
-		 int *tap)
+		 int *tap, struct result_counts *counts)
 {
 	struct result_run r;
 	struct errbuf e;
@@ -150,24 +150,37 @@ int run_verdicts(const struct topo *t, const char *run_dir, FILE *out,
 
 	build_results(t, run_dir, &r);
 	failed = report_tap(&r, out, tap);
+	if (counts)
+		*counts = result_count(&r, NULL);
 	if (report_write_files(&r, run_dir, &e)) {
 		fprintf(out, "not ok %d - checks: report files: %s\n", ++*tap,
 			e.msg);
 		failed++;
+		if (counts) {
+			counts->checks++;
+			counts->failed++;
+		}
 	}
 	result_free(&r);
 	return failed;
 }
 
-void cmd_checks_result_line(FILE *out, int checks, int failed,
+void cmd_checks_result_line(FILE *out, const struct result_counts *checks,
+			    const struct step_counts *steps,
 			    const char *run_dir)
 {
 	char report[PATH_MAX + 16];
+	bool fail = checks->failed || (steps && steps->failed);
 
 	snprintf(report, sizeof(report), "%s/report.html", run_dir);
-	fprintf(out, "RESULT: %s %d checks, %d failed \xe2\x80\x94 %s\n",
-		failed ? "FAIL" : "PASS", checks, failed,
-		access(report, R_OK) ? run_dir : report);
+	fprintf(out, "RESULT: %s %u checks, %u failed, %u skipped",
+		fail ? "FAIL" : "PASS", checks->checks, checks->failed,
+		checks->skipped);
+	if (steps)
+		fprintf(out, "; steps: %u ok, %u failed", steps->ok,
+			steps->failed);
+	fprintf(out, " \xe2\x80\x94 %s\n", access(report, R_OK) ? run_dir :
+						 report);
 }
 
 static const struct opt_spec verdict_spec = {
@@ -184,6 +197,7 @@ int cmd_verdict(int argc, char **argv, FILE *out, FILE *err)
 	struct topo_error te;
 	struct topo *t;
 	struct opts o;
+	struct result_counts n = { 0 };
 	int tap = 0, failed;
 
 	opts_start(&o, &verdict_spec, argc, argv);
@@ -198,9 +212,9 @@ int cmd_verdict(int argc, char **argv, FILE *out, FILE *err)
 		return 1;
 	}
 	fprintf(out, "TAP version 14\n");
-	failed = run_verdicts(t, run_dir, out, &tap);
+	failed = run_verdicts(t, run_dir, out, &tap, &n);
 	fprintf(out, "1..%d\n", tap);
-	cmd_checks_result_line(out, tap, failed, run_dir);
+	cmd_checks_result_line(out, &n, NULL, run_dir);
 	topo_free(t);
 	return failed ? 1 : 0;
 }

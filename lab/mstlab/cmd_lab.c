@@ -181,6 +181,8 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 	struct lab l = { 0 };
 	int rc = runtime_parse(&rt, argc, argv, out, err, run_usage);
 	int tap = 0, failed = 0, ran = 0;
+	struct result_counts checks = { 0 };
+	struct step_counts steps;
 
 	if (rc)
 		goto out;
@@ -227,14 +229,22 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 			fprintf(err, "mstlab: --keep: lab %s stays up; "
 				"'mstlab down %s%s' when done\n", rt.t->name,
 				runtime_hint(&rt), rt.t->name);
-		else if (teardown(&rt, l.run_dir))
+		else if (teardown(&rt, l.run_dir)) {
+			fprintf(out, "not ok %d - lab %s is torn down\n", ++tap,
+				rt.t->name);
 			failed++;
+		}
 		/* The captures are complete once their tcpdumps stopped. */
+		steps = (struct step_counts){ tap - failed, failed };
 		if (!lab_interrupted)
-			failed += run_verdicts(rt.t, l.run_dir, out, &tap);
+			failed += run_verdicts(rt.t, l.run_dir, out, &tap,
+					       &checks);
+	} else {
+		steps = (struct step_counts){ tap - failed, failed };
 	}
 	fprintf(out, "1..%d\n", tap);
-	cmd_checks_result_line(out, tap, failed, l.p ? l.run_dir : rt.results);
+	cmd_checks_result_line(out, &checks, &steps,
+			       l.p ? l.run_dir : rt.results);
 	fprintf(err, "mstlab: %d scenario%s run, %s; results in %s\n", ran,
 		ran == 1 ? "" : "s", failed ? "FAILED" : "passed",
 		l.p ? l.run_dir : rt.results);

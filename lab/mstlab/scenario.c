@@ -92,9 +92,9 @@ static int nap(struct lab *l, unsigned ms, struct errbuf *err)
 	}
 }
 
-/* A command's output as <run>/<dir>/<name> (node names are validated). */
+/* Text as <run>/<dir>/<name> (node names are validated). */
 static void save_output(struct lab *l, const char *dir, const char *name,
-			const struct exec_result *res)
+			const char *text, size_t len)
 {
 	char path[PATH_MAX + 256];
 	FILE *f;
@@ -107,35 +107,78 @@ static void save_output(struct lab *l, const char *dir, const char *name,
 		fprintf(l->log, "mstlab: cannot write %s\n", path);
 		return;
 	}
-	fwrite(res->out, 1, res->out_len, f);
+	fwrite(text, 1, len, f);
 	fclose(f);
+}
+
+/* The last lines of text, at most len - 1 bytes, newlines as " | ". */
+static void tail(const char *text, size_t n, char *buf, size_t len)
+{
+	size_t from, k = 0;
+	const char *nl;
+
+	while (n && text[n - 1] == '\n')
+		n--;
+	/* From the start of a line, when the window has one. */
+	from = n > len / 2 ? n - len / 2 : 0;
+	nl = from ? memchr(text + from, '\n', n - from) : NULL;
+	if (nl)
+		from = (size_t)(nl - text) + 1;
+	for (size_t i = from; i < n && k + 4 < len; i++) {
+		if (text[i] == '\n') {
+			memcpy(buf + k, " | ", 3);
+			k += 3;
+		} else {
+			buf[k++] = text[i];
+		}
+	}
+	buf[k] = '\0';
+}
+
+/* The command's output as TAP comments, each line named; sep: '|' for
+ * stdout, '!' for stderr. Consumes text. */
+static void comment_lines(FILE *out, const char *node, char sep, char *text)
+{
+	for (char *line = text, *nl; line && *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = 0;
+		fprintf(out, "# %s%c %s\n", node, sep, line);
+	}
 }
 
 static int run_exec(struct lab *l, const struct topo_cmd *cmd,
 		    unsigned timeout_ms, const char *tag, FILE *out,
 		    struct errbuf *err)
 {
-	char name[512];
+	const char *node = l->t->nodes[cmd->node].name;
+	char name[512], last[240] = "";
 	struct exec_result res;
 	int rc;
 
 	if (lab_exec(l, cmd->node, cmd->argv, timeout_ms, &res, err))
 		return -1;
 	/* Kept whole in the run folder: suites' TAP, snapshots, reports. */
-	snprintf(name, sizeof(name), "%s-%s.txt", tag,
-		 l->t->nodes[cmd->node].name);
-	save_output(l, "exec", name, &res);
-	/* The command's output as TAP comments, each line named. */
-	for (char *line = res.out, *nl; line && *line; line = nl) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl++ = 0;
-		fprintf(out, "# %s| %s\n", l->t->nodes[cmd->node].name, line);
+	snprintf(name, sizeof(name), "%s-%s.txt", tag, node);
+	save_output(l, "exec", name, res.out, res.out_len);
+	if (res.err_len) {
+		snprintf(name, sizeof(name), "%s-%s.stderr.txt", tag, node);
+		save_output(l, "exec", name, res.err, res.err_len);
 	}
 	rc = res.exit_code;
-	if (rc)
-		errbuf_set(err, "exit %d: %.300s", rc,
-			   res.err_len ? res.err : "");
+	/* Why it failed: what it said last, on stderr before stdout. */
+	if (rc && res.err_len)
+		tail(res.err, res.err_len, last, sizeof(last));
+	else if (rc && res.out_len)
+		tail(res.out, res.out_len, last, sizeof(last));
+	comment_lines(out, node, '|', res.out);
+	comment_lines(out, node, '!', res.err);
+	if (rc < 0)
+		errbuf_set(err, "killed (signal or timeout)%s%s",
+			   last[0] ? "; last output: " : ", no output", last);
+	else if (rc)
+		errbuf_set(err, "exit %d%s%s", rc,
+			   last[0] ? "; last output: " : ", no output", last);
 	exec_result_free(&res);
 	return rc ? -1 : 0;
 }
@@ -238,7 +281,7 @@ static void fdb_snapshot(struct lab *l, const char *tag, const char *when)
 		}
 		snprintf(name, sizeof(name), "%s-%s-%s.json", tag, when,
 			 l->t->nodes[i].name);
-		save_output(l, "fdb", name, &res);
+		save_output(l, "fdb", name, res.out, res.out_len);
 		exec_result_free(&res);
 	}
 }

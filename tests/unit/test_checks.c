@@ -230,7 +230,7 @@ TEST(verdicts_find_roots_blocked_ports_and_settle_times)
 	CHECK(make_run(&fx) == 0);
 	CHECK(write_captures(&fx) == 0);
 	o = open_memstream(&out, &len);
-	failed = run_verdicts(fx.t, fx.dir, o, &tap);
+	failed = run_verdicts(fx.t, fx.dir, o, &tap, NULL);
 	fclose(o);
 	CHECK(strstr(out, "ok 3 - check s: cist root is sw1 before the first "
 			  "failure\n") != NULL);
@@ -279,7 +279,7 @@ TEST(bpdus_from_an_unplanned_address_are_placed_by_bridge_id)
 	pcap_dump_close(fx.d);
 	fx.d = NULL;
 	o = open_memstream(&out, &len);
-	run_verdicts(fx.t, fx.dir, o, &tap);
+	run_verdicts(fx.t, fx.dir, o, &tap, NULL);
 	fclose(o);
 	CHECK(strstr(out, "\nok 5 - check s: msti 1 blocks exactly sw1:p1 ")
 	      != NULL);
@@ -306,7 +306,7 @@ TEST(a_boundary_the_bpdus_do_not_show_fails)
 	CHECK(make_run_of(&fx, yaml) == 0);
 	CHECK(write_captures(&fx) == 0);
 	o = open_memstream(&out, &len);
-	run_verdicts(fx.t, fx.dir, o, &tap);
+	run_verdicts(fx.t, fx.dir, o, &tap, NULL);
 	fclose(o);
 	CHECK(strstr(out, "check s: region boundaries are where the topology "
 			  "puts them: link1\n# the BPDUs show none\n") != NULL);
@@ -344,7 +344,7 @@ TEST(a_frame_going_round_is_a_loop)
 		fx.d = NULL;
 	}
 	o = open_memstream(&out, &len);
-	run_verdicts(fx.t, fx.dir, o, &tap);
+	run_verdicts(fx.t, fx.dir, o, &tap, NULL);
 	fclose(o);
 	CHECK(strstr(out, "not ok 2 - check s: no frame goes round a loop\n"
 			  "# a frame crossed link 1 20 times within a second, "
@@ -369,7 +369,7 @@ TEST(a_lab_without_bridges_expects_no_bpdus)
 	pcap_dump_close(fx.d);
 	fx.d = NULL;
 	o = open_memstream(&out, &len);
-	failed = run_verdicts(fx.t, fx.dir, o, &tap);
+	failed = run_verdicts(fx.t, fx.dir, o, &tap, NULL);
 	fclose(o);
 	CHECK(strstr(out, "hold BPDUs") == NULL);
 	CHECK(strstr(out, "ok 1 - check s: no frame goes round a loop\n"));
@@ -423,7 +423,7 @@ TEST(probe_outages_are_judged_per_tree_from_the_sinks)
 		   "{\"flows\":[{\"flow\":4,\"vid\":10,\"received\":0,\"lost\":0,"
 		   "\"duplicated\":0,\"reordered\":0,\"gaps\":[]}]}\n");
 	o = open_memstream(&out, &len);
-	run_verdicts(fx.t, fx.dir, o, &tap);
+	run_verdicts(fx.t, fx.dir, o, &tap, NULL);
 	fclose(o);
 	CHECK(strstr(out, "\nok 3 - check s: flow 1 sw1->h2 vlan 10: outage 40 ms "
 			  "(at most 50)\n") != NULL);
@@ -469,7 +469,7 @@ TEST(a_failed_step_and_a_guest_suite_land_in_the_checks)
 	/* Another scenario's output is not this one's. */
 	fx_write_file(dir, "t-step1-a.txt", "not ok 1 - elsewhere\n");
 	o = open_memstream(&out, &len);
-	failed = run_verdicts(fx.t, fx.dir, o, &tap);
+	failed = run_verdicts(fx.t, fx.dir, o, &tap, NULL);
 	fclose(o);
 	CHECK(strstr(out, "not ok 2 - check s: every step of the scenario succeeded\n"
 			  "# step 2 failed: exec on a: false\n") != NULL);
@@ -478,6 +478,50 @@ TEST(a_failed_step_and_a_guest_suite_land_in_the_checks)
 	CHECK(strstr(out, "ok 5 - check s: step 1 on a: third\n") != NULL);
 	CHECK(strstr(out, "elsewhere") == NULL);
 	CHECK_INT(failed, 2);
+	free(out);
+	fixture_free(&fx);
+}
+
+/* Every expect: key yields a line: a failure when a failed step kept it
+ * from being judged, a skip saying why otherwise (issue 27: settle and
+ * outage_ms had produced nothing at all). */
+TEST(an_expectation_not_judged_is_a_line_that_says_why)
+{
+	static const char hosts[] = "name: duo\nnodes:\n  a: { role: host }\n"
+		"  b: { role: host }\nlinks:\n  - [a:eth1, b:eth1]\n"
+		"scenarios:\n"
+		"  s:\n    steps:\n      - sleep: 1s\n      - sleep: 1s\n"
+		"    expect: { settle: 5s, outage_ms: { cist: 100 } }\n"
+		"  t:\n    steps:\n      - sleep: 1s\n"
+		"    expect: { settle: 5s, flush: none }\n";
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o;
+	int tap = 0, failed;
+
+	CHECK(make_run_of(&fx, hosts) == 0);
+	pcap_dump_close(fx.d);
+	fx.d = NULL;
+	fx_write_file(fx.dir, "events",
+		   "1000000000 scenario s\n"
+		   "2000000000 step 1 exec on a: true\n"
+		   "3000000000 step 2 exec on a: false\n"
+		   "3100000000 step-failed 2\n"
+		   "4000000000 scenario t\n"
+		   "5000000000 step 1 sleep 1s\n"
+		   "9000000000 run-end fail\n");
+	o = open_memstream(&out, &len);
+	failed = run_verdicts(fx.t, fx.dir, o, &tap, NULL);
+	fclose(o);
+	CHECK(strstr(out, " - check s: expect.settle\n"
+			  "# not judged: step 2 failed: exec on a: false\n"));
+	CHECK(strstr(out, " - check s: expect.outage_ms cist\n# not judged: "
+			  "step 2 failed: exec on a: false\n"));
+	CHECK(strstr(out, "ok 7 - check t: expect.settle # SKIP not judged: "
+			  "no link failed or came back in the scenario\n"));
+	CHECK(strstr(out, "ok 8 - check t: expect.flush # SKIP"));
+	CHECK_INT(failed, 3);	/* s's steps and its two expectations */
 	free(out);
 	fixture_free(&fx);
 }
@@ -516,8 +560,9 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	argv[1] = fx.dir;
 	out = unit_capture(cmd_verdict, 2, argv, &rc, &err);
 	CHECK_INT(rc, 1);
+	/* The RESULT line counts as every report does (skips too). */
 	snprintf(want, sizeof(want), "\n1..16\nRESULT: FAIL 16 checks, 3 failed"
-		 " \xe2\x80\x94 %s/report.html\n", fx.dir);
+		 ", 1 skipped \xe2\x80\x94 %s/report.html\n", fx.dir);
 	CHECK(strlen(out) > strlen(want));
 	CHECK_STR(out + strlen(out) - strlen(want), want);
 	CHECK(strstr(out, "ok 8 - check s: link-down link1 carrier settles in "
@@ -550,6 +595,12 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	CHECK(strstr(html, "<tr class=\"fail\" id=\"wrong-root-before-failure"
 			   "_msti_1_\">") != NULL);
 	CHECK(strstr(md, "\n## wrong: FAIL (5 checks, 1 failed)\n") != NULL);
+	/* One count everywhere: the RESULT line's, above. */
+	CHECK(strstr(json, "\"counts\": {\n    \"checks\": 16,\n    "
+			   "\"failed\": 3,\n    \"skipped\": 1\n  }") != NULL);
+	CHECK(strstr(junit, "tests=\"16\" failures=\"3\" errors=\"0\" "
+			    "skipped=\"1\"") != NULL);
+	CHECK(strstr(md, "16 checks, 3 failed, 1 skipped") != NULL);
 	free(json);
 	free(junit);
 	free(html);

@@ -330,7 +330,7 @@ static char *verdicts(const struct leak *lk)
 		return strdup("cannot build the run");
 	write_run(&r, lk);
 	o = open_memstream(&out, &len);
-	run_verdicts(r.t, r.dir, o, &tap);
+	run_verdicts(r.t, r.dir, o, &tap, NULL);
 	fclose(o);
 	close_run(&r);
 	if (getenv("UNIT_VERBOSE"))

@@ -636,6 +636,8 @@ TEST(scenario_reports_each_step_and_stops_at_a_failure)
 	      NULL);
 	CHECK(strstr(out, "# h2| link list\n") != NULL);
 	CHECK(strstr(out, "not ok 5 - s: exec on h1: false (") != NULL);
+	/* A failed exec says how, and what it printed last. */
+	CHECK(strstr(out, "# exit 1; last output: link list\n") != NULL);
 	CHECK(strstr(fk.calls, "\"arg\":[\"-s\",\"KILL\",\"30\",\"ip\","
 			       "\"link\"]") != NULL);
 	snprintf(path, sizeof(path), "%s/events", fx.l.run_dir);

@@ -86,7 +86,7 @@ test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs unit fuzz man
 
 bench: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
 	bench/build && BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) bench/boot && \
-		bench/up && bench/hsmp && bench/dsa && bench/decode && \
+		bench/up && bench/down && bench/hsmp && bench/dsa && bench/decode && \
 		KERNEL=$(BZIMAGE) INITRD=$(INITRAMFS) bench/mstp
 
 .PHONY: clean distclean help

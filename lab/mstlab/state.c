@@ -6,9 +6,12 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "child.h"
@@ -124,14 +127,132 @@ static int undo(const struct rec *r, const struct rec *all, size_t n,
 		if (pid)
 			rc = ops->cap->stop(ops->cap_ctx, pid, start, &err);
 	} else {
-		fprintf(log, "mstlab: state: unknown record '%s' ignored\n",
-			r->kind);
-		return 0;
+		return 0;	/* said once, by undo_phases() */
 	}
 	if (rc)
 		fprintf(log, "mstlab: could not remove %s %s: %s\n", r->kind,
 			r->a, err.msg);
 	return rc ? 1 : 0;
+}
+
+/*
+ * Teardown goes in phases, each last-created first: the domains (with
+ * them go the taps libvirt made), then the captures (they saw the
+ * domains' last frames), then the links' interfaces. Domains and
+ * captures are stopped all at once, each in a thread: each waits on
+ * something else (libvirt, a process's exit). One progress line a phase.
+ */
+enum phase { PHASE_DOMAINS, PHASE_CAPTURES, PHASE_LINKS, PHASES };
+
+static int phase_of(const struct rec *r)
+{
+	if (!strcmp(r->kind, "domain"))
+		return PHASE_DOMAINS;
+	if (!strcmp(r->kind, "capture") || !strcmp(r->kind, "capture-pid"))
+		return PHASE_CAPTURES;
+	if (!strcmp(r->kind, "bridge") || !strcmp(r->kind, "tap"))
+		return PHASE_LINKS;
+	return -1;
+}
+
+/* "forget KIND NAME" follows a record whose creation failed: the name
+ * may belong to someone else (another lab of the same name). */
+static bool forgotten(struct rec *recs, size_t n, size_t i)
+{
+	for (size_t k = i + 1; k < n; k++)
+		if (!strcmp(recs[k].kind, "forget") &&
+		    !strcmp(recs[k].a, recs[i].kind) &&
+		    !strcmp(recs[k].b, recs[i].a)) {
+			recs[k].kind[0] = 0;	/* used up */
+			return true;
+		}
+	return false;
+}
+
+struct undo_job {
+	pthread_t thread;
+	bool threaded;
+	const struct rec *r, *all;
+	size_t n;
+	const struct lab_ops *ops;
+	FILE *log;
+	int failed;
+};
+
+static void *undo_thread(void *arg)
+{
+	struct undo_job *j = arg;
+
+	j->failed = undo(j->r, j->all, j->n, j->ops, j->log);
+	return NULL;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int undo_phases(struct rec *recs, size_t n, const struct lab_ops *ops,
+		       FILE *log)
+{
+	static const char *const done[PHASES] = {
+		"domain%s destroyed", "capture%s stopped",
+		"interface%s removed" };
+	struct undo_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+	bool *skip = calloc(n ? n : 1, sizeof(*skip));
+	int failed = 0;
+
+	if (!jobs || !skip) {
+		free(jobs);
+		free(skip);
+		return -1;
+	}
+	/* Decided once, last first, as the records were made. */
+	for (size_t i = n; i-- > 0;)
+		skip[i] = !strcmp(recs[i].kind, "forget") ||
+			  !recs[i].kind[0] || forgotten(recs, n, i);
+	for (int ph = 0; ph < PHASES; ph++) {
+		size_t m = 0, count = 0;
+		long long t0 = now_ms();
+
+		for (size_t i = n; i-- > 0;) {
+			struct undo_job *j = &jobs[m];
+
+			if (skip[i] || phase_of(&recs[i]) != ph)
+				continue;
+			*j = (struct undo_job){ .r = &recs[i], .all = recs,
+						.n = n, .ops = ops, .log = log };
+			count += strcmp(recs[i].kind, "capture-pid") != 0;
+			/* Links one after the other, in order; the others
+			 * at once. */
+			j->threaded = ph != PHASE_LINKS &&
+				      !pthread_create(&j->thread, NULL,
+						      undo_thread, j);
+			if (!j->threaded)
+				undo_thread(j);
+			m++;
+		}
+		for (size_t k = 0; k < m; k++) {
+			if (jobs[k].threaded)
+				pthread_join(jobs[k].thread, NULL);
+			failed += jobs[k].failed;
+		}
+		if (count) {
+			fprintf(log, "mstlab: down: %zu ", count);
+			fprintf(log, done[ph], count == 1 ? "" : "s");
+			fprintf(log, " (%.1f s)\n", (now_ms() - t0) / 1000.0);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!skip[i] && phase_of(&recs[i]) < 0)
+			fprintf(log, "mstlab: state: unknown record '%s' "
+				"ignored\n", recs[i].kind);
+	free(jobs);
+	free(skip);
+	return failed;
 }
 
 int state_teardown(const char *run_dir, const struct lab_ops *ops, FILE *log)
@@ -177,23 +298,7 @@ int state_teardown(const char *run_dir, const struct lab_ops *ops, FILE *log)
 		recs[n++] = r;
 	}
 	fclose(f);
-	/* "forget KIND NAME" follows a record whose creation failed: the
-	 * name may belong to someone else (another lab of the same name). */
-	for (size_t i = n; i-- > 0;) {
-		bool forgotten = false;
-
-		if (!strcmp(recs[i].kind, "forget"))
-			continue;
-		for (size_t k = i + 1; k < n && !forgotten; k++)
-			if (!strcmp(recs[k].kind, "forget") &&
-			    !strcmp(recs[k].a, recs[i].kind) &&
-			    !strcmp(recs[k].b, recs[i].a)) {
-				forgotten = true;
-				recs[k].kind[0] = 0;	/* used up */
-			}
-		if (!forgotten)
-			failed += undo(&recs[i], recs, n, ops, log);
-	}
+	failed = undo_phases(recs, n, ops, log);
 	free(recs);
 	return failed;
 }

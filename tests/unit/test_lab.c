@@ -34,6 +34,8 @@ struct fake {
 	int in_set_link;	/* set_link calls so far */
 	int together;		/* of them, ones that overlapped another */
 	char description[4200];	/* every domain's <description> */
+	int in_destroy;		/* destroy calls in flight */
+	int destroys_together;	/* of them, ones that overlapped another */
 };
 
 static struct fake fk;
@@ -91,9 +93,26 @@ static int hv_start(void *c, const char *xml, struct errbuf *err)
 
 static int hv_destroy(void *c, const char *name, struct errbuf *err)
 {
+	bool both = false;
+
 	(void)c;
 	(void)err;
+	/* Waits up to 1 s for the other domain's destroy: both in flight
+	 * at once means teardown destroys them together. */
+	pthread_mutex_lock(&calls_lock);
+	fk.in_destroy++;
+	pthread_mutex_unlock(&calls_lock);
+	for (int i = 0; i < 1000 && !both; i++) {
+		pthread_mutex_lock(&calls_lock);
+		both = fk.in_destroy >= 2;
+		pthread_mutex_unlock(&calls_lock);
+		if (!both)
+			usleep(1000);
+	}
 	call("destroy %s\n", name, "");
+	pthread_mutex_lock(&calls_lock);
+	fk.destroys_together += both;
+	pthread_mutex_unlock(&calls_lock);
 	return 0;
 }
 
@@ -364,9 +383,6 @@ TEST(up_records_before_creating_and_down_undoes_in_reverse)
 	struct fixture fx;
 	struct errbuf err = { "" };
 	char *p;
-	const char *order[] = { "destroy mstlab-unit-h2", "remove ml-",
-				"destroy mstlab-unit-h1", "remove ml-",
-				"stop 4242/99", "remove ml-" };
 
 	CHECK(setup(&fx) == 0);
 	CHECK_INT(lab_up(&fx.l, &err), 0);
@@ -381,13 +397,27 @@ TEST(up_records_before_creating_and_down_undoes_in_reverse)
 	CHECK(access(fk.state_path, R_OK) == 0);
 
 	fk.calls[0] = 0;
+	fk.in_destroy = fk.destroys_together = 0;
 	CHECK_INT(lab_down("unit", fx.l.run_dir, &ops, fx.log), 0);
-	p = fk.calls;
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		p = strstr(p, order[i]);
-		CHECK(p != NULL);
-		p += strlen(order[i]);
-	}
+	/* In phases: every domain (at once), then the capture, then the
+	 * interfaces, each phase last-created first: the taps libvirt made
+	 * with the domains, the link bridge last. */
+	p = strstr(fk.calls, "stop 4242/99");
+	CHECK(p != NULL);
+	CHECK(strstr(fk.calls, "destroy mstlab-unit-h1") < p);
+	CHECK(strstr(fk.calls, "destroy mstlab-unit-h2") < p);
+	CHECK(strstr(fk.calls, "remove ml-") > p);
+	CHECK(strstr(strstr(fk.calls, "remove ml-"), "remove ml-") != NULL);
+	p = strrchr(fk.calls, '\n');
+	CHECK(p != NULL);
+	while (p > fk.calls && p[-1] != '\n')
+		p--;
+	CHECK(strncmp(p, "remove ml-", 10) == 0 && strchr(p, 'b') != NULL);
+	CHECK_INT(fk.destroys_together, 2);
+	fflush(fx.log);
+	CHECK(strstr(fx.log_buf, "mstlab: down: 2 domains destroyed (") != NULL);
+	CHECK(strstr(fx.log_buf, "mstlab: down: 1 capture stopped (") != NULL);
+	CHECK(strstr(fx.log_buf, " interfaces removed (") != NULL);
 	/* The lab is forgotten: it can come up again. */
 	CHECK(registry_find("unit", err.msg, sizeof(err.msg)) == -1);
 	teardown(&fx);

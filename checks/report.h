@@ -36,5 +36,12 @@ const char *report_check_id(const struct result_check *c, char *buf,
 double report_seconds(int64_t ns);
 /* A capture time as Wireshark's frame.time_epoch: "1796350664.080709803". */
 void report_put_time(FILE *out, int64_t ns);
+/* The same from the scenario's start, "+5.500 s" (the run-wide checks,
+ * which have no start, keep the epoch). */
+void report_put_rel_time(FILE *out, const struct result_scenario *sc,
+			 int64_t ns);
+/* Whether a scenario has anything to draw on a timeline: a link event
+ * or a figure on one. */
+bool report_has_timeline(const struct result_scenario *sc);
 
 #endif

@@ -76,14 +76,21 @@ static void figures(FILE *out, const struct result_check *c)
 	fputs("</td>", out);
 }
 
-static void evidence(FILE *out, const struct result_check *c)
+/* Times from the scenario's start; the capture's own (Wireshark's
+ * frame.time_epoch) on hover. */
+static void evidence(FILE *out, const struct result_scenario *sc,
+		     const struct result_check *c)
 {
 	fputs("<td>", out);
 	for (size_t i = 0; i < c->n_evidence; i++) {
 		fputs(i ? "<br/><code>" : "<code>", out);
 		report_put_xml(out, c->evidence[i].pcap);
-		fprintf(out, "</code> frame %lu at ", c->evidence[i].frame);
+		fprintf(out, "</code> frame %lu at <span title=\"",
+			c->evidence[i].frame);
 		report_put_time(out, c->evidence[i].ns);
+		fputs("\">", out);
+		report_put_rel_time(out, sc, c->evidence[i].ns);
+		fputs("</span>", out);
 	}
 	fputs("</td>", out);
 }
@@ -109,7 +116,7 @@ static void table(FILE *out, const struct result_scenario *sc)
 		cell(out, "res", st);
 		cell(out, NULL, c->message ? c->message : "");
 		figures(out, c);
-		evidence(out, c);
+		evidence(out, sc, c);
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
@@ -177,11 +184,14 @@ static void scenario(FILE *out, const struct result_run *r,
 		sc->end_ns > sc->start_ns ?
 			report_seconds(sc->end_ns - sc->start_ns) : 0.0);
 	table(out, sc);
-	if (!sc->run_wide && r->n_trees) {
+	if (r->n_trees && report_has_timeline(sc)) {
 		fputs("<h3>Timeline per tree</h3>\n", out);
 		for (size_t t = 0; t < r->n_trees; t++)
 			report_svg_timeline(out, sc, r->trees[t]);
 		fputs(legend, out);
+	} else if (!sc->run_wide) {
+		fputs("<p>No link failed or came back in this scenario: no "
+		      "timeline.</p>\n", out);
 	}
 	if (sc->n_snapshots && r->n_links)
 		topologies(out, r, sc);

@@ -24,13 +24,20 @@ static void figures(FILE *out, const struct result_check *c)
 	}
 }
 
-static void evidence(FILE *out, const struct result_check *c)
+/* Times from the scenario's start, then the capture's own. */
+static void evidence(FILE *out, const struct result_scenario *sc,
+		     const struct result_check *c)
 {
 	for (size_t i = 0; i < c->n_evidence; i++) {
 		fputs(i ? "<br>" : "", out);
 		report_put_md(out, c->evidence[i].pcap);
 		fprintf(out, " #%lu @ ", c->evidence[i].frame);
-		report_put_time(out, c->evidence[i].ns);
+		report_put_rel_time(out, sc, c->evidence[i].ns);
+		if (!sc->run_wide && sc->start_ns) {
+			fputs(" (", out);
+			report_put_time(out, c->evidence[i].ns);
+			fputc(')', out);
+		}
 	}
 }
 
@@ -61,7 +68,7 @@ static void scenario(FILE *out, const struct result_run *r,
 		fputs(" | ", out);
 		figures(out, c);
 		fputs(" | ", out);
-		evidence(out, c);
+		evidence(out, sc, c);
 		fputs(" |\n", out);
 	}
 }

@@ -56,3 +56,24 @@ void report_put_time(FILE *out, int64_t ns)
 		(long long)(ns < 0 ? -(ns / 1000000000) : ns / 1000000000),
 		(long long)(ns < 0 ? -(ns % 1000000000) : ns % 1000000000));
 }
+
+void report_put_rel_time(FILE *out, const struct result_scenario *sc,
+			 int64_t ns)
+{
+	if (sc->run_wide || !sc->start_ns) {
+		report_put_time(out, ns);
+		return;
+	}
+	fprintf(out, "%+.3f s", report_seconds(ns - sc->start_ns));
+}
+
+bool report_has_timeline(const struct result_scenario *sc)
+{
+	if (sc->run_wide)
+		return false;
+	for (size_t i = 0; i < sc->n_events; i++)
+		if (!strcmp(sc->events[i].kind, "link-down") ||
+		    !strcmp(sc->events[i].kind, "link-up"))
+			return true;
+	return false;
+}

@@ -334,14 +334,19 @@ TEST(report_html_has_rows_timelines_and_escapes)
 	CHECK_INT(count(out, "<tr class=\"skip\""), 1);
 	CHECK(strstr(out, "<td>over the &quot;budget&quot; &lt;5 s&gt; &amp; "
 			  "| more</td>") != NULL);
-	/* A timeline per tree and scenario; MSTI 1's bar is over budget. */
-	CHECK_INT(count(out, "<svg "), 4);
+	/* A timeline per tree of the scenario with link events (none for
+	 * the other: it says so); MSTI 1's bar is over budget. */
+	CHECK_INT(count(out, "<svg "), 2);
+	CHECK_INT(count(out, "No link failed or came back in this scenario"),
+		  1);
 	CHECK_INT(count(out, "class=\"bar-fail\""), 1);
 	CHECK_INT(count(out, "class=\"budget\""), 2);
 	CHECK(strstr(out, "class=\"ev\">before &lt;failure&gt;</text>")
 	      != NULL);
-	CHECK(strstr(out, "<code>" PCAP2 "</code> frame 9 at 111.000000000")
-	      != NULL);
+	/* Evidence times from the scenario's start (100 s), the capture's
+	 * own on hover. */
+	CHECK(strstr(out, "<code>" PCAP2 "</code> frame 9 at <span title="
+			  "\"111.000000000\">+11.000 s</span>") != NULL);
 	free(out);
 	result_free(&r);
 }
@@ -364,6 +369,8 @@ TEST(report_md_has_a_table_per_scenario)
 			  "(msti 1) |  | link1 | **FAIL** | over the \"budget\" "
 			  "&lt;5 s&gt; &amp; \\| more | settle\\_s 6.5, "
 			  "budget\\_s 5 | ") != NULL);
+	/* Evidence from the scenario's start, then the capture's time. */
+	CHECK(strstr(out, PCAP2 " #9 @ +11.000 s (111.000000000)") != NULL);
 	free(out);
 	result_free(&r);
 }

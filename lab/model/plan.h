@@ -99,8 +99,11 @@ enum plan_err plan_user_data(const struct plan *p, int node,
 enum plan_err plan_mstd_conf(const struct plan *p, int node,
 			     struct sbuf *out);
 struct printer;
-/* Names, MACs and links for people (text) and scripts (JSON). */
+/* Names, MACs and links for people (text) and scripts (JSON), and the
+ * scenarios (plan_print_scenarios). */
 void plan_print(const struct plan *p, struct printer *pr);
+/* Each scenario: its steps with their parameters, its expectations. */
+void plan_print_scenarios(const struct topo *t, struct printer *pr);
 /* The topology as a Graphviz graph. */
 enum plan_err plan_dot(const struct topo *t, struct sbuf *out);
 /* Its pieces, shared with the report's per-tree drawings: a node's

@@ -38,6 +38,7 @@ static void plan_print_node(struct printer *pr, const struct plan *p, size_t i)
 		print_nl(pr);
 	}
 	print_close_array(pr);
+	plan_print_scenarios(t, pr);
 	print_close_object(pr);
 }
 
@@ -85,5 +86,6 @@ void plan_print(const struct plan *p, struct printer *pr)
 		print_nl(pr);
 	}
 	print_close_array(pr);
+	plan_print_scenarios(t, pr);
 	print_close_object(pr);
 }

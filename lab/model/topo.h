@@ -182,6 +182,12 @@ enum topo_step_kind {
 	TOPO_STEP_MARK,
 };
 const char *topo_step_name(enum topo_step_kind kind);
+struct topo_step;
+struct topo;
+/* One line for people, as the run's log and event log name the step:
+ * "fail sw1:p2--sw4:p2 (carrier)", "exec on h1: ping ...". */
+void topo_step_describe(const struct topo *t, const struct topo_step *st,
+			char *buf, size_t len);
 
 enum topo_wait_for {
 	TOPO_WAIT_CONVERGED,

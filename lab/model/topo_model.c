@@ -49,7 +49,8 @@ const char *topo_step_name(enum topo_step_kind kind)
 		[TOPO_STEP_SLEEP] = "sleep",
 		[TOPO_STEP_MARK] = "mark",
 	};
-	return names[kind];
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ?
+		names[kind] : "?";
 }
 
 bool topo_vlanset_empty(const struct topo_vlanset *s)
@@ -187,4 +188,64 @@ void topo_free(struct topo *t)
 	free(t->links);
 	free(t->nodes);
 	free(t);
+}
+
+/* "sw1:p1--sw2:p1" for people. */
+static const char *link_name(const struct topo *t, int link, char *buf,
+			     size_t len)
+{
+	const struct topo_end *e = t->links[link].end;
+
+	snprintf(buf, len, "%s:%s--%s:%s", t->nodes[e[0].node].name,
+		 t->nodes[e[0].node].ports[e[0].port].name,
+		 t->nodes[e[1].node].name,
+		 t->nodes[e[1].node].ports[e[1].port].name);
+	return buf;
+}
+
+void topo_step_describe(const struct topo *t, const struct topo_step *st,
+			char *buf, size_t len)
+{
+	char ln[160];
+
+	switch (st->kind) {
+	case TOPO_STEP_WAIT:
+		snprintf(buf, len, "wait for %s",
+			 st->wait_for == TOPO_WAIT_CONVERGED ? "convergence" :
+			 st->wait_for == TOPO_WAIT_AGENTS ? "agents" :
+			 "a command");
+		break;
+	case TOPO_STEP_FAIL:
+	case TOPO_STEP_FLAP:
+		snprintf(buf, len, "%s %s (%s)", topo_step_name(st->kind),
+			 link_name(t, st->link, ln, sizeof(ln)),
+			 st->mode == TOPO_FAIL_CARRIER ? "carrier" : "silent");
+		break;
+	case TOPO_STEP_RESTORE:
+	case TOPO_STEP_IMPAIR:
+		snprintf(buf, len, "%s %s", topo_step_name(st->kind),
+			 link_name(t, st->link, ln, sizeof(ln)));
+		break;
+	case TOPO_STEP_EXEC:
+		snprintf(buf, len, "exec on %s: %s", t->nodes[st->cmd.node].name,
+			 st->cmd.argv[st->cmd.argc - 1]);
+		break;
+	case TOPO_STEP_SLEEP:
+		snprintf(buf, len, "sleep %u ms", st->sleep_ms);
+		break;
+	case TOPO_STEP_MARK:
+		snprintf(buf, len, "mark %s", st->label);
+		break;
+	case TOPO_STEP_PROBE_START:
+		snprintf(buf, len, "probe %s -> %s at %u frames/s%s",
+			 t->nodes[st->from].name, t->nodes[st->to].name,
+			 st->rate_pps, topo_vlanset_empty(&st->vlans) ?
+			 ", untagged" : ", one flow per VLAN");
+		break;
+	case TOPO_STEP_PROBE_STOP:
+		snprintf(buf, len, "probe stop");
+		break;
+	default:
+		snprintf(buf, len, "%s", topo_step_name(st->kind));
+	}
 }

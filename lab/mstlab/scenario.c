@@ -6,74 +6,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *end_name(const struct lab *l, const struct topo_end *e,
-			    char *buf, size_t len)
-{
-	snprintf(buf, len, "%s:%s", l->t->nodes[e->node].name,
-		 l->t->nodes[e->node].ports[e->port].name);
-	return buf;
-}
-
-/* "sw1:p1--sw2:p1" for people. */
-static const char *link_name(const struct lab *l, int link, char *buf,
-			     size_t len)
-{
-	char a[64], b[64];
-
-	snprintf(buf, len, "%s--%s",
-		 end_name(l, &l->t->links[link].end[0], a, sizeof(a)),
-		 end_name(l, &l->t->links[link].end[1], b, sizeof(b)));
-	return buf;
-}
-
-static void describe(const struct lab *l, const struct topo_step *st,
-		     char *buf, size_t len)
-{
-	char ln[160];
-
-	switch (st->kind) {
-	case TOPO_STEP_WAIT:
-		snprintf(buf, len, "wait for %s",
-			 st->wait_for == TOPO_WAIT_CONVERGED ? "convergence" :
-			 st->wait_for == TOPO_WAIT_AGENTS ? "agents" :
-			 "a command");
-		break;
-	case TOPO_STEP_FAIL:
-	case TOPO_STEP_FLAP:
-		snprintf(buf, len, "%s %s (%s)", topo_step_name(st->kind),
-			 link_name(l, st->link, ln, sizeof(ln)),
-			 st->mode == TOPO_FAIL_CARRIER ? "carrier" : "silent");
-		break;
-	case TOPO_STEP_RESTORE:
-	case TOPO_STEP_IMPAIR:
-		snprintf(buf, len, "%s %s", topo_step_name(st->kind),
-			 link_name(l, st->link, ln, sizeof(ln)));
-		break;
-	case TOPO_STEP_EXEC:
-		snprintf(buf, len, "exec on %s: %s",
-			 l->t->nodes[st->cmd.node].name,
-			 st->cmd.argv[st->cmd.argc - 1]);
-		break;
-	case TOPO_STEP_SLEEP:
-		snprintf(buf, len, "sleep %u ms", st->sleep_ms);
-		break;
-	case TOPO_STEP_MARK:
-		snprintf(buf, len, "mark %s", st->label);
-		break;
-	case TOPO_STEP_PROBE_START:
-		snprintf(buf, len, "probe %s -> %s at %u frames/s%s",
-			 l->t->nodes[st->from].name, l->t->nodes[st->to].name,
-			 st->rate_pps, topo_vlanset_empty(&st->vlans) ?
-			 ", untagged" : ", one flow per VLAN");
-		break;
-	case TOPO_STEP_PROBE_STOP:
-		snprintf(buf, len, "probe stop");
-		break;
-	default:
-		snprintf(buf, len, "%s", topo_step_name(st->kind));
-	}
-}
-
 static int nap(struct lab *l, unsigned ms, struct errbuf *err)
 {
 	const struct lab_ops *o = l->ops;
@@ -521,7 +453,7 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 		struct errbuf err = { "" };
 		int rc;
 
-		describe(l, st, what, sizeof(what));
+		topo_step_describe(l->t, st, what, sizeof(what));
 		fprintf(l->log, "mstlab: %s: step %zu/%zu: %s\n", sc->name,
 			i + 1, sc->n_steps, what);
 		events_step(&l->ev, i + 1, what);

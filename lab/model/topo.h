@@ -184,6 +184,9 @@ enum topo_step_kind {
 const char *topo_step_name(enum topo_step_kind kind);
 struct topo_step;
 struct topo;
+/* "500ms", "2s", "1m" (at most a day) in ms: 0, -EINVAL (not one),
+ * -ERANGE (longer than a day). */
+int topo_parse_duration_ms(const char *s, unsigned *ms);
 /* One line for people, as the run's log and event log name the step:
  * "fail sw1:p2--sw4:p2 (carrier)", "exec on h1: ping ...". */
 void topo_step_describe(const struct topo *t, const struct topo_step *st,

@@ -2,6 +2,7 @@
 /* The model's small helpers: names, lookups, freeing. */
 #include "topo.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,4 +249,30 @@ void topo_step_describe(const struct topo *t, const struct topo_step *st,
 	default:
 		snprintf(buf, len, "%s", topo_step_name(st->kind));
 	}
+}
+
+int topo_parse_duration_ms(const char *s, unsigned *ms)
+{
+	static const struct {
+		const char *suffix;
+		unsigned long scale;
+	} units[] = { { "ms", 1 }, { "s", 1000 }, { "m", 60000 } };
+	size_t digits = strspn(s, "0123456789");
+
+	for (size_t i = 0; digits && i < sizeof(units) / sizeof(units[0]);
+	     i++) {
+		unsigned long v = 0;
+
+		if (strcmp(s + digits, units[i].suffix) != 0)
+			continue;
+		if (digits > 9)
+			return -ERANGE;
+		for (size_t k = 0; k < digits; k++)
+			v = v * 10 + (unsigned long)(s[k] - '0');
+		if (v > 86400000UL / units[i].scale)
+			return -ERANGE;
+		*ms = (unsigned)(v * units[i].scale);
+		return 0;
+	}
+	return -EINVAL;
 }

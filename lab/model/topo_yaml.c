@@ -266,36 +266,19 @@ int ty_bool(struct ty_ctx *c, const yaml_node_t *n, const char *what,
 int ty_duration(struct ty_ctx *c, const yaml_node_t *n, const char *what,
 		unsigned *ms)
 {
-	static const struct {
-		const char *suffix;
-		unsigned long scale;
-	} units[] = { { "ms", 1 }, { "s", 1000 }, { "m", 60000 } };
 	const char *s = ty_text(n);
-	size_t digits;
-	unsigned long v;
+	int r;
 
 	if (!s || !ty_is_plain(n))
 		return ty_fail(c, n, "%s must be a duration like 500ms, 2s "
 			       "or 1m", what);
-	digits = strspn(s, "0123456789");
-	for (size_t i = 0; digits && i < sizeof(units) / sizeof(units[0]);
-	     i++) {
-		char num[16];
-
-		if (strcmp(s + digits, units[i].suffix) != 0)
-			continue;
-		if (digits >= sizeof(num))
-			break;
-		memcpy(num, s, digits);
-		num[digits] = '\0';
-		if (parse_ulong(num, &v) || v > 86400000UL / units[i].scale)
-			return ty_fail(c, n, "%s '%s' is longer than a day",
-				       what, s);
-		*ms = (unsigned)(v * units[i].scale);
-		return 0;
-	}
-	return ty_fail(c, n, "%s must be a duration like 500ms, 2s or 1m, "
-		       "found '%s'", what, s);
+	r = topo_parse_duration_ms(s, ms);
+	if (r == -ERANGE)
+		return ty_fail(c, n, "%s '%s' is longer than a day", what, s);
+	if (r)
+		return ty_fail(c, n, "%s must be a duration like 500ms, 2s "
+			       "or 1m, found '%s'", what, s);
+	return 0;
 }
 
 int ty_enum(struct ty_ctx *c, const yaml_node_t *n, const char *what,

@@ -21,7 +21,12 @@ int agent_ping(const struct lab_ops *ops, const char *domain,
 	return rc;
 }
 
-char *agent_exec_request(char *const argv[], unsigned timeout_ms)
+/* The guest's shell, with the command's words as its own arguments:
+ * user words are never parsed by a shell. */
+#define REDIRECT "o=$1 e=$2; shift 2; exec \"$@\" >\"$o\" 2>\"$e\""
+
+char *agent_exec_request(char *const argv[], unsigned timeout_ms,
+			 const struct agent_stream *s)
 {
 	json_t *args = json_array(), *req;
 	char secs[16], *text;
@@ -31,11 +36,22 @@ char *agent_exec_request(char *const argv[], unsigned timeout_ms)
 	json_array_append_new(args, json_string("-s"));
 	json_array_append_new(args, json_string("KILL"));
 	json_array_append_new(args, json_string(secs));
+	if (s) {
+		json_array_append_new(args, json_string("/bin/sh"));
+		json_array_append_new(args, json_string("-c"));
+		json_array_append_new(args, json_string(REDIRECT));
+		json_array_append_new(args, json_string("sh"));
+		json_array_append_new(args, json_string(s->guest_out));
+		json_array_append_new(args, json_string(s->guest_err));
+	}
 	for (size_t i = 0; argv[i]; i++)
 		json_array_append_new(args, json_string(argv[i]));
 	req = json_pack("{s:s, s:{s:s, s:o, s:b}}", "execute", "guest-exec",
 			"arguments", "path", "timeout", "arg", args,
-			"capture-output", 1);
+			"capture-output", !s);
+	if (req && s && s->input_b64)
+		json_object_set_new(json_object_get(req, "arguments"),
+				    "input-data", json_string(s->input_b64));
 	if (!req)
 		return NULL;
 	text = json_dumps(req, JSON_COMPACT);
@@ -122,17 +138,15 @@ static int status_once(const struct lab_ops *ops, const char *domain,
 	return done;
 }
 
-int agent_exec(const struct lab_ops *ops, const char *domain,
-	       char *const argv[], unsigned timeout_ms,
-	       struct exec_result *res, struct errbuf *err)
+/* Starts the request in the guest: its pid, or -1 with err set. */
+static long long exec_start(const struct lab_ops *ops, const char *domain,
+			    char *req, struct errbuf *err)
 {
-	char *req = agent_exec_request(argv, timeout_ms), *reply = NULL;
+	char *reply = NULL;
 	json_t *root = NULL, *ret;
-	long long pid = -1, deadline;
+	long long pid = -1;
 	int rc;
 
-	memset(res, 0, sizeof(*res));
-	res->exit_code = -1;
 	if (!req) {
 		errbuf_set(err, "out of memory");
 		return -1;
@@ -148,6 +162,40 @@ int agent_exec(const struct lab_ops *ops, const char *domain,
 		errbuf_set(err, "guest-exec gave no pid");
 	json_decref(root);
 	free(reply);
+	return pid;
+}
+
+/* What of host_path is new since *at, to out. */
+static void drain(const char *host_path, long *at, FILE *out)
+{
+	FILE *f = fopen(host_path, "re");
+	char buf[4096];
+	size_t n;
+
+	if (!f)
+		return;
+	if (fseek(f, *at, SEEK_SET) == 0)
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+			fwrite(buf, 1, n, out);
+			*at += (long)n;
+		}
+	fclose(f);
+	fflush(out);
+}
+
+int agent_exec(const struct lab_ops *ops, const char *domain,
+	       char *const argv[], unsigned timeout_ms,
+	       const struct agent_stream *s, struct exec_result *res,
+	       struct errbuf *err)
+{
+	long long pid, deadline;
+	long at_out = 0, at_err = 0;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	pid = exec_start(ops, domain, agent_exec_request(argv, timeout_ms, s),
+			 err);
 	if (pid < 0)
 		return -1;
 	/* The guest kills it at timeout_ms; allow the agent a margin. */
@@ -158,7 +206,15 @@ int agent_exec(const struct lab_ops *ops, const char *domain,
 				   "after %u ms", domain, argv[0], timeout_ms);
 			return -1;
 		}
+		if (s) {
+			drain(s->host_out, &at_out, s->out);
+			drain(s->host_err, &at_err, s->err);
+		}
 		ops->sleep_ms(ops->clock_ctx, POLL_MS);
+	}
+	if (s) {
+		drain(s->host_out, &at_out, s->out);
+		drain(s->host_err, &at_err, s->err);
 	}
 	return rc < 0 ? -1 : 0;
 }

@@ -8,6 +8,7 @@
 #define MSTLAB_AGENT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ops.h"
 
@@ -22,15 +23,30 @@ int agent_ping(const struct lab_ops *ops, const char *domain,
 	       struct errbuf *err);
 
 /*
+ * A command's output as it comes: the guest writes its stdout and stderr
+ * to two files of the lab share (guest_out, guest_err), which the host
+ * reads (host_out, host_err) while it runs and copies to out and err.
+ * input_b64: what its stdin reads, base64 (NULL: nothing).
+ */
+struct agent_stream {
+	const char *guest_out, *guest_err, *host_out, *host_err;
+	const char *input_b64;
+	FILE *out, *err;
+};
+
+/*
  * Runs argv in the guest, killed after timeout_ms (the guest's timeout
- * applet). 0 when it ran (res filled, whatever its exit code).
+ * applet). 0 when it ran (res filled, whatever its exit code). Its output
+ * lands in res, or, with s, streams to s->out and s->err.
  */
 int agent_exec(const struct lab_ops *ops, const char *domain,
 	       char *const argv[], unsigned timeout_ms,
-	       struct exec_result *res, struct errbuf *err);
+	       const struct agent_stream *s, struct exec_result *res,
+	       struct errbuf *err);
 void exec_result_free(struct exec_result *res);
 
 /* The JSON of a guest-exec request (malloc'd), exposed for tests. */
-char *agent_exec_request(char *const argv[], unsigned timeout_ms);
+char *agent_exec_request(char *const argv[], unsigned timeout_ms,
+			 const struct agent_stream *s);
 
 #endif

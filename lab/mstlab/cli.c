@@ -329,6 +329,7 @@ LAB_COMMAND(status)
 LAB_COMMAND(exec)
 LAB_COMMAND(link)
 LAB_COMMAND(console)
+LAB_COMMAND(shell)
 LAB_COMMAND(decode)
 LAB_COMMAND(verdict)
 LAB_COMMAND(watch)
@@ -348,8 +349,11 @@ static const struct command {
 	{ "run", cli_run, "run TOPO.yaml [-s SCENARIO] [--keep]  up, scenarios, down",
 	  "run TOPO.yaml [-s|--scenario SCENARIO] [--keep]  up, scenarios, down", true },
 	{ "status", cli_status, "status TOPO.yaml|LAB [--json]  nodes of a lab that is up", NULL, true },
-	{ "exec", cli_exec, "exec TOPO.yaml|LAB NODE CMD [ARG...]", NULL, true },
+	{ "exec", cli_exec, "exec [-n] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]  (stdin goes too)",
+	  "exec [-n|--no-stdin] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]\n"
+	  "                    (stdout, stderr streamed; stdin goes too)", true },
 	{ "console", cli_console, "console TOPO.yaml|LAB NODE  its serial console log", NULL, true },
+	{ "shell", cli_shell, "shell TOPO.yaml|LAB NODE  a shell on its console (Ctrl-] ends)", NULL, true },
 	{ "link", cli_link, "link TOPO.yaml|LAB NODE:PORT fail [carrier|silent] | restore", NULL, true },
 	{ "watch", cli_watch, "watch TOPO.yaml|LAB|RUN_DIR [--json] [--count N] [--for SECONDS]\n"
 	  "                    [--replay]  trees and events, live",
@@ -361,7 +365,7 @@ static const struct command {
 };
 
 static const char lab_options[] =
-	"options of up, down, run, status, exec, console and link:\n"
+	"options of up, down, run, status, exec, shell, console and link:\n"
 	"  --results DIR        run folders (default: results/ beside the build folder)\n"
 	"  --uri URI            libvirt (default: $MSTLAB_URI, else qemu:///system)\n"
 	"  --virt auto|qemu|kvm KVM only if a test boot works (auto), or forced\n"

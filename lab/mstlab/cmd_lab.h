@@ -12,5 +12,6 @@ int cmd_status(int argc, char **argv, FILE *out, FILE *err);
 int cmd_exec(int argc, char **argv, FILE *out, FILE *err);
 int cmd_link(int argc, char **argv, FILE *out, FILE *err);
 int cmd_console(int argc, char **argv, FILE *out, FILE *err);
+int cmd_shell(int argc, char **argv, FILE *out, FILE *err);
 
 #endif

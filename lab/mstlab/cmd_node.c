@@ -2,8 +2,16 @@
 /* mstlab status, exec, link and console: commands on a lab that is up. */
 #include "cmd_lab.h"
 
+#include <errno.h>
+#include <openssl/evp.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "console.h"
 
 #include "print.h"
 #include "runtime.h"
@@ -82,14 +90,72 @@ out:
 	return rc;
 }
 
+/* What stdin holds, base64, when it is a pipe or a file (not a
+ * terminal, and not with -n): malloc'd, "" for nothing, NULL (said on
+ * err) when it is too much or cannot be read. */
+#define STDIN_MAX (4 << 20)
+static char *stdin_b64(const struct runtime *rt)
+{
+	struct stat st;
+	char *in = NULL, *b64;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+
+	if (rt->no_stdin || isatty(0) || fstat(0, &st) ||
+	    !(S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode)))
+		return strdup("");
+	for (;;) {
+		if (len == cap) {
+			char *m = cap >= STDIN_MAX ? NULL :
+				  realloc(in, cap = cap ? cap * 2 : 65536);
+
+			if (!m) {
+				fprintf(rt->err, "mstlab exec: standard input "
+					"is more than %d MiB (-n: none)\n",
+					STDIN_MAX >> 20);
+				free(in);
+				return NULL;
+			}
+			in = m;
+		}
+		n = read(0, in + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(rt->err, "mstlab exec: standard input: %s\n",
+				strerror(errno));
+			free(in);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	b64 = malloc(len / 3 * 4 + 8);
+	if (b64)
+		EVP_EncodeBlock((unsigned char *)b64, (unsigned char *)in,
+				(int)len);
+	free(in);
+	return b64;
+}
+
+/*
+ * The command's stdout and stderr as they come, each to its own stream:
+ * the guest writes them to two files of its share, read here while it
+ * runs. stdin goes with it (-n: not).
+ */
 int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct runtime rt;
 	struct lab l = { 0 };
 	struct exec_result res;
+	struct agent_stream s = { .out = out, .err = err };
+	char host[2][PATH_MAX + 64], guest[2][128], *input = NULL;
+	const char *name;
 	struct errbuf e;
 	int node, rc = attach(&rt, &l, argc, argv, out, err,
-			      "exec TOPO.yaml NODE CMD [ARG...]", 2);
+			      "exec [-n] [--timeout D] TOPO.yaml|LAB NODE CMD "
+			      "[ARG...]", 2);
 
 	if (rc)
 		goto out;
@@ -97,16 +163,38 @@ int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 	node = node_arg(&rt, rt.args[0]);
 	if (node < 0)
 		goto out;
-	rt.args[rt.nargs] = NULL;
-	if (lab_exec(&l, node, rt.args + 1, 60000, &res, &e)) {
-		fprintf(err, "mstlab: %s: %s\n", rt.args[0], e.msg);
+	input = stdin_b64(&rt);
+	if (!input)
 		goto out;
+	name = rt.t->nodes[node].name;
+	for (int i = 0; i < 2; i++) {
+		snprintf(guest[i], sizeof(guest[i]), "/lab/share/%s/exec-%d.%s",
+			 name, (int)getpid(), i ? "err" : "out");
+		snprintf(host[i], sizeof(host[i]), "%s/share/%s/exec-%d.%s",
+			 l.run_dir, name, (int)getpid(), i ? "err" : "out");
 	}
-	fwrite(res.out, 1, res.out_len, out);
-	fwrite(res.err, 1, res.err_len, err);
-	rc = res.exit_code < 0 ? 1 : res.exit_code;
-	exec_result_free(&res);
+	s.guest_out = guest[0];
+	s.guest_err = guest[1];
+	s.host_out = host[0];
+	s.host_err = host[1];
+	s.input_b64 = input[0] ? input : NULL;
+	rt.args[rt.nargs] = NULL;
+	if (agent_exec(l.ops, l.p->nodes[node].domain, rt.args + 1,
+		       rt.timeout_ms ? rt.timeout_ms : 60000, &s, &res, &e)) {
+		fprintf(err, "mstlab: %s: %s\n", rt.args[0], e.msg);
+	} else {
+		if (res.exit_code < 0)
+			fprintf(err, "mstlab: %s: '%s' was killed (a signal, or "
+				"its --timeout of %u ms)\n", rt.args[0],
+				rt.args[1], rt.timeout_ms ? rt.timeout_ms :
+				60000);
+		rc = res.exit_code < 0 ? 1 : res.exit_code;
+		exec_result_free(&res);
+	}
+	unlink(host[0]);
+	unlink(host[1]);
 out:
+	free(input);
 	lab_fini(&l);
 	runtime_free(&rt);
 	return rc;
@@ -198,6 +286,41 @@ out:
 	return rc;
 }
 
+/* An interactive shell on the node's serial console (console.h). */
+int cmd_shell(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct runtime rt;
+	struct lab l = { 0 };
+	struct errbuf e;
+	int node, rc = attach(&rt, &l, argc, argv, out, err,
+			      "shell TOPO.yaml|LAB NODE", 1);
+
+	if (rc)
+		goto out;
+	rc = 1;
+	node = node_arg(&rt, rt.args[0]);
+	if (node < 0)
+		goto out;
+	if (!isatty(0))
+		fprintf(err, "mstlab shell: standard input is not a terminal: "
+			"it goes to the console as it is\n");
+	fprintf(err, "mstlab: %s's console; Ctrl-] ends\r\n",
+		rt.t->nodes[node].name);
+	fflush(out);
+	if (console_attach(&rt.hv, l.p->nodes[node].domain, 0, fileno(out),
+			   &e)) {
+		fprintf(err, "mstlab shell: %s\n", e.msg);
+		goto out;
+	}
+	fprintf(err, "\r\nmstlab: left %s's console\n",
+		rt.t->nodes[node].name);
+	rc = 0;
+out:
+	lab_fini(&l);
+	runtime_free(&rt);
+	return rc;
+}
+
 int cmd_console(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct runtime rt;
@@ -224,8 +347,8 @@ int cmd_console(int argc, char **argv, FILE *out, FILE *err)
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		fwrite(buf, 1, n, out);
 	fclose(f);
-	fprintf(err, "mstlab: that was %s; interactive shell: virsh console "
-		"%s\n", path, l.p->nodes[node].domain);
+	fprintf(err, "mstlab: that was %s; an interactive shell: mstlab "
+		"shell %s %s\n", path, rt.t->name, rt.t->nodes[node].name);
 	rc = 0;
 out:
 	lab_fini(&l);

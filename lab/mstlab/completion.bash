@@ -9,7 +9,7 @@
 # typed on the line is ever evaluated: it is passed to mstlab as an
 # argument.
 
-_mstlab_commands='check graph plan up down run status exec console link watch decode verdict'
+_mstlab_commands='check graph plan up down run status exec shell console link watch decode verdict'
 _mstlab_lab_options='--results --uri --virt --kernel --debug-kernel --initrd'
 
 # _mstlab_options COMMAND: the options it takes (--help aside).
@@ -17,7 +17,8 @@ _mstlab_options() {
 	case $1 in
 	graph) echo '-o' ;;
 	plan) echo '--json --xml --user-data --meta-data --mstd-conf --virt --run --kernel --debug-kernel --initrd' ;;
-	up | down | exec | console | link) echo "$_mstlab_lab_options" ;;
+	up | down | shell | console | link) echo "$_mstlab_lab_options" ;;
+	exec) echo "-n --no-stdin --timeout $_mstlab_lab_options" ;;
 	run) echo "-s --scenario --keep $_mstlab_lab_options" ;;
 	status) echo "--json $_mstlab_lab_options" ;;
 	watch) echo '--json -j --count --for --replay' ;;
@@ -30,7 +31,7 @@ _mstlab_takes_value() {
 	case $1 in
 	-o | -s | --scenario | --results | --uri | --virt | --kernel | \
 		--debug-kernel | --initrd | --xml | --user-data | --meta-data | \
-		--mstd-conf | --run | --count | --for) return 0 ;;
+		--mstd-conf | --run | --count | --for | --timeout) return 0 ;;
 	esac
 	return 1
 }
@@ -162,8 +163,8 @@ _mstlab() {
 	verdict:0) compopt -o filenames 2>/dev/null
 		_mstlab_reply -d ;;
 	check:0 | graph:0 | plan:0 | up:0 | down:0 | run:0 | status:0 | \
-		exec:0 | console:0 | link:0 | watch:0) _mstlab_files yaml yml ;;
-	exec:1 | console:1)
+		exec:0 | shell:0 | console:0 | link:0 | watch:0) _mstlab_files yaml yml ;;
+	exec:1 | shell:1 | console:1)
 		_mstlab_reply -W "$(_mstlab_plan_words "$prog" "$topo" nodes)" ;;
 	link:1)
 		_mstlab_reply -W "$(_mstlab_plan_words "$prog" "$topo" ends)"

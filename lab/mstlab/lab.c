@@ -434,7 +434,7 @@ static int node_ready(struct lab *l, size_t i, bool check_running)
 		return 1;
 	fprintf(l->log, "mstlab: %s: its configuration failed (exit %d):\n",
 		name, status);
-	if (!agent_exec(l->ops, dom, ud_log, 5000, &res, &err))
+	if (!agent_exec(l->ops, dom, ud_log, 5000, NULL, &res, &err))
 		fprintf(l->log, "%s", res.out);
 	exec_result_free(&res);
 	return -1;
@@ -656,7 +656,7 @@ int lab_exec(struct lab *l, int node, char *const argv[], unsigned timeout_ms,
 	     struct exec_result *res, struct errbuf *err)
 {
 	return agent_exec(l->ops, l->p->nodes[node].domain, argv, timeout_ms,
-			  res, err);
+			  NULL, res, err);
 }
 
 int lab_wait_converged(struct lab *l, unsigned timeout_ms, struct errbuf *err)

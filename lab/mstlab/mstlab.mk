@@ -6,6 +6,7 @@ LIBRARIES += mstlabcore
 mstlabcore_DIR := lab/mstlab
 mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/cli.c \
 	lab/mstlab/cmd_lab.c lab/mstlab/cmd_node.c lab/mstlab/cmd_watch.c \
+	lab/mstlab/console.c \
 	lab/mstlab/guardian.c \
 	lab/mstlab/hostnet.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
 	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/runtime.c lab/mstlab/scenario.c \

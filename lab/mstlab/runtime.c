@@ -58,7 +58,7 @@ static int absolute(const char *in, char *out, size_t len, FILE *err)
 
 /* Long options only (keys above the letters). */
 enum { O_KEEP = 256, O_JSON, O_RESULTS, O_URI, O_KERNEL, O_DKERNEL,
-       O_INITRD, O_VIRT };
+       O_INITRD, O_VIRT, O_TIMEOUT };
 
 static const struct opt lab_opts[] = {
 	OPT_FLAG("keep", O_KEEP), OPT_FLAG("json", O_JSON),
@@ -66,8 +66,33 @@ static const struct opt lab_opts[] = {
 	OPT_VALUE("uri", O_URI),
 	OPT_VALUE("kernel", O_KERNEL), OPT_VALUE("debug-kernel", O_DKERNEL),
 	OPT_VALUE("initrd", O_INITRD), OPT_VALUE("virt", O_VIRT),
+	OPT_FLAG("no-stdin", 'n'), OPT_VALUE("timeout", O_TIMEOUT),
 	{ 0 },
 };
+
+/* The options only one command has, and that command. */
+static const struct {
+	int key;
+	const char *name, *command;
+} own_options[] = {
+	{ O_KEEP, "--keep", "run" }, { 's', "-s/--scenario", "run" },
+	{ O_JSON, "--json", "status" }, { 'n', "-n/--no-stdin", "exec" },
+	{ O_TIMEOUT, "--timeout", "exec" },
+};
+
+/* Whether option key belongs to command; why not in why. */
+static bool option_fits(int key, const char *command, char *why, size_t len)
+{
+	for (size_t i = 0; i < sizeof(own_options) / sizeof(own_options[0]);
+	     i++)
+		if (own_options[i].key == key &&
+		    strcmp(own_options[i].command, command)) {
+			snprintf(why, len, "%s is an option of %s only",
+				 own_options[i].name, own_options[i].command);
+			return false;
+		}
+	return true;
+}
 
 /* In order: the words after TOPO are a command's argv, kept whole. */
 static const struct opt_spec lab_spec = {
@@ -118,6 +143,8 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		return 1;
 	opts_start(&o, &lab_spec, argc, argv);
 	while (!rt->nargs && (c = opts_next(&o)) > 0) {
+		if (!option_fits(c, argv[0], why, sizeof(why)))
+			goto bad;
 		switch (c) {
 		case OPT_WORD:
 			if (!rt->topo_path)
@@ -151,6 +178,18 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 			break;
 		case O_INITRD:
 			initrd = o.arg;
+			break;
+		case 'n':
+			rt->no_stdin = true;
+			break;
+		case O_TIMEOUT:
+			if (topo_parse_duration_ms(o.arg, &rt->timeout_ms) ||
+			    !rt->timeout_ms) {
+				snprintf(why, sizeof(why), "--timeout takes a "
+					 "duration with a unit (30s, 5m), not "
+					 "'%.40s'", o.arg);
+				goto bad;
+			}
 			break;
 		case O_VIRT:
 			if (strcmp(o.arg, "qemu") == 0)
@@ -190,6 +229,12 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	    (initrd && absolute(initrd, rt->initrd, PATH_MAX, err)))
 		return 1;
 	lab_topology(rt);
+	if (rt->topo_path != rt->topo_copy && topo_valid_lab_name(rt->topo_path)
+	    && access(rt->topo_path, F_OK)) {
+		fprintf(err, "mstlab %s: '%s' is no file, and no lab of that "
+			"name is up\n", argv[0], rt->topo_path);
+		return 1;
+	}
 	if (topo_parse_file(rt->topo_path, &rt->t, &te)) {
 		fprintf(err, "%s\n", topo_error_format(&te, &msg));
 		return 1;

@@ -29,6 +29,8 @@ struct runtime {
 	char cache[PATH_MAX];		/* paths.h */
 	int virt;			/* -1 auto, else enum plan_virt */
 	bool keep, json;
+	bool no_stdin;			/* exec -n */
+	unsigned timeout_ms;		/* exec --timeout; 0: its default */
 	const char *scenario;
 	int nargs;			/* positional words after TOPO */
 	char **args;

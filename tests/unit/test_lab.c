@@ -688,7 +688,7 @@ TEST(scenario_reports_each_step_and_stops_at_a_failure)
 TEST(exec_request_is_argv_not_a_shell_line)
 {
 	char *argv[] = { "echo", "a b; rm -rf /", "\"q\"", NULL };
-	char *req = agent_exec_request(argv, 1500);
+	char *req = agent_exec_request(argv, 1500, NULL);
 
 	CHECK_STR(req, "{\"execute\":\"guest-exec\",\"arguments\":{\"path\":"
 		  "\"timeout\",\"arg\":[\"-s\",\"KILL\",\"2\",\"echo\","

@@ -28,7 +28,8 @@ static const struct opt_spec hsmpctl_spec = {
 		 "  set gmi3-width SOCKET MIN MAX      0..2\n"
 		 "  set pci-rate SOCKET 0|1|2          auto, Gen4, Gen5; prints the previous\n"
 		 "  set power-mode SOCKET 0..3\n"
-		 "-j prints JSON. Frequencies in MHz, power in mW.\n",
+		 "-j prints JSON. Frequencies in MHz, power in mW. Numbers are\n"
+		 "decimal or hex after 0x. What the SMU's protocol lacks is n/a.\n",
 	.shorts = "jd:",
 	.flags = OPT_STOP,
 	.min_words = 1,
@@ -48,14 +49,14 @@ int hsmpctl_open(struct hsmpctl *c, int flags)
 int hsmpctl_number(struct hsmpctl *c, const char *what, const char *s,
 		   unsigned int min, unsigned int max, unsigned int *out)
 {
-	int ret = args_number(s, min, max, out);
+	int ret = args_uint(s, min, max, out);
 
 	if (ret == -ERANGE)
 		fprintf(c->err, "hsmpctl: %s %s is out of range (%u..%u)\n",
 			what, s, min, max);
 	else if (ret)
-		fprintf(c->err, "hsmpctl: %s '%s' is not a number\n", what,
-			s ? s : "");
+		fprintf(c->err, "hsmpctl: %s '%s' is not a number (decimal, "
+			"or hex after 0x)\n", what, s ? s : "");
 	return ret ? 2 : 0;
 }
 

@@ -16,6 +16,7 @@
 static const struct opt_spec hsmpctl_spec = {
 	.usage = "usage: hsmpctl [-j] [-d DEVICE] COMMAND  (-h, --help: this)\n"
 		 "  show [SOCKET]                      every metric of every socket\n"
+		 "  cpu                                the CPU as AMD's tools count it\n"
 		 "  test SOCKET VALUE                  mailbox round trip (answers VALUE+1)\n"
 		 "  dimm SOCKET ADDR                   a DIMM's temperature range, power, thermal\n"
 		 "  set power-limit SOCKET MW\n"
@@ -98,6 +99,8 @@ int main(int argc, char **argv)
 		return hsmpctl_test(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "dimm"))
 		return hsmpctl_dimm(&c, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "cpu"))
+		return hsmpctl_cpu(&c, argc - 1, argv + 1);
 	fprintf(stderr, "hsmpctl: unknown command '%s'\n", argv[0]);
 	opts_help(&hsmpctl_spec, stderr);
 	return 2;

@@ -21,6 +21,7 @@ int hsmpctl_show(struct hsmpctl *c, int argc, char **argv);
 int hsmpctl_set(struct hsmpctl *c, int argc, char **argv);
 int hsmpctl_test(struct hsmpctl *c, int argc, char **argv);
 int hsmpctl_dimm(struct hsmpctl *c, int argc, char **argv);
+int hsmpctl_cpu(struct hsmpctl *c, int argc, char **argv);
 
 /* Opens the device for reading or writing; -1 after saying why. */
 int hsmpctl_open(struct hsmpctl *c, int flags);

@@ -8,6 +8,7 @@ hsmpctl_SRCS := lab/hsmp/hsmpctl.c lab/hsmp/hsmpctl_show.c \
 hsmpctl_USES := libmst util
 hsmp-test_SRCS := lab/hsmp/hsmp_test.c lab/hsmp/hsmp_test_msgs.c \
 	lab/hsmp/hsmp_test_faults.c lab/hsmp/hsmp_test_stress.c \
+	lab/hsmp/hsmp_test_topology.c lab/hsmp/hsmp_cpuid.c \
 	lab/hsmp/hsmp_sim.c lab/hsmp/hsmp_dev.c lab/hsmp/kernel_hz.c
 hsmp-test_USES := util
 hsmp-test_LDLIBS := -pthread

@@ -69,12 +69,16 @@ static void summary_mst(FILE *out, const struct topo_mst *m)
 static int cmd_check(struct cli *c)
 {
 	size_t roles[4] = { 0 };
+	struct topo_error w;
+	struct errbuf msg;
 	struct topo *t;
 
 	if (c->argc != 2)
 		return usage(c, "check TOPO.yaml");
 	if (load(c, c->argv[1], &t))
 		return 1;
+	for (size_t i = 0; topo_warning_next(t, &i, &w);)
+		fprintf(c->err, "%s\n", topo_error_format(&w, &msg));
 	for (size_t i = 0; i < t->n_nodes; i++)
 		roles[t->nodes[i].role]++;
 	fprintf(c->out, "%s: lab %s ok\n  %zu node%s:", t->file, t->name,

@@ -35,10 +35,13 @@ static void test_identity(struct suite *t)
 	ret = msg1(t, 0, HSMP_GET_SMU_VER, 0, &r);
 	ok(t, ret == 0 && r == 0x00010203, "GET_SMU_VER follows the firmware (%#x)", r);
 	ret = msg1(t, 0, HSMP_GET_PROTO_VER, 0, &r);
-	ok(t, ret == 0 && r == 5, "GET_PROTO_VER is 5 by default (%u)", r);
+	ok(t, ret == 0 && r == 5, "GET_PROTO_VER answers the protocol set (%u)", r);
 }
 
-/* Protocol 2 (Milan) stops at 0x14, 4 (Trento) adds 0x15, 5 drops it. */
+/*
+ * Protocol 2 (Milan) stops at 0x14, 4 (Trento) adds 0x15, 5 (Genoa) and
+ * 7 (Turin) drop it and go on to 0x22.
+ */
 static void test_protocols(struct suite *t)
 {
 	uint32_t r;
@@ -51,14 +54,25 @@ static void test_protocols(struct suite *t)
 	ok(t, a == 0 && b == -ENOMSG && c == -ENOMSG,
 	   "protocol 2: 0x14 answered, 0x15 and 0x1c ENOMSG (%d %d %d)", a, b, c);
 	sim_write("proto_ver", "4");
+	c = msg1(t, 0, HSMP_GET_DIMM_TEMP_RANGE, 0x80, NULL);
 	b = msg1(t, 0, HSMP_GET_TEMP_MONITOR, 0, &r);
-	ok(t, b == 0 && (r >> 8 & 0xff) >= 30 && (r >> 8 & 0xff) <= 90 && !(r & 0x1f),
-	   "protocol 4: GET_TEMP_MONITOR %u.%03u C", r >> 8 & 0xff, (r >> 5 & 7) * 125);
+	ok(t, b == 0 && (r >> 8 & 0xff) >= 30 && (r >> 8 & 0xff) <= 90 && !(r & 0x1f) &&
+		      c == -ENOMSG,
+	   "protocol 4: GET_TEMP_MONITOR %u.%03u C; 0x16 ENOMSG (%d)", r >> 8 & 0xff,
+	   (r >> 5 & 7) * 125, c);
 	sim_write("proto_ver", "5");
 	b = msg1(t, 0, HSMP_GET_TEMP_MONITOR, 0, &r);
 	c = msg1(t, 0, HSMP_SET_POWER_MODE, 1, &r);
 	ok(t, b == -ENOMSG && c == 0, "protocol 5: 0x15 ENOMSG, 0x21 answered (%d %d)", b, c);
+	sim_write("proto_ver", "7");
+	b = msg1(t, 0, HSMP_GET_TEMP_MONITOR, 0, &r);
+	c = msg1(t, 0, HSMP_SET_PSTATE_MAX_MIN, 2 << 8, &r);
+	ok(t, b == -ENOMSG && c == 0, "protocol 7: 0x15 ENOMSG, 0x22 answered (%d %d)", b, c);
 	ok(t, sim_write("proto_ver", "3") == -EINVAL, "the emulator refuses protocol 3");
+	sim_write("reset", "1");
+	a = msg1(t, 0, HSMP_GET_PROTO_VER, 0, &r);
+	ok(t, a == 0 && r == t->boot_proto,
+	   "reset: the protocol it booted with again (%u, booted %u)", r, t->boot_proto);
 }
 
 static void test_power(struct suite *t)

@@ -16,6 +16,7 @@
 static const struct opt_spec hsmpctl_spec = {
 	.usage = "usage: hsmpctl [-j] [-d DEVICE] COMMAND  (-h, --help: this)\n"
 		 "  show [SOCKET]                      every metric of every socket\n"
+		 "  cpu                                the CPU as AMD's tools count it\n"
 		 "  test SOCKET VALUE                  mailbox round trip (answers VALUE+1)\n"
 		 "  dimm SOCKET ADDR                   a DIMM's temperature range, power, thermal\n"
 		 "  set power-limit SOCKET MW\n"
@@ -28,7 +29,8 @@ static const struct opt_spec hsmpctl_spec = {
 		 "  set gmi3-width SOCKET MIN MAX      0..2\n"
 		 "  set pci-rate SOCKET 0|1|2          auto, Gen4, Gen5; prints the previous\n"
 		 "  set power-mode SOCKET 0..3\n"
-		 "-j prints JSON. Frequencies in MHz, power in mW.\n",
+		 "-j prints JSON. Frequencies in MHz, power in mW. Numbers are\n"
+		 "decimal or hex after 0x. What the SMU's protocol lacks is n/a.\n",
 	.shorts = "jd:",
 	.flags = OPT_STOP,
 	.min_words = 1,
@@ -48,14 +50,14 @@ int hsmpctl_open(struct hsmpctl *c, int flags)
 int hsmpctl_number(struct hsmpctl *c, const char *what, const char *s,
 		   unsigned int min, unsigned int max, unsigned int *out)
 {
-	int ret = args_number(s, min, max, out);
+	int ret = args_uint(s, min, max, out);
 
 	if (ret == -ERANGE)
 		fprintf(c->err, "hsmpctl: %s %s is out of range (%u..%u)\n",
 			what, s, min, max);
 	else if (ret)
-		fprintf(c->err, "hsmpctl: %s '%s' is not a number\n", what,
-			s ? s : "");
+		fprintf(c->err, "hsmpctl: %s '%s' is not a number (decimal, "
+			"or hex after 0x)\n", what, s ? s : "");
 	return ret ? 2 : 0;
 }
 
@@ -97,6 +99,8 @@ int main(int argc, char **argv)
 		return hsmpctl_test(&c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "dimm"))
 		return hsmpctl_dimm(&c, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "cpu"))
+		return hsmpctl_cpu(&c, argc - 1, argv + 1);
 	fprintf(stderr, "hsmpctl: unknown command '%s'\n", argv[0]);
 	opts_help(&hsmpctl_spec, stderr);
 	return 2;

@@ -21,10 +21,11 @@ int hsmpctl_show(struct hsmpctl *c, int argc, char **argv);
 int hsmpctl_set(struct hsmpctl *c, int argc, char **argv);
 int hsmpctl_test(struct hsmpctl *c, int argc, char **argv);
 int hsmpctl_dimm(struct hsmpctl *c, int argc, char **argv);
+int hsmpctl_cpu(struct hsmpctl *c, int argc, char **argv);
 
 /* Opens the device for reading or writing; -1 after saying why. */
 int hsmpctl_open(struct hsmpctl *c, int flags);
-/* A decimal argument in min..max, or 2 after naming it. */
+/* A number in min..max (decimal or 0x hex), or 2 after naming it. */
 int hsmpctl_number(struct hsmpctl *c, const char *what, const char *s,
 		   unsigned int min, unsigned int max, unsigned int *out);
 /* Reports a failed message; returns 1. */

@@ -7,6 +7,7 @@
 #include "hsmpctl.h"
 
 #include <asm/amd_hsmp.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,6 +82,13 @@ static int bounds(struct hsmpctl *c, int fd, unsigned int sock, bool power,
 			    power ? HSMP_GET_SOCKET_POWER_LIMIT_MAX
 				  : HSMP_GET_SOCKET_FMAX_FMIN, &none, &r);
 
+	if (ret == -ENOMSG) {
+		/* Before protocol 5 there is no FMAX_FMIN: the field's whole
+		 * range goes, and the SMU clamps what it cannot do. */
+		*min = 0;
+		*max = power ? UINT32_MAX : 0xffff;
+		return 0;
+	}
 	if (ret)
 		return hsmpctl_failed(c, power ? "power limit max" : "fmax/fmin",
 				      sock, ret);

@@ -98,73 +98,99 @@ SHOW_UINT(show_throttle, "cclk_throttle_mhz")
 SHOW_UINT(show_c0, "c0_residency_pct")
 SHOW_UINT(show_svi, "svi_power_mw")
 
+/*
+ * Every metric and the keys it prints: each reads n/a when the SMU's
+ * protocol lacks the message (2 stops at 14h, 4 at 15h, 5 and 7 skip 15h).
+ */
 static const struct metric {
 	uint32_t id;
-	const char *key;	/* for "n/a" when the SMU does not know it */
+	const char *keys[4];
 	void (*show)(struct printer *p, const uint32_t *r);
 } metrics[] = {
-	{ HSMP_GET_SMU_VER, "smu_firmware", show_smu_ver },
-	{ HSMP_GET_PROTO_VER, "protocol", show_proto },
-	{ HSMP_GET_SOCKET_POWER, "power_mw", show_power },
-	{ HSMP_GET_SOCKET_POWER_LIMIT, "power_limit_mw", show_power_limit },
-	{ HSMP_GET_SOCKET_POWER_LIMIT_MAX, "power_limit_max_mw", show_power_max },
-	{ HSMP_GET_RAILS_SVI, "svi_power_mw", show_svi },
-	{ HSMP_GET_PROC_HOT, "prochot", show_prochot },
-	{ HSMP_GET_FCLK_MCLK, "fclk_mhz", show_clocks },
-	{ HSMP_GET_CCLK_THROTTLE_LIMIT, "cclk_throttle_mhz", show_throttle },
-	{ HSMP_GET_SOCKET_FREQ_LIMIT, "freq_limit_mhz", show_freq_limit },
-	{ HSMP_GET_SOCKET_FMAX_FMIN, "fmax_mhz", show_fmax_fmin },
-	{ HSMP_GET_C0_PERCENT, "c0_residency_pct", show_c0 },
-	{ HSMP_GET_DDR_BANDWIDTH, "ddr_max_gbps", show_ddr },
-	{ HSMP_GET_TEMP_MONITOR, "temp_mc", show_temp },
+	{ HSMP_GET_SMU_VER, { "smu_firmware" }, show_smu_ver },
+	{ HSMP_GET_PROTO_VER, { "protocol" }, show_proto },
+	{ HSMP_GET_SOCKET_POWER, { "power_mw" }, show_power },
+	{ HSMP_GET_SOCKET_POWER_LIMIT, { "power_limit_mw" }, show_power_limit },
+	{ HSMP_GET_SOCKET_POWER_LIMIT_MAX, { "power_limit_max_mw" }, show_power_max },
+	{ HSMP_GET_RAILS_SVI, { "svi_power_mw" }, show_svi },
+	{ HSMP_GET_PROC_HOT, { "prochot" }, show_prochot },
+	{ HSMP_GET_FCLK_MCLK, { "fclk_mhz", "mclk_mhz" }, show_clocks },
+	{ HSMP_GET_CCLK_THROTTLE_LIMIT, { "cclk_throttle_mhz" }, show_throttle },
+	{ HSMP_GET_SOCKET_FREQ_LIMIT, { "freq_limit_mhz", "freq_limit_source" },
+	  show_freq_limit },
+	{ HSMP_GET_SOCKET_FMAX_FMIN, { "fmax_mhz", "fmin_mhz" }, show_fmax_fmin },
+	{ HSMP_GET_C0_PERCENT, { "c0_residency_pct" }, show_c0 },
+	{ HSMP_GET_DDR_BANDWIDTH, { "ddr_max_gbps", "ddr_used_gbps", "ddr_used_pct" },
+	  show_ddr },
+	{ HSMP_GET_TEMP_MONITOR, { "temp_mc" }, show_temp },
 };
+
+static void put_na(struct printer *p, const char *key)
+{
+	char fmt[64];
+
+	snprintf(fmt, sizeof(fmt), "  %-20s n/a\n", key);
+	print_null(p, PRINT_ANY, key, fmt);
+}
 
 enum got { GOT_VALUE, GOT_NA, GOT_ERROR };
 
-/* A message the protocol version lacks is "n/a", not a failure. */
+/* A message the protocol version lacks is n/a, not a failure. */
 static enum got get(struct hsmpctl *c, int fd, unsigned int sock, uint32_t id,
-	       const char *key, uint32_t arg, uint32_t *r)
+		    const char *what, uint32_t arg, uint32_t *r)
 {
 	int ret = hsmp_call(fd, (uint16_t)sock, id, &arg, r);
-	char fmt[64];
 
-	if (ret == -ENOMSG) {
-		snprintf(fmt, sizeof(fmt), "  %-20s n/a\n", key);
-		print_null(&c->pr, PRINT_ANY, key, fmt);
+	if (ret == -ENOMSG)
 		return GOT_NA;
-	}
 	if (ret) {
-		hsmpctl_failed(c, key, sock, ret);
+		hsmpctl_failed(c, what, sock, ret);
 		return GOT_ERROR;
 	}
 	return GOT_VALUE;
 }
 
+/* One core's limit: " boost limit 3700 MHz" or " boost limit n/a". */
+static enum got core_limit(struct hsmpctl *c, int fd, unsigned int sock,
+			   uint32_t id, uint32_t apic, const char *key,
+			   const char *label)
+{
+	enum got got;
+	char fmt[64];
+	uint32_t r;
+
+	got = get(c, fd, sock, id, "core boost limit", apic, &r);
+	if (got == GOT_VALUE) {
+		snprintf(fmt, sizeof(fmt), "%s %%u MHz", label);
+		print_uint(&c->pr, PRINT_ANY, key, fmt, r);
+	} else if (got == GOT_NA) {
+		snprintf(fmt, sizeof(fmt), "%s n/a", label);
+		print_null(&c->pr, PRINT_ANY, key, fmt);
+	}
+	return got;
+}
+
 static int show_cores(struct hsmpctl *c, int fd, unsigned int sock)
 {
-	uint32_t boost, limit;
-	int ret;
+	enum got got = GOT_VALUE;
 
 	print_open_array(&c->pr, "cores");
-	for (int i = 0; i < c->ncpus; i++) {
+	for (int i = 0; i < c->ncpus && got != GOT_ERROR; i++) {
 		if (c->cpus[i].socket != sock)
 			continue;
-		ret = hsmp_call(fd, (uint16_t)sock, HSMP_GET_BOOST_LIMIT,
-				&c->cpus[i].apic, &boost);
-		if (!ret)
-			ret = hsmp_call(fd, (uint16_t)sock,
-					HSMP_GET_CCLK_CORE_LIMIT,
-					&c->cpus[i].apic, &limit);
-		if (ret)
-			return hsmpctl_failed(c, "core boost limit", sock, ret);
 		print_open_object(&c->pr, NULL);
 		print_uint(&c->pr, PRINT_ANY, "apic", "  core apic %-3u", c->cpus[i].apic);
-		print_uint(&c->pr, PRINT_ANY, "boost_limit_mhz", " boost limit %u MHz", boost);
-		print_uint(&c->pr, PRINT_ANY, "cclk_limit_mhz", ", effective %u MHz\n", limit);
+		got = core_limit(c, fd, sock, HSMP_GET_BOOST_LIMIT,
+				 c->cpus[i].apic, "boost_limit_mhz", " boost limit");
+		if (got != GOT_ERROR)
+			got = core_limit(c, fd, sock, HSMP_GET_CCLK_CORE_LIMIT,
+					 c->cpus[i].apic, "cclk_limit_mhz",
+					 ", effective");
+		print_string(&c->pr, PRINT_FP, NULL, "%s", "\n");
 		print_close_object(&c->pr);
 	}
 	print_close_array(&c->pr);
-	return 0;
+	return got == GOT_ERROR;
 }
 
 static int show_nbio(struct hsmpctl *c, int fd, unsigned int sock)
@@ -199,11 +225,15 @@ static int show_socket(struct hsmpctl *c, int fd, unsigned int sock)
 	print_open_object(&c->pr, NULL);
 	print_uint(&c->pr, PRINT_ANY, "socket", "socket %u\n", sock);
 	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++) {
-		got = get(c, fd, sock, metrics[i].id, metrics[i].key, 0, r);
+		const struct metric *m = &metrics[i];
+
+		got = get(c, fd, sock, m->id, m->keys[0], 0, r);
 		if (got == GOT_ERROR)
 			return 1;
 		if (got == GOT_VALUE)
-			metrics[i].show(&c->pr, r);
+			m->show(&c->pr, r);
+		for (size_t k = 0; got == GOT_NA && k < 4 && m->keys[k]; k++)
+			put_na(&c->pr, m->keys[k]);
 	}
 	ret = show_nbio(c, fd, sock);
 	if (!ret)
@@ -275,9 +305,13 @@ int hsmpctl_test(struct hsmpctl *c, int argc, char **argv)
 
 int hsmpctl_dimm(struct hsmpctl *c, int argc, char **argv)
 {
+	static const uint32_t ids[] = { HSMP_GET_DIMM_TEMP_RANGE,
+					HSMP_GET_DIMM_POWER,
+					HSMP_GET_DIMM_THERMAL };
+	enum got got[3] = { GOT_NA, GOT_NA, GOT_NA };
+	uint32_t r[3] = { 0 };
 	unsigned int sock, addr;
-	uint32_t range, power, thermal;
-	int fd, ret, raw;
+	int fd, raw;
 
 	if (argc != 2 || hsmpctl_number(c, "socket", argv[0], 0, 63, &sock) ||
 	    hsmpctl_number(c, "DIMM address", argv[1], 0, 255, &addr))
@@ -285,27 +319,38 @@ int hsmpctl_dimm(struct hsmpctl *c, int argc, char **argv)
 	fd = hsmpctl_open(c, O_RDONLY);
 	if (fd < 0)
 		return 1;
-	ret = hsmp_call(fd, (uint16_t)sock, HSMP_GET_DIMM_TEMP_RANGE, &addr, &range);
-	if (!ret)
-		ret = hsmp_call(fd, (uint16_t)sock, HSMP_GET_DIMM_POWER, &addr, &power);
-	if (!ret)
-		ret = hsmp_call(fd, (uint16_t)sock, HSMP_GET_DIMM_THERMAL, &addr, &thermal);
+	for (int i = 0; i < 3; i++) {
+		got[i] = get(c, fd, sock, ids[i], "dimm", addr, &r[i]);
+		if (got[i] == GOT_ERROR) {
+			close(fd);
+			return 1;
+		}
+	}
 	close(fd);
-	if (ret)
-		return hsmpctl_failed(c, "dimm", sock, ret);
-	/* 11-bit two's complement quarter degrees. */
-	raw = (int)(thermal >> 21);
-	if (raw > 0x3ff)
-		raw -= 0x800;
 	print_open_object(&c->pr, NULL);
 	print_uint(&c->pr, PRINT_ANY, "socket", "socket %u", sock);
 	print_uint(&c->pr, PRINT_ANY, "dimm", " dimm 0x%02x\n", addr);
-	put_uint(&c->pr, "temp_range", range & 7);
-	print_bool(&c->pr, PRINT_ANY, "refresh_2x", "  refresh_2x           %s\n",
-		   range & 8);
-	put_uint(&c->pr, "power_mw", power >> 17);
-	print_int(&c->pr, PRINT_ANY, "temp_mc", "  temp_mc              %d\n",
-		  raw * 250);
+	if (got[0] == GOT_VALUE) {
+		put_uint(&c->pr, "temp_range", r[0] & 7);
+		print_bool(&c->pr, PRINT_ANY, "refresh_2x",
+			   "  refresh_2x           %s\n", r[0] & 8);
+	} else {
+		put_na(&c->pr, "temp_range");
+		put_na(&c->pr, "refresh_2x");
+	}
+	if (got[1] == GOT_VALUE)
+		put_uint(&c->pr, "power_mw", r[1] >> 17);
+	else
+		put_na(&c->pr, "power_mw");
+	/* 11-bit two's complement quarter degrees. */
+	raw = (int)(r[2] >> 21);
+	if (raw > 0x3ff)
+		raw -= 0x800;
+	if (got[2] == GOT_VALUE)
+		print_int(&c->pr, PRINT_ANY, "temp_mc",
+			  "  temp_mc              %d\n", raw * 250);
+	else
+		put_na(&c->pr, "temp_mc");
 	print_close_object(&c->pr);
 	return 0;
 }

@@ -189,9 +189,12 @@ enum plan_err plan_domain_xml(const struct plan *p,
 		sbuf_puts(x, CMDLINE_TCG);
 	if (pp->virt == PLAN_VIRT_QEMU && n->vcpus == 1)
 		sbuf_puts(x, CMDLINE_TCG_UP);
-	/* The emulated SMU has as many sockets as the CPU topology. */
+	/* The emulated SMU has as many sockets as the CPU topology, and
+	 * answers the CPU's own protocol unless the topology chose one. */
 	if (n->role == TOPO_ROLE_HSMP_HOST)
 		sbuf_printf(x, " amd_smu_sim.sockets=%u", n->sockets);
+	if (n->role == TOPO_ROLE_HSMP_HOST && n->hsmp_protocol)
+		sbuf_printf(x, " amd_smu_sim.proto_ver=%u", n->hsmp_protocol);
 	if (n->role == TOPO_ROLE_DSA_SWITCH)
 		dsa_ports_arg(x, p, node);
 	sbuf_puts(x, "</cmdline>\n  </os>\n  <features>\n    <acpi/>\n");

@@ -137,6 +137,9 @@ struct topo_node {
 	unsigned index;			/* 0-based declaration order */
 	enum topo_role role;
 	unsigned memory_mib, vcpus, sockets;
+	struct topo_mark cpu_mark;	/* where its vCPUs were given */
+	/* hsmp-host: the HSMP protocol its SMU answers; 0 = the CPU's own */
+	unsigned hsmp_protocol;
 	char cpu[TOPO_TEXT_MAX];	/* "" = planner's default */
 	enum topo_kernel kernel;
 	char overlay[TOPO_TEXT_MAX];	/* absolute path, "" = none */
@@ -296,6 +299,13 @@ int topo_check_host(const struct topo *t, struct topo_error *err);
 int topo_parse_buffer(const char *file, const void *buf, size_t len,
 		      struct topo **out, struct topo_error *err);
 void topo_free(struct topo *t);
+
+/*
+ * What a topology may say but should not, one warning a call: *i starts
+ * at 0; fills w (file:line:col and message, as topo_error_format() writes
+ * an error) and returns true, or false when there are no more.
+ */
+bool topo_warning_next(const struct topo *t, size_t *i, struct topo_error *w);
 
 /* Lookups; -1 when absent. */
 int topo_node_find(const struct topo *t, const char *name);

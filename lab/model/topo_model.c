@@ -15,6 +15,26 @@ const char *topo_error_format(const struct topo_error *err,
 	return out->msg;
 }
 
+bool topo_warning_next(const struct topo *t, size_t *i, struct topo_error *w)
+{
+	while (*i < t->n_nodes) {
+		const struct topo_node *n = &t->nodes[(*i)++];
+
+		if (n->role != TOPO_ROLE_HSMP_HOST || n->vcpus / n->sockets > 1)
+			continue;
+		memset(w, 0, sizeof(*w));
+		snprintf(w->file, sizeof(w->file), "%s", t->file);
+		w->mark = n->cpu_mark;
+		snprintf(w->msg, sizeof(w->msg), "warning: hsmp-host '%s' has "
+			 "one core a socket (vcpus %u, sockets %u): no EPYC "
+			 "has, and its CPUID counts no logical processor per "
+			 "package, by which AMD's tools divide; give vcpus %u",
+			 n->name, n->vcpus, n->sockets, 2 * n->sockets);
+		return true;
+	}
+	return false;
+}
+
 const char *topo_role_name(enum topo_role role)
 {
 	static const char *const names[] = {

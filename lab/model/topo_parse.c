@@ -100,6 +100,30 @@ static int parse_vcpus(struct ty_ctx *c, const yaml_node_t *n, unsigned *v)
 	return 0;
 }
 
+/* hsmp: { protocol: N }, the HSMP protocols of the EPYC parts 6.1 knows. */
+static int parse_hsmp(struct ty_ctx *c, const yaml_node_t *n,
+		      struct topo_node *node)
+{
+	static const char *const keys[] = { "protocol", NULL };
+	yaml_node_t *v;
+	unsigned long x;
+
+	if (node->role != TOPO_ROLE_HSMP_HOST)
+		return ty_fail(c, n, "'hsmp' is only valid on hsmp-host nodes");
+	if (ty_check_keys(c, n, keys, "hsmp"))
+		return -1;
+	v = ty_get(c, n, "protocol");
+	if (!v)
+		return 0;
+	if (ty_uint(c, v, "HSMP protocol", 0, 255, &x))
+		return -1;
+	if (x != 2 && x != 4 && x != 5 && x != 7)
+		return ty_fail(c, v, "HSMP protocol %lu is not one of 2, 4, 5, "
+			       "7", x);
+	node->hsmp_protocol = (unsigned)x;
+	return 0;
+}
+
 static int parse_kernel(struct ty_ctx *c, const yaml_node_t *n,
 			enum topo_kernel *k)
 {
@@ -455,8 +479,8 @@ static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,
 		      const yaml_node_t *k, const yaml_node_t *n)
 {
 	static const char *const keys[] = { "role", "memory", "vcpus", "cpu",
-		"kernel", "overlay", "sockets", "priority", "ports", "mst",
-		"stp", NULL };
+		"kernel", "overlay", "sockets", "hsmp", "priority", "ports",
+		"mst", "stp", NULL };
 	static const char *const stps[] = { "mstp", "kernel", NULL };
 	static const char *const roles[] = { "bridge", "dsa-switch",
 					     "hsmp-host", "host", NULL };
@@ -483,6 +507,7 @@ static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,
 	node->kernel = t->defaults.kernel;
 	node->mst = &t->mst;
 	node->sockets = 1;
+	node->cpu_mark = node->mark;
 
 	v = ty_get(c, n, "memory");
 	if (v && parse_memory(c, v, &node->memory_mib))
@@ -504,7 +529,11 @@ static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,
 		if (ty_uint(c, v, "sockets", 1, 2, &x))
 			return -1;
 		node->sockets = (unsigned)x;
+		node->cpu_mark = ty_mark(v);
 	}
+	v = ty_get(c, n, "hsmp");
+	if (v && parse_hsmp(c, v, node))
+		return -1;
 	v = ty_get(c, n, "vcpus");
 	if (v) {
 		if (parse_vcpus(c, v, &node->vcpus))
@@ -513,8 +542,13 @@ static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,
 			return ty_fail(c, v, "vcpus %u is not a multiple of "
 				       "sockets %u", node->vcpus,
 				       node->sockets);
-	} else if (node->vcpus % node->sockets) {
-		node->vcpus += node->sockets - node->vcpus % node->sockets;
+		node->cpu_mark = ty_mark(v);
+	} else if (node->role == TOPO_ROLE_HSMP_HOST) {
+		/* Whole sockets of 2 cores at least: no EPYC has one. */
+		unsigned per = (node->vcpus + node->sockets - 1) /
+			       node->sockets;
+
+		node->vcpus = node->sockets * (per < 2 ? 2 : per);
 	}
 	if (bridge_only(c, node, ty_get(c, n, "mst"), "mst") ||
 	    bridge_only(c, node, ty_get(c, n, "priority"), "priority"))

@@ -84,6 +84,8 @@ static const struct opt_spec check_spec = {
 static int cmd_check(struct cli *c)
 {
 	size_t roles[4] = { 0 };
+	struct topo_error w;
+	struct errbuf msg;
 	struct topo *t;
 
 	struct opts o;
@@ -94,6 +96,8 @@ static int cmd_check(struct cli *c)
 		return bad_opts(c, &o, "check TOPO.yaml|-");
 	if (load(c, c->argv[o.ind], &t))
 		return 1;
+	for (size_t i = 0; topo_warning_next(t, &i, &w);)
+		fprintf(c->err, "%s\n", topo_error_format(&w, &msg));
 	for (size_t i = 0; i < t->n_nodes; i++)
 		roles[t->nodes[i].role]++;
 	fprintf(c->out, "%s: lab %s ok\n  %zu node%s:", t->file, t->name,

@@ -2,22 +2,43 @@
 #include "args.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
-/* Parses the digits in s[0..len); -EINVAL if none or not all digits. */
-static int number_n(const char *s, size_t len, unsigned int min,
+static int digit(char c, unsigned int base)
+{
+	int d = c >= '0' && c <= '9' ? c - '0' :
+		c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+		c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+
+	return d < (int)base ? d : -1;
+}
+
+/* Parses s[0..len): decimal digits, or with @hex also 0x and hex digits;
+ * -EINVAL if there are none or anything else. */
+static int number_n(const char *s, size_t len, bool hex, unsigned int min,
 		    unsigned int max, unsigned int *out)
 {
+	unsigned int base = 10;
 	unsigned long v = 0;
 
-	if (!s || len == 0)
+	if (!s)
+		return -EINVAL;
+	if (hex && len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		len -= 2;
+	}
+	if (len == 0)
 		return -EINVAL;
 	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
+		int d = digit(s[i], base);
+
+		if (d < 0)
 			return -EINVAL;
 		/* saturate: a long number is out of range, not garbage */
 		if (v <= 0xffffffffUL)
-			v = v * 10 + (unsigned long)(s[i] - '0');
+			v = v * base + (unsigned long)d;
 	}
 	if (v < min || v > max)
 		return -ERANGE;
@@ -28,7 +49,13 @@ static int number_n(const char *s, size_t len, unsigned int min,
 int args_number(const char *s, unsigned int min, unsigned int max,
 		unsigned int *out)
 {
-	return s ? number_n(s, strlen(s), min, max, out) : -EINVAL;
+	return s ? number_n(s, strlen(s), false, min, max, out) : -EINVAL;
+}
+
+int args_uint(const char *s, unsigned int min, unsigned int max,
+	      unsigned int *out)
+{
+	return s ? number_n(s, strlen(s), true, min, max, out) : -EINVAL;
 }
 
 static int vid_range_n(const char *s, size_t len, uint16_t *from,
@@ -39,13 +66,14 @@ static int vid_range_n(const char *s, size_t len, uint16_t *from,
 	int ret;
 
 	if (!dash) {
-		ret = number_n(s, len, 1, 4094, &a);
+		ret = number_n(s, len, false, 1, 4094, &a);
 		b = a;
 	} else {
-		ret = number_n(s, (size_t)(dash - s), 1, 4094, &a);
+		ret = number_n(s, (size_t)(dash - s), false, 1, 4094,
+			       &a);
 		if (ret == 0)
 			ret = number_n(dash + 1, len - (size_t)(dash - s) - 1,
-				       1, 4094, &b);
+				       false, 1, 4094, &b);
 		if (ret == 0 && b < a)
 			ret = -EINVAL;
 	}

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target for the topology parser and the planner behind it.
  * Any input either fails with a positioned error or yields a model every
- * generator can render; names must fit IFNAMSIZ either way.
+ * generator can render, with positioned warnings; names must fit
+ * IFNAMSIZ either way.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -74,6 +75,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	render(t);
+	/* Warnings are positioned too, at most one a node. */
+	for (size_t i = 0, n = 0; topo_warning_next(t, &i, &err);)
+		if (err.mark.line == 0 || err.mark.col == 0 || !err.msg[0] ||
+		    ++n > t->n_nodes)
+			abort();
 	topo_free(t);
 	return 0;
 }

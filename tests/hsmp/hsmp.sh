@@ -37,9 +37,37 @@ sockets=$(sed -n 's/.*amd_smu_sim\.sockets=\([0-9]*\).*/\1/p' /proc/cmdline)
 sockets=${sockets:-1}
 msgs=${HSMP_STRESS_MSGS:-10000}
 [ "$sockets" = 1 ] && msgs=2000
+sim=/sys/kernel/debug/amd_smu_sim
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
 
 dmesg | grep -q "amd_smu_sim: boot handshake: $sockets messages\? answered"
 say $? "amd_hsmp's probe sent one TEST per socket ($sockets)"
+
+# The protocol of the part the CPU claims to be (AMD's E-SMI tables:
+# Milan, family 19h models 0h-Fh, 2; Genoa, models 10h-1Fh, 5), unless
+# the command line chose another, which the emulator then names.
+model=$(sed -n 's/^model[[:space:]]*: \([0-9]*\)$/\1/p' /proc/cpuinfo | head -1)
+part=2
+[ "$model" -ge 16 ] && [ "$model" -le 31 ] && part=5
+chosen=$(sed -n 's/.*amd_smu_sim\.proto_ver=\([0-9]*\).*/\1/p' /proc/cmdline)
+run hsmpctl -j show 0
+has "\"protocol\":${chosen:-$part}," /tmp/hsmp.out
+say $? "model $model: the SMU answers protocol ${chosen:-$part} (the part's: $part)"
+if [ -n "$chosen" ] && [ "$chosen" != "$part" ]; then
+	dmesg | grep -q "amd_smu_sim: protocol mismatch: HSMP protocol $chosen chosen, but family 19h model $(printf %#x "$model") (.*) answers protocol $part"
+	say $? "the kernel log names protocol $chosen as not the CPU's ($part)"
+else
+	! dmesg | grep -q 'amd_smu_sim: protocol mismatch'
+	say $? "no protocol mismatch in the kernel log"
+fi
+
+# AMD's tools count sockets as CPUs / CPUID's logical processors per
+# package: hsmpctl cpu does as they do (hsmp-test holds CPUID, sysfs and
+# amd_nb against each other).
+cpus=$(grep -c '^processor' /proc/cpuinfo)
+run hsmpctl -j cpu
+[ $? = 0 ] && has "\"cpus\":$cpus,\"logical_per_package\":$((cpus / sockets)),\"threads_per_core\":1,\"sockets\":$sockets}" /tmp/hsmp.out
+say $? "hsmpctl cpu: $cpus CPUs, $((cpus / sockets)) per package, $sockets socket(s) as AMD's tools count them"
 
 # The C suite prints TAP itself; renumber it into ours.
 hsmp-test -n "$msgs" >/tmp/suite.tap 2>&1
@@ -79,16 +107,53 @@ say $? "hsmpctl refuses min > max"
 run hsmpctl show 5
 [ $? = 2 ] && has 'socket 5 does not exist' /tmp/hsmp.err
 say $? "hsmpctl names a socket that does not exist"
-echo 'msg=0x06 action=drop count=1' >/sys/kernel/debug/amd_smu_sim/sock0/fault
+echo 'msg=0x06 action=drop count=1' >$sim/sock0/fault
 run hsmpctl show 0
 [ $? = 1 ] && has 'did not answer within 100 ms' /tmp/hsmp.err
 say $? "a dropped message: hsmpctl says the SMU did not answer"
 run hsmpctl -d /dev/nonexistent show
 [ $? = 1 ] && has 'does not exist' /tmp/hsmp.err
 say $? "a missing device is named"
-echo 1 >/sys/kernel/debug/amd_smu_sim/reset
+echo 1 >$sim/reset
 
-dmesg | grep -E "$KERNEL_SPLATS|initcall order|amd_smu_sim: bad" >/tmp/hsmp.out
+# What a protocol lacks reads n/a (null in JSON), at every protocol: 2
+# stops at 14h, 4 at 15h, 5 and 7 skip 15h (temp_mc).
+nulls() { grep -o '"[a-z0-9_]*":null' /tmp/hsmp.out | sort -u | tr -d '":' | sed 's/null$//' | tr '\n' ' '; }
+for p in 2 4 5 7; do
+	case $p in
+	2) want="cclk_limit_mhz fmax_mhz fmin_mhz freq_limit_mhz freq_limit_source svi_power_mw temp_mc " ;;
+	4) want="cclk_limit_mhz fmax_mhz fmin_mhz freq_limit_mhz freq_limit_source svi_power_mw " ;;
+	*) want="temp_mc " ;;
+	esac
+	echo $p >$sim/proto_ver
+	run hsmpctl -j show
+	rc=$?
+	got=$(nulls)
+	[ $rc = 0 ] && [ "$(grep -o "\"protocol\":$p," /tmp/hsmp.out | wc -l)" = "$sockets" ] &&
+		[ "$got" = "$want" ] && run hsmpctl show && [ ! -s /tmp/hsmp.err ]
+	say $? "protocol $p: hsmpctl show exits 0, n/a: ${want% }"
+	[ "$got" = "$want" ] || echo "# got n/a: $got"
+done
+echo 2 >$sim/proto_ver
+run hsmpctl dimm 0 0x80
+[ $? = 0 ] && has 'dimm 0x80' /tmp/hsmp.out && [ "$(grep -c 'n/a$' /tmp/hsmp.out)" = 4 ]
+say $? "protocol 2: hsmpctl dimm 0 0x80 reads n/a, exit 0"
+run hsmpctl set boost 0 3000
+[ $? = 0 ] && run hsmpctl show 0 && grep -Eq 'core apic [0-9]+ +boost limit 3000 MHz' /tmp/hsmp.out
+say $? "protocol 2 (no Fmax/Fmin to ask): hsmpctl set boost 0 3000 still sets it"
+echo 5 >$sim/proto_ver
+run hsmpctl -j dimm 0 0x80 && cp /tmp/hsmp.out /tmp/dimm.hex &&
+	run hsmpctl -j dimm 0 128 && cmp -s /tmp/hsmp.out /tmp/dimm.hex &&
+	has '"dimm":128,' /tmp/hsmp.out && has '"power_mw":[0-9]' /tmp/hsmp.out
+say $? "protocol 5: hsmpctl dimm 0 0x80 is dimm 0 128"
+run hsmpctl test 0x0 0x29 && has 'answer 42' /tmp/hsmp.out
+say $? "hsmpctl test 0x0 0x29: numbers in hex, the mailbox answers 42"
+run hsmpctl set power-limit 0 0x
+[ $? = 2 ] && has "'0x' is not a number (decimal, or hex after 0x)" /tmp/hsmp.err
+say $? "hsmpctl refuses 0x without digits"
+echo 1 >$sim/reset
+
+dmesg | grep -E "$KERNEL_SPLATS|initcall order|amd_smu_sim: (bad|topology mismatch)" >/tmp/hsmp.out
 [ ! -s /tmp/hsmp.out ]
 say $? "no kernel warnings"
 exit $((failed > 0))

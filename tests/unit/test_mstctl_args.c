@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* mstctl's argument parsing: ranges, lists and keywords, every rejection. */
+/*
+ * The shared argument parsing (lab/util/args.c): mstctl's decimal numbers,
+ * VLAN ranges, lists and keywords, hsmpctl's decimal-or-hex numbers;
+ * every rejection.
+ */
 #include "unit.h"
 #include "args.h"
 
@@ -26,9 +30,63 @@ TEST(number_bounds)
 	CHECK_INT(args_number("+1", 1, 4094, &v), -EINVAL);
 	CHECK_INT(args_number(" 1", 1, 4094, &v), -EINVAL);
 	CHECK_INT(args_number("1 ", 1, 4094, &v), -EINVAL);
+	/* mstctl's MSTIs and VLANs stay decimal, as 802.1Q writes them */
 	CHECK_INT(args_number("0x10", 1, 4094, &v), -EINVAL);
 	CHECK_INT(args_number("ten", 1, 4094, &v), -EINVAL);
 	CHECK_INT(args_number(NULL, 1, 4094, &v), -EINVAL);
+	CHECK_INT(args_number("010", 1, 4094, &v), 0);
+	CHECK_INT(v, 10);
+}
+
+TEST(uint_decimal_or_hex)
+{
+	static const struct {
+		const char *s;
+		unsigned int max;
+		int ret;
+		unsigned int v;		/* what *out holds after it */
+	} cases[] = {
+		{ "128", 255, 0, 128 },
+		{ "0x80", 255, 0, 0x80 },
+		{ "0XfF", 255, 0, 255 },
+		{ "0x0", 255, 0, 0 },
+		{ "0xffffffff", UINT32_MAX, 0, 0xffffffffu },
+		{ "4294967295", UINT32_MAX, 0, 0xffffffffu },
+		{ "010", 255, 0, 10 },			/* not octal */
+		{ "0x100", 255, -ERANGE, 10 },		/* untouched by failures */
+		{ "0x100000000", UINT32_MAX, -ERANGE, 10 },
+		{ "0xfffffffffffffffffffff", UINT32_MAX, -ERANGE, 10 },
+		{ "0x", 255, -EINVAL, 10 },
+		{ "x10", 255, -EINVAL, 10 },
+		{ "0x-1", 255, -EINVAL, 10 },
+		{ "0x1g", 255, -EINVAL, 10 },
+		{ "ff", 255, -EINVAL, 10 },		/* hex needs 0x */
+		{ "0b1", 255, -EINVAL, 10 },
+		{ " 0x1", 255, -EINVAL, 10 },
+		{ "-1", 255, -EINVAL, 10 },
+		{ "", 255, -EINVAL, 10 },
+		{ NULL, 255, -EINVAL, 10 },
+	};
+	unsigned int v = 99;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_INT(args_uint(cases[i].s, 0, cases[i].max, &v),
+			  cases[i].ret);
+		CHECK_INT(v, cases[i].v);
+	}
+}
+
+TEST(vid_ranges_and_lists_stay_decimal)
+{
+	uint16_t a = 0, b = 0, vids[4];
+	const char *bad = NULL;
+	size_t n = 0, bad_len = 0;
+
+	CHECK_INT(args_vid_range("0x10", &a, &b), -EINVAL);
+	CHECK_INT(args_vid_range("10-0x20", &a, &b), -EINVAL);
+	CHECK_INT(args_vid_list("10,0x20", vids, 4, &n, &bad, &bad_len),
+		  -EINVAL);
+	CHECK(strncmp(bad, "0x20", bad_len) == 0);
 }
 
 TEST(vid_ranges)

@@ -461,6 +461,48 @@ TEST(domain_xml_hsmp_and_debug_kernel)
 	topo_free(t);
 }
 
+/* Node @name's domain XML, in @x. */
+static const char *xml_of(const struct plan *p, const char *name,
+			  struct sbuf *x)
+{
+	sbuf_reset(x);
+	if (plan_domain_xml(p, &params, topo_node_find(p->topo, name), x))
+		return "";
+	return sbuf_str(x);
+}
+
+/* An hsmp-host's CPU: sockets x cores from vcpus, the SMU's protocol. */
+TEST(domain_xml_hsmp_cpu_topology_and_protocol)
+{
+	struct topo *t = parse("name: t\nnodes:\n"
+			       "  a: { role: hsmp-host, sockets: 2 }\n"
+			       "  b: { role: hsmp-host, vcpus: 4, hsmp: { protocol: 5 } }\n");
+	struct topo *shipped = load("topologies/hsmp.yaml");
+	struct plan *p = NULL, *ps = NULL;
+	const char *two_by_two = "<vcpu placement='static'>4</vcpu>",
+		   *shape = "<topology sockets='2' dies='1' cores='2' threads='1'/>";
+	struct sbuf x;
+
+	sbuf_init(&x);
+	CHECK(t && shipped && !plan_build(t, &p) && !plan_build(shipped, &ps));
+	/* no vcpus given: 2 cores a socket, the CPU's own protocol */
+	CHECK(strstr(xml_of(p, "a", &x), two_by_two));
+	CHECK(strstr(sbuf_str(&x), shape));
+	CHECK(strstr(sbuf_str(&x), " amd_smu_sim.sockets=2</cmdline>"));
+	CHECK(strstr(xml_of(p, "b", &x),
+		     "<topology sockets='1' dies='1' cores='4' threads='1'/>"));
+	CHECK(strstr(sbuf_str(&x),
+		     " amd_smu_sim.sockets=1 amd_smu_sim.proto_ver=5</cmdline>"));
+	CHECK(strstr(xml_of(ps, "epyc", &x), two_by_two));
+	CHECK(strstr(sbuf_str(&x), shape));
+	CHECK(!strstr(sbuf_str(&x), "proto_ver"));
+	sbuf_free(&x);
+	plan_free(ps);
+	plan_free(p);
+	topo_free(shipped);
+	topo_free(t);
+}
+
 TEST(domain_xml_escapes_and_checks_paths)
 {
 	struct topo *t = load("topologies/smoke.yaml");

@@ -238,6 +238,15 @@ ERROR_CASE(err_sockets_on_bridge,
 ERROR_CASE(err_vcpus_sockets,
 	   "name: t\nnodes:\n  e: { role: hsmp-host, sockets: 2, vcpus: 3 }\n",
 	   3, 44, "vcpus 3 is not a multiple of sockets 2")
+ERROR_CASE(err_hsmp_on_host,
+	   "name: t\nnodes:\n  h: { role: host, hsmp: { protocol: 5 } }\n", 3,
+	   26, "'hsmp' is only valid on hsmp-host nodes")
+ERROR_CASE(err_hsmp_protocol,
+	   "name: t\nnodes:\n  e: { role: hsmp-host, hsmp: { protocol: 3 } }\n",
+	   3, 43, "HSMP protocol 3 is not one of 2, 4, 5, 7")
+ERROR_CASE(err_hsmp_key,
+	   "name: t\nnodes:\n  e: { role: hsmp-host, hsmp: { proto: 5 } }\n",
+	   3, 33, "unknown key 'proto' in hsmp")
 
 /* --- scenarios --------------------------------------------------------- */
 #define SCEN TWO_BRIDGES "links:\n  - [a:p1, b:p1]\nscenarios:\n  s:\n    steps:\n"
@@ -485,10 +494,97 @@ TEST(defaults_and_overrides)
 	CHECK(topo_vlan_has(&t->nodes[0].ports[1].vlans.tagged, 100));
 	CHECK(topo_vlan_has(&t->nodes[0].ports[1].vlans.tagged, 7));
 	CHECK(!topo_vlan_has(&t->nodes[0].ports[1].vlans.tagged, 1));
-	/* hsmp-host: vcpus rounded up to whole sockets */
+	/* hsmp-host: vcpus rounded up to whole sockets of 2 cores at least */
 	CHECK_INT(t->nodes[2].sockets, 2);
-	CHECK_INT(t->nodes[2].vcpus, 2);
+	CHECK_INT(t->nodes[2].vcpus, 4);
 	topo_free(t);
+}
+
+TEST(hsmp_host_cpu_shape_and_protocol)
+{
+	struct topo *t = parse_ok(
+		"name: t\nnodes:\n"
+		"  a: { role: hsmp-host }\n"
+		"  b: { role: hsmp-host, sockets: 2, hsmp: { protocol: 7 } }\n"
+		"  c: { role: hsmp-host, sockets: 2, vcpus: 6 }\n"
+		"  d: { role: hsmp-host, hsmp: {} }\n");
+
+	/* without vcpus: whole sockets of at least 2 cores; no protocol:
+	 * the CPU's own (0) */
+	static const unsigned want[][3] = {
+		{ 1, 2, 0 }, { 2, 4, 7 }, { 2, 6, 0 }, { 1, 2, 0 },
+	};
+
+	CHECK(t != NULL);
+	for (size_t i = 0; i < 4; i++) {
+		const struct topo_node *n = &t->nodes[i];
+
+		CHECK(n->sockets == want[i][0] && n->vcpus == want[i][1] &&
+		      n->hsmp_protocol == want[i][2]);
+	}
+	topo_free(t);
+}
+
+TEST(warning_one_core_a_socket)
+{
+	struct topo *t = parse_ok(
+		"name: t\nnodes:\n"
+		"  ok: { role: hsmp-host, sockets: 2, vcpus: 4 }\n"
+		"  one: { role: hsmp-host, sockets: 2, vcpus: 2 }\n"
+		"  h: { role: host }\n"
+		"  up:\n    role: hsmp-host\n    vcpus: 1\n");
+	struct topo_error w;
+	struct errbuf msg;
+	size_t i = 0;
+
+	CHECK(t != NULL);
+	CHECK(topo_warning_next(t, &i, &w));
+	CHECK_STR(topo_error_format(&w, &msg),
+		  "t.yaml:4:46: warning: hsmp-host 'one' has one core a socket "
+		  "(vcpus 2, sockets 2): no EPYC has, and its CPUID counts no "
+		  "logical processor per package, by which AMD's tools divide; "
+		  "give vcpus 4");
+	CHECK(topo_warning_next(t, &i, &w));
+	CHECK_INT(w.mark.line, 8);	/* at the vcpus it was given */
+	CHECK_INT(w.mark.col, 12);
+	CHECK(strstr(w.msg, "'up' has one core a socket (vcpus 1, sockets 1)"));
+	CHECK(!topo_warning_next(t, &i, &w));
+	CHECK(!topo_warning_next(t, &i, &w));
+	topo_free(t);
+}
+
+TEST(cli_check_warns_and_passes)
+{
+	char path[] = "/tmp/mstlab-test-XXXXXX";
+	char *args[] = { "mstlab", "check", path, NULL };
+	char *shipped[] = { "mstlab", "check", "topologies/hsmp.yaml", NULL };
+	const char *want = ":3:44: warning: hsmp-host 'e' has one core a socket";
+	char *out, *err;
+	FILE *f;
+	int fd, rc;
+
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("name: t\nnodes:\n  e: { role: hsmp-host, sockets: 2, vcpus: 2 }\n",
+	      f);
+	fclose(f);
+	out = unit_capture(mstlab_cli, 3, args, &rc, &err);
+	remove(path);
+	CHECK_INT(rc, 0);
+	CHECK(strstr(out, "lab t ok") != NULL);
+	CHECK(strncmp(err, path, strlen(path)) == 0);
+	CHECK(strncmp(err + strlen(path), want, strlen(want)) == 0);
+	CHECK(strchr(err, '\n') == err + strlen(err) - 1);	/* one line */
+	free(out);
+	free(err);
+
+	/* the shipped topology has a shape real EPYCs have */
+	out = unit_capture(mstlab_cli, 3, shipped, &rc, &err);
+	CHECK_INT(rc, 0);
+	CHECK_STR(err, "");
+	free(out);
+	free(err);
 }
 
 TEST(dsa_ports_indexed_by_lan_number)

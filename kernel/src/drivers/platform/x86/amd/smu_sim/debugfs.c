@@ -3,6 +3,7 @@
  * debugfs: /sys/kernel/debug/amd_smu_sim/ for tests and trainers.
  *
  *   proto_ver, smu_fw_ver   what GET_PROTO_VER / GET_SMU_VER answer
+ *   northbridges            what amd_nb made of the emulated devices
  *   reset                   write anything: boot state, no rules, no counters
  *   fault                   write a rule for every socket ("clear" drops all)
  *   sockN/fault             the rules of socket N
@@ -12,8 +13,11 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/pci.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <asm/amd_nb.h>
 
 #include "smu_sim.h"
 
@@ -182,6 +186,27 @@ static int proto_set(void *data, u64 val)
 
 DEFINE_DEBUGFS_ATTRIBUTE(proto_fops, proto_get, proto_set, "%llu\n");
 
+/*
+ * amd_nb's node count and, per node, the root and data-fabric function 3
+ * it paired: the socket count amd_hsmp goes by, and the node cacheinfo
+ * looks up by a CPU's die id, for tests to hold against the CPU topology.
+ */
+static int northbridges_show(struct seq_file *m, void *v)
+{
+	struct amd_northbridge *nb;
+	u16 i;
+
+	seq_printf(m, "amd_nb %u\n", amd_nb_num());
+	for (i = 0; i < amd_nb_num(); i++) {
+		nb = node_to_amd_nb(i);
+		seq_printf(m, "node %u root %s misc %s\n", i,
+			   nb && nb->root ? pci_name(nb->root) : "-",
+			   nb && nb->misc ? pci_name(nb->misc) : "-");
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(northbridges);
+
 void smu_sim_debugfs_init(void)
 {
 	struct smu_sim_socket *s;
@@ -192,6 +217,8 @@ void smu_sim_debugfs_init(void)
 	smu_sim_dir = debugfs_create_dir("amd_smu_sim", NULL);
 	debugfs_create_file_unsafe("proto_ver", 0644, smu_sim_dir, NULL, &proto_fops);
 	debugfs_create_x32("smu_fw_ver", 0644, smu_sim_dir, &smu_sim.smu_fw_ver);
+	debugfs_create_file("northbridges", 0444, smu_sim_dir, NULL,
+			    &northbridges_fops);
 	debugfs_create_file("reset", 0200, smu_sim_dir, NULL, &reset_fops);
 	debugfs_create_file("fault", 0200, smu_sim_dir, NULL, &all_fault_fops);
 	for (n = 0; n < smu_sim.nsockets; n++) {

@@ -24,12 +24,18 @@
 static const u16 fclk_mhz[DF_PSTATES_V4] = { 1600, 1467, 1333, 1200 };
 static const u8 dimm_addr[SMU_SIM_NUM_DIMMS] = { 0x80, 0x81, 0x90, 0x91 };
 
-/* Message ids each SMU protocol version answers (E-SMI's platform tables). */
+/* The protocols of the EPYC parts of the 6.1 uapi's time (see below). */
 bool smu_sim_proto_valid(u32 proto)
 {
 	return proto == 2 || proto == 4 || proto == 5 || proto == 7;
 }
 
+/*
+ * Message ids each SMU protocol version answers, up to what 6.1 knows:
+ * E-SMI's tables by protocol (src/e_smi_plat.c): tbl_milan (2) 1h-14h,
+ * tbl_trento (4) 1h-15h, tbl_genoa (5) 1h-22h without 15h, tbl_turin (7)
+ * likewise up to 22h.
+ */
 static bool proto_supports(u32 proto, u32 id)
 {
 	if (id < 1 || id >= SMU_SIM_NUM_MSGS)

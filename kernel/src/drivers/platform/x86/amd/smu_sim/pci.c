@@ -34,21 +34,32 @@ struct smu_sim_ids {
 	u8 model_lo, model_hi;
 	u16 root;
 	u16 df0;		/* DF functions 0-7 are df0 + function */
+	u8 proto;		/* the HSMP protocol its SMU firmware answers */
+	const char *name;
 };
 
-/* Family 19h parts the emulator knows, with amd_nb's ids for them. */
+/*
+ * Family 19h parts the emulator knows: amd_nb's ids for them and the HSMP
+ * protocol their SMU answers. The model ranges are AMD's (E-SMI's README,
+ * "Supported hardware": Zen3 models 0h-Fh, Zen4 models 10h-1Fh); the
+ * protocol of each is E-SMI's message table for it (src/e_smi_plat.c:
+ * tbl_milan is "hsmp_proto_ver2", messages 1h-14h; tbl_genoa is
+ * "hsmp_proto_ver5", 1h-22h without 15h). Trento (models 30h-3Fh, 4) and
+ * Turin (family 1Ah, 7) are not presented: their protocols remain to
+ * choose with the proto_ver parameter.
+ */
 static const struct smu_sim_ids smu_sim_id_table[] = {
-	{ 0x00, 0x0f, 0x1480, 0x1650 },	/* Milan (QEMU EPYC-Milan) */
-	{ 0x10, 0x1f, 0x14a4, 0x14ad },	/* Genoa */
+	{ 0x00, 0x0f, 0x1480, 0x1650, 2, "Milan" },	/* QEMU EPYC-Milan */
+	{ 0x10, 0x1f, 0x14a4, 0x14ad, 5, "Genoa" },
 };
 
 static unsigned int sockets = 1;
 module_param(sockets, uint, 0444);
 MODULE_PARM_DESC(sockets, "emulated sockets (0 disables the emulator)");
 
-static unsigned int proto_ver = 5;
+static unsigned int proto_ver;
 module_param(proto_ver, uint, 0444);
-MODULE_PARM_DESC(proto_ver, "HSMP protocol version (2, 4, 5 or 7)");
+MODULE_PARM_DESC(proto_ver, "HSMP protocol version (2, 4, 5 or 7; 0: the CPU's own)");
 
 static unsigned int latency_us = 100;
 module_param(latency_us, uint, 0444);
@@ -68,6 +79,7 @@ MODULE_PARM_DESC(domain, "PCI domain of the emulated devices (above ACPI's 16 bi
 
 struct smu_sim smu_sim;
 static const struct smu_sim_ids *ids;
+static unsigned int boot_proto_ver;	/* proto_ver, or the part's */
 static struct pci_sysdata sysdata[SMU_SIM_MAX_SOCKETS];
 
 /* Which socket and which function (0 root, 1-8 DF 0-7) bus/devfn is. */
@@ -213,20 +225,31 @@ static const struct smu_sim_ids *match_cpu(void)
 	return NULL;
 }
 
-/* The firmware limits cores by APIC id: learn which ones each socket has. */
+/*
+ * The firmware limits cores by APIC id: learn which ones each socket has.
+ * Socket n is CPU package n, as amd_nb's node n is: say so when the CPU
+ * topology has other packages than the SMU has sockets.
+ */
 static void collect_cores(void)
 {
+	unsigned int cpu, pkg, packages = 0, n;
 	struct smu_sim_fw *fw;
-	unsigned int cpu, pkg;
 
 	for_each_present_cpu(cpu) {
 		pkg = topology_physical_package_id(cpu);
+		packages = max(packages, pkg + 1);
 		if (pkg >= smu_sim.nsockets)
 			continue;
 		fw = &smu_sim.sock[pkg].fw;
 		if (fw->ncores < SMU_SIM_MAX_CORES)
 			fw->apic[fw->ncores++] = cpu_data(cpu).apicid;
 	}
+	for (n = 0; n < smu_sim.nsockets; n++)
+		if (!smu_sim.sock[n].fw.ncores)
+			break;
+	if (packages != smu_sim.nsockets || n < smu_sim.nsockets)
+		pr_warn("topology mismatch: %u CPU package%s, sockets=%u\n",
+			packages, packages == 1 ? "" : "s", smu_sim.nsockets);
 }
 
 static int first_node_of(unsigned int pkg)
@@ -278,14 +301,20 @@ static int __init smu_sim_init(void)
 	ids = match_cpu();
 	if (!ids || !sockets)
 		return 0;
-	if (sockets > SMU_SIM_MAX_SOCKETS || !smu_sim_proto_valid(proto_ver) ||
-	    domain <= 0xffff) {
+	boot_proto_ver = proto_ver ? proto_ver : ids->proto;
+	if (sockets > SMU_SIM_MAX_SOCKETS ||
+	    !smu_sim_proto_valid(boot_proto_ver) || domain <= 0xffff) {
 		pr_err("bad parameters: sockets=%u (1-%u) proto_ver=%u (2, 4, 5, 7) domain=%#x (> 0xffff)\n",
 		       sockets, SMU_SIM_MAX_SOCKETS, proto_ver, domain);
 		return -EINVAL;
 	}
+	/* Chosen on purpose, but no such part exists: name it. */
+	if (boot_proto_ver != ids->proto)
+		pr_warn("protocol mismatch: HSMP protocol %u chosen, but family 19h model %#x (%s) answers protocol %u; user space that goes by the CPU expects other messages\n",
+			boot_proto_ver, boot_cpu_data.x86_model, ids->name,
+			ids->proto);
 	smu_sim.nsockets = sockets;
-	smu_sim.proto_ver = proto_ver;
+	smu_sim.proto_ver = boot_proto_ver;
 	smu_sim.smu_fw_ver = SMU_SIM_FW_VER;
 	smu_sim.seed = seed;
 	for (n = 0; n < sockets; n++) {
@@ -308,9 +337,9 @@ static int __init smu_sim_init(void)
 		}
 	}
 	smu_sim_debugfs_init();
-	pr_info("%u socket%s, family 19h model %#x, HSMP protocol %u, latency %u us, domain %04x\n",
+	pr_info("%u socket%s, family 19h model %#x (%s), HSMP protocol %u, latency %u us, domain %04x\n",
 		sockets, sockets == 1 ? "" : "s", boot_cpu_data.x86_model,
-		proto_ver, latency_us, domain);
+		ids->name, boot_proto_ver, latency_us, domain);
 	return 0;
 }
 subsys_initcall_sync(smu_sim_init);
@@ -344,7 +373,7 @@ void smu_sim_reset_all(void)
 	unsigned long flags;
 	unsigned int n;
 
-	smu_sim.proto_ver = proto_ver;
+	smu_sim.proto_ver = boot_proto_ver;
 	smu_sim.smu_fw_ver = SMU_SIM_FW_VER;
 	for (n = 0; n < smu_sim.nsockets; n++) {
 		raw_spin_lock_irqsave(&smu_sim.sock[n].lock, flags);

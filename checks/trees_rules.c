@@ -37,6 +37,59 @@ static void as_said(const struct trees *tr, int64_t t,
 	p->tc = !down && o->tc && t - o->tc_ns <= tr->tc_hold_ns;
 }
 
+bool trees_region_boundary(const struct tree_adv *x, const struct tree_adv *y)
+{
+	return (x && !x->mst) || (y && !y->mst) ||
+	       (x && y && x->mcid != y->mcid);
+}
+
+/* Roles a port takes from the designated port facing it. */
+static bool takes_from_peer(uint8_t role)
+{
+	return role == PORT_ROLE_ROOT || role == PORT_ROLE_MASTER ||
+	       role == PORT_ROLE_ALTERNATE;
+}
+
+/*
+ * Whether a later frame on its link contradicts a port's word o for the
+ * tree (trees.h): its own later BPDU without the tree (cist_ns: its
+ * last CIST word, for an MSTI), or its peer's later word q (NULL: no
+ * peer) that is not a designated port's, or names another root.
+ */
+static bool contradicted(const struct tree_own *o, const struct tree_own *q,
+			 int64_t cist_ns)
+{
+	if (cist_ns > o->adv.ns)
+		return true;
+	return takes_from_peer(o->adv.role) && q && q->adv.ns > o->adv.ns &&
+	       ((q->adv.role != PORT_ROLE_DESIGNATED &&
+		 q->adv.role != PORT_ROLE_NONE) ||
+		q->adv.root != o->adv.root);
+}
+
+/* A node's ports whose word is contradicted: silent, for the
+ * deductions. An MSTI's boundary ports follow the CIST instead. */
+static void void_contradicted(const struct trees *tr,
+			      const struct tree_own *own,
+			      const struct tree_view *cist,
+			      struct tree_view *v, int node)
+{
+	for (size_t j = 0; j < tr->t->nodes[node].n_ports; j++) {
+		size_t k = at(node, (int)j);
+		struct tree_port *p = &v->port[k];
+		int pn, pp;
+
+		if (p->down || p->boundary || !own[k].adv.ns ||
+		    !contradicted(&own[k],
+				  trees_peer(tr, node, (int)j, &pn, &pp) ?
+					  &own[at(pn, pp)] : NULL,
+				  cist ? cist->port[k].last_ns : 0))
+			continue;
+		p->role = PORT_ROLE_SILENT;
+		p->state = PORT_STATE_UNKNOWN;
+	}
+}
+
 /* A bridge names one root port: its earlier root ports are alternates. */
 static void retire_root_ports(const struct trees *tr,
 			      const struct tree_own *own, struct tree_view *v,
@@ -48,14 +101,14 @@ static void retire_root_ports(const struct trees *tr,
 	for (size_t j = 0; j < n; j++) {
 		const struct tree_port *p = &v->port[at(node, (int)j)];
 
-		if (!p->down && p->role == PORT_ROLE_ROOT &&
+		if (!p->down && !p->boundary && p->role == PORT_ROLE_ROOT &&
 		    own[at(node, (int)j)].adv.ns > latest)
 			latest = own[at(node, (int)j)].adv.ns;
 	}
 	for (size_t j = 0; j < n; j++) {
 		struct tree_port *p = &v->port[at(node, (int)j)];
 
-		if (p->down || p->role != PORT_ROLE_ROOT ||
+		if (p->down || p->boundary || p->role != PORT_ROLE_ROOT ||
 		    own[at(node, (int)j)].adv.ns >= latest)
 			continue;
 		p->role = PORT_ROLE_ALTERNATE;
@@ -142,7 +195,7 @@ static void infer_silent(const struct trees *tr, struct tree_view *v,
 		const struct tree_port *p = &v->port[at(node, (int)j)];
 		int pn, pp;
 
-		if (p->down)
+		if (p->down || p->boundary)
 			continue;
 		has_root |= p->role == PORT_ROLE_ROOT;
 		if (p->role == PORT_ROLE_SILENT &&
@@ -162,9 +215,64 @@ static void infer_silent(const struct trees *tr, struct tree_view *v,
 	}
 }
 
+/* The words a link end speaks with: its own last CIST word, else its
+ * bridge's newest (one bridge, one configuration); NULL: none. */
+static const struct tree_adv *spoken(const struct trees *tr,
+				     const struct tree_own *own,
+				     const struct tree_view *v,
+				     const struct topo_end *e)
+{
+	int j;
+
+	if (own[at(e->node, e->port)].adv.ns)
+		return &own[at(e->node, e->port)].adv;
+	j = newest_port(tr, own, v, e->node);
+	return j >= 0 ? &own[at(e->node, j)].adv : NULL;
+}
+
+/* The CIST's boundary ports: both ends of a link that is up and crosses
+ * a region boundary. */
+static void mark_boundaries(const struct trees *tr, const struct tree_own *own,
+			    struct tree_view *v)
+{
+	for (size_t l = 0; l < tr->t->n_links; l++) {
+		const struct topo_end *e = tr->t->links[l].end;
+		struct tree_port *x = &v->port[at(e[0].node, e[0].port)],
+				 *y = &v->port[at(e[1].node, e[1].port)];
+
+		x->boundary = y->boundary = !x->down &&
+			trees_region_boundary(spoken(tr, own, v, &e[0]),
+					      spoken(tr, own, v, &e[1]));
+	}
+}
+
+/*
+ * An MSTI at a boundary port: the CIST's role and state, its root port
+ * the master port (an STP bridge has none: its one tree is all it has).
+ * Deduced where the CIST's is, or where the port's last BPDU carried no
+ * MSTI message (o) saying just that; a silent or STP port is what it is.
+ */
+static void follow_cist(const struct trees *tr, const struct tree_port *c,
+			const struct tree_own *o, int node,
+			struct tree_port *p)
+{
+	uint8_t role = c->role == PORT_ROLE_ROOT &&
+				       !tr->t->nodes[node].kernel_stp ?
+			       PORT_ROLE_MASTER : c->role;
+
+	p->boundary = true;
+	if (p->down)
+		return;
+	p->inferred = role != PORT_ROLE_SILENT && role != PORT_ROLE_NONE &&
+		      (c->inferred || o->adv.ns < c->last_ns ||
+		       o->adv.role != role || o->adv.state != c->state);
+	p->role = role;
+	p->state = c->state;
+}
+
 void trees_compute(const struct trees *tr, int64_t t,
 		   const struct tree_own *own, const bool *down,
-		   struct tree_view *v)
+		   const struct tree_view *cist, struct tree_view *v)
 {
 	const struct topo *topo = tr->t;
 
@@ -174,15 +282,23 @@ void trees_compute(const struct trees *tr, int64_t t,
 	v->tc = false;
 	for (size_t i = 0; i < topo->n_nodes; i++)
 		for (size_t j = 0; j < topo->nodes[i].n_ports; j++) {
-			struct tree_port *p = &v->port[at((int)i, (int)j)];
+			size_t k = at((int)i, (int)j);
+			struct tree_port *p = &v->port[k];
 
-			as_said(tr, t, &own[at((int)i, (int)j)],
+			as_said(tr, t, &own[k],
 				port_down(tr, down, (int)i, (int)j), p);
 			v->tc |= p->tc;
+			if (cist && cist->port[k].boundary)
+				follow_cist(tr, &cist->port[k], &own[k],
+					    (int)i, p);
 		}
+	for (size_t i = 0; i < topo->n_nodes; i++)
+		void_contradicted(tr, own, cist, v, (int)i);
 	for (size_t i = 0; i < topo->n_nodes; i++)
 		retire_root_ports(tr, own, v, (int)i);
 	elect_root(tr, own, v);
 	for (size_t i = 0; i < topo->n_nodes; i++)
 		infer_silent(tr, v, (int)i);
+	if (!cist)
+		mark_boundaries(tr, own, v);
 }

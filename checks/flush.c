@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flush.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -511,12 +512,14 @@ static void judge_event(struct analysis *a, struct result_run *r,
 		if (d->found)
 			result_add_figure(r, c, "fdb_lost", (double)d->forgotten[s],
 					  id);
-		if (!tf[s].tc)
-			continue;
-		result_add_figure(r, c, "tc_first_s",
-				  (double)(tf[s].tc_first->ns - e->ns) / 1e9, id);
-		result_add_figure(r, c, "tc_last_s",
-				  (double)(tf[s].tc_last->ns - e->ns) / 1e9, id);
+		/* One value per event and tree, none where it had no TC:
+		 * they line up with the settle times. */
+		result_add_figure(r, c, "tc_first_s", tf[s].tc ?
+				  (double)(tf[s].tc_first->ns - e->ns) / 1e9 :
+				  NAN, id);
+		result_add_figure(r, c, "tc_last_s", tf[s].tc ?
+				  (double)(tf[s].tc_last->ns - e->ns) / 1e9 :
+				  NAN, id);
 	}
 	for (size_t s = 0; s < a->tr.ntrees; s++) {
 		analysis_evidence(a, r, c, tf[s].flooded_link, tf[s].flooded_frame,

@@ -36,5 +36,8 @@ const char *report_check_id(const struct result_check *c, char *buf,
 double report_seconds(int64_t ns);
 /* A capture time as Wireshark's frame.time_epoch: "1796350664.080709803". */
 void report_put_time(FILE *out, int64_t ns);
+/* A figure's value ("%g"), or "none" where there is none (NaN: e.g. a
+ * tree's tc_first_s for an event without TC; summary.json's null). */
+void report_put_number(FILE *out, double v);
 
 #endif

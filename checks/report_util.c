@@ -2,6 +2,7 @@
 /* What the renderers share: escaping and the names of checks. */
 #include "report.h"
 
+#include <math.h>
 #include <string.h>
 
 void report_put_xml(FILE *out, const char *s)
@@ -55,4 +56,12 @@ void report_put_time(FILE *out, int64_t ns)
 	fprintf(out, "%s%lld.%09lld", ns < 0 ? "-" : "",
 		(long long)(ns < 0 ? -(ns / 1000000000) : ns / 1000000000),
 		(long long)(ns < 0 ? -(ns % 1000000000) : ns % 1000000000));
+}
+
+void report_put_number(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%g", v);
+	else
+		fputs("none", out);
 }

@@ -5,6 +5,7 @@
  * does not. h3 hangs off sw3, on no flow's path: a probe frame there is
  * flooding. Also the sink-vs-capture agreement of each probe flow.
  */
+#include <jansson.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -356,6 +357,27 @@ static char *verdicts(const struct leak *lk)
 	return out;
 }
 
+/* The summary.json mstlab verdict writes for one synthesised run. */
+static json_t *summary(const struct leak *lk)
+{
+	char *argv[2] = { "verdict" }, *out, *err, path[256];
+	struct run r;
+	json_t *j;
+	int rc;
+
+	if (open_run(&r, lk))
+		return NULL;
+	write_run(&r, lk);
+	argv[1] = r.dir;
+	out = unit_capture(cmd_verdict, 2, argv, &rc, &err);
+	free(out);
+	free(err);
+	snprintf(path, sizeof(path), "%s/summary.json", r.dir);
+	j = json_load_file(path, 0, NULL);
+	close_run(&r);
+	return j;
+}
+
 TEST(a_flush_in_the_changed_msti_only_is_per_msti)
 {
 	char *out = verdicts(&(struct leak){ .flow1 = true });
@@ -677,3 +699,31 @@ TEST(a_flush_no_flow_could_show_is_not_judged)
 	free(out);
 }
 
+/*
+ * Per-event figures line up (issue 27): each tree's tc_first_s and
+ * tc_last_s hold one value per event, as settle_s does, null where the
+ * tree had no TC (MSTI 2 here); MSTI 1's first TC came 1 s after the
+ * failure.
+ */
+TEST(tc_figures_line_up_with_the_settle_times)
+{
+	json_t *j = summary(&(struct leak){ .flow1 = true }), *trees, *fig;
+
+	CHECK(j != NULL);
+	trees = json_object_get(json_array_get(json_object_get(j, "scenarios"),
+					       0), "trees");
+	CHECK_INT(json_array_size(trees), 3);
+	for (size_t i = 0; i < json_array_size(trees); i++) {
+		fig = json_object_get(json_array_get(trees, i), "figures");
+		CHECK_INT(json_array_size(json_object_get(fig, "settle_s")), 1);
+		CHECK_INT(json_array_size(json_object_get(fig, "tc_first_s")), 1);
+		CHECK_INT(json_array_size(json_object_get(fig, "tc_last_s")), 1);
+	}
+	fig = json_object_get(json_array_get(trees, 1), "figures");
+	CHECK(json_real_value(json_array_get(json_object_get(fig, "tc_first_s"),
+					     0)) == 1.0);
+	fig = json_object_get(json_array_get(trees, 2), "figures");
+	CHECK(json_is_null(json_array_get(json_object_get(fig, "tc_first_s"), 0)));
+	CHECK(json_is_null(json_array_get(json_object_get(fig, "tc_last_s"), 0)));
+	json_decref(j);
+}

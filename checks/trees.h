@@ -90,6 +90,13 @@ struct tree_adv {
 	uint16_t link;		/* the link (position) it crossed */
 };
 
+/* A BPDU on the wire: its capture time, its frame in its link's pcap. */
+struct tree_frame {
+	int64_t ns;		/* 0: none */
+	uint32_t frame;
+	uint16_t link;		/* the link (position) it crossed */
+};
+
 /* A port's part in one tree at one instant. */
 struct tree_port {
 	uint8_t role;		/* enum port_role */
@@ -101,6 +108,10 @@ struct tree_port {
 	uint64_t root;		/* the root its last BPDU names; 0 none */
 	int64_t last_ns;	/* its last BPDU for the tree; 0 none */
 	uint32_t frame;		/* that BPDU in its link's pcap; 0 none */
+	/* The BPDU its role and state stand on: its last, or, deduced, the
+	 * one they are deduced from (the bridge's later root port's, the
+	 * designated peer's; at a boundary port the CIST's). */
+	struct tree_frame why;
 };
 
 /* One tree at one instant. */

@@ -21,6 +21,12 @@ static bool port_down(const struct trees *tr, const bool *down, int node,
 	return link >= 0 && down[link];
 }
 
+/* A BPDU as evidence. */
+static struct tree_frame said(const struct tree_adv *a)
+{
+	return (struct tree_frame){ a->ns, a->frame, a->link };
+}
+
 /* What the port said, as it stands: no deduction yet. */
 static void as_said(const struct trees *tr, int64_t t,
 		    const struct tree_own *o, bool down, struct tree_port *p)
@@ -34,6 +40,7 @@ static void as_said(const struct trees *tr, int64_t t,
 	p->root = heard ? o->adv.root : 0;
 	p->last_ns = o->adv.ns;
 	p->frame = o->adv.frame;
+	p->why = said(&o->adv);
 	p->tc = !down && o->tc && t - o->tc_ns <= tr->tc_hold_ns;
 }
 
@@ -52,19 +59,23 @@ static bool takes_from_peer(uint8_t role)
 
 /*
  * Whether a later frame on its link contradicts a port's word o for the
- * tree (trees.h): its own later BPDU without the tree (cist_ns: its
- * last CIST word, for an MSTI), or its peer's later word q (NULL: no
+ * tree (trees.h), into *why: its own later BPDU without the tree (c: the
+ * port in the CIST, for an MSTI), or its peer's later word q (NULL: no
  * peer) that is not a designated port's, or names another root.
  */
 static bool contradicted(const struct tree_own *o, const struct tree_own *q,
-			 int64_t cist_ns)
+			 const struct tree_port *c, struct tree_frame *why)
 {
-	if (cist_ns > o->adv.ns)
+	if (c && c->last_ns > o->adv.ns) {
+		*why = (struct tree_frame){ c->last_ns, c->frame, o->adv.link };
 		return true;
-	return takes_from_peer(o->adv.role) && q && q->adv.ns > o->adv.ns &&
-	       ((q->adv.role != PORT_ROLE_DESIGNATED &&
-		 q->adv.role != PORT_ROLE_NONE) ||
-		q->adv.root != o->adv.root);
+	}
+	if (!takes_from_peer(o->adv.role) || !q || q->adv.ns <= o->adv.ns ||
+	    ((q->adv.role == PORT_ROLE_DESIGNATED ||
+	      q->adv.role == PORT_ROLE_NONE) && q->adv.root == o->adv.root))
+		return false;
+	*why = said(&q->adv);
+	return true;
 }
 
 /* A node's ports whose word is contradicted: silent, for the
@@ -83,7 +94,7 @@ static void void_contradicted(const struct trees *tr,
 		    !contradicted(&own[k],
 				  trees_peer(tr, node, (int)j, &pn, &pp) ?
 					  &own[at(pn, pp)] : NULL,
-				  cist ? cist->port[k].last_ns : 0))
+				  cist ? &cist->port[k] : NULL, &p->why))
 			continue;
 		p->role = PORT_ROLE_SILENT;
 		p->state = PORT_STATE_UNKNOWN;
@@ -96,24 +107,26 @@ static void retire_root_ports(const struct trees *tr,
 			      int node)
 {
 	size_t n = tr->t->nodes[node].n_ports;
-	int64_t latest = 0;
+	const struct tree_adv *latest = NULL;
 
 	for (size_t j = 0; j < n; j++) {
 		const struct tree_port *p = &v->port[at(node, (int)j)];
+		const struct tree_adv *a = &own[at(node, (int)j)].adv;
 
 		if (!p->down && !p->boundary && p->role == PORT_ROLE_ROOT &&
-		    own[at(node, (int)j)].adv.ns > latest)
-			latest = own[at(node, (int)j)].adv.ns;
+		    (!latest || a->ns > latest->ns))
+			latest = a;
 	}
 	for (size_t j = 0; j < n; j++) {
 		struct tree_port *p = &v->port[at(node, (int)j)];
 
 		if (p->down || p->boundary || p->role != PORT_ROLE_ROOT ||
-		    own[at(node, (int)j)].adv.ns >= latest)
+		    own[at(node, (int)j)].adv.ns >= latest->ns)
 			continue;
 		p->role = PORT_ROLE_ALTERNATE;
 		p->state = PORT_STATE_DISCARDING;
 		p->inferred = true;
+		p->why = said(latest);
 	}
 }
 
@@ -186,7 +199,7 @@ static void infer_silent(const struct trees *tr, struct tree_view *v,
 {
 	const struct topo_node *tn = &tr->t->nodes[node];
 	int cand[TOPO_MAX_PORTS];
-	size_t n = 0;
+	size_t peer[TOPO_MAX_PORTS], n = 0;
 	bool has_root = false;
 
 	if (!topo_role_is_bridge(tn->role) || v->root_node == node)
@@ -200,8 +213,10 @@ static void infer_silent(const struct trees *tr, struct tree_view *v,
 		has_root |= p->role == PORT_ROLE_ROOT;
 		if (p->role == PORT_ROLE_SILENT &&
 		    trees_peer(tr, node, (int)j, &pn, &pp) &&
-		    v->port[at(pn, pp)].role == PORT_ROLE_DESIGNATED)
+		    v->port[at(pn, pp)].role == PORT_ROLE_DESIGNATED) {
+			peer[n] = at(pn, pp);
 			cand[n++] = (int)j;
+		}
 	}
 	if (!has_root && n != 1)
 		return;
@@ -212,6 +227,7 @@ static void infer_silent(const struct trees *tr, struct tree_view *v,
 		p->state = has_root ? PORT_STATE_DISCARDING :
 				      PORT_STATE_FORWARDING;
 		p->inferred = true;
+		p->why = v->port[peer[k]].why;
 	}
 }
 
@@ -268,6 +284,8 @@ static void follow_cist(const struct trees *tr, const struct tree_port *c,
 		       o->adv.role != role || o->adv.state != c->state);
 	p->role = role;
 	p->state = c->state;
+	if (p->inferred)
+		p->why = c->why;
 }
 
 void trees_compute(const struct trees *tr, int64_t t,

@@ -756,7 +756,7 @@ static const char *line_of(const char *out, const char *what)
  * roles were right, yet the MSTIs kept the master role p1's one frame
  * said and blocked nothing: at a boundary port the MSTIs follow the
  * CIST. p1 is blocked in every tree, deduced (so marked in summary.json
- * and drawn with a "?").
+ * and drawn with a "?"), on the evidence of p2's BPDU.
  */
 TEST(a_stale_master_role_at_a_boundary_port_follows_the_cist)
 {
@@ -817,6 +817,17 @@ TEST(a_stale_master_role_at_a_boundary_port_follows_the_cist)
 			  "topology puts them: link2 link3\n") != NULL);
 	free(out);
 	CHECK(analyse(&fx, &r));
+	/* The evidence is the BPDU p1's role was deduced from: p2's, the
+	 * later root port (link3's 2nd frame), not p1's stale one. */
+	for (size_t k = 0; k < r.scenarios[0].n_checks; k++) {
+		const struct result_check *c = &r.scenarios[0].checks[k];
+
+		if (strcmp(c->name, "blocked-before-failure"))
+			continue;
+		CHECK_INT(c->n_evidence, 1);
+		CHECK_STR(c->evidence[0].pcap, fx.p->links[2].pcap);
+		CHECK_INT(c->evidence[0].frame, 2);
+	}
 	snap = &r.scenarios[0].snapshots[1];	/* msti 1 before failure */
 	CHECK_INT(snap->msti, 1);
 	CHECK_INT(snap->ports[3].role, PORT_ROLE_ALTERNATE);	/* sw3:p1 */

@@ -460,6 +460,23 @@ static bool agree(struct fx *f, int64_t ns, char *why, size_t len)
 	return ok;
 }
 
+/* A test's end: live and history agree at ns (it fails if not). */
+static void agree_and_free(struct fx *f, int64_t ns)
+{
+	char why[160] = "";
+
+	if (!agree(f, ns, why, sizeof(why)))
+		unit_fail(__FILE__, __LINE__, "live and history differ: %s", why);
+	fx_free(f);
+}
+
+/* sw1 and sw2, designated, towards sw3 (at 1 s). */
+static void towards_sw3(struct fx *f)
+{
+	say(f, S(1), SW1, P2, DF, DF, DF);
+	say(f, S(1), SW2, P2, DF, DF, DF);
+}
+
 /*
  * Issue 27: sw3 sits in another region. At boot it names p1 (to sw2)
  * its root port, master in the MSTIs; 5 ms later p2 (to sw1), and p1
@@ -470,11 +487,9 @@ static bool agree(struct fx *f, int64_t ns, char *why, size_t len)
 TEST(at_a_boundary_port_the_mstis_follow_the_cist)
 {
 	struct fx f;
-	char why[160] = "";
 
 	CHECK(fx_init(&f) == 0);
-	say(&f, S(1), SW1, P2, DF, DF, DF);
-	say(&f, S(1), SW2, P2, DF, DF, DF);
+	towards_sw3(&f);
 	say_as(&f, S(1) + 200000000, SW3, P1, SW1, &OTHER, RF, MF, MF);
 	say_as(&f, S(1) + 205000000, SW3, P2, SW1, &OTHER, RF, MF, MF);
 	CHECK_INT(now(&f, SW3, P1, 0)->role, PORT_ROLE_ALTERNATE);
@@ -499,10 +514,7 @@ TEST(at_a_boundary_port_the_mstis_follow_the_cist)
 	CHECK_INT(now(&f, SW2, P2, 1)->state, PORT_STATE_DISCARDING);
 	CHECK(now(&f, SW2, P2, 1)->inferred);
 	CHECK(!now(&f, SW2, P2, 0)->inferred);
-	CHECK(agree(&f, S(3), why, sizeof(why)));
-	if (*why)
-		unit_fail(__FILE__, __LINE__, "live and history differ: %s", why);
-	fx_free(&f);
+	agree_and_free(&f, S(3));
 }
 
 /* sw3 named p2 its root port after p1 in every tree, then sent a BPDU
@@ -511,11 +523,9 @@ TEST(at_a_boundary_port_the_mstis_follow_the_cist)
 TEST(a_word_its_own_later_bpdu_leaves_out_is_void)
 {
 	struct fx f;
-	char why[160] = "";
 
 	CHECK(fx_init(&f) == 0);
-	say(&f, S(1), SW1, P2, DF, DF, DF);
-	say(&f, S(1), SW2, P2, DF, DF, DF);
+	towards_sw3(&f);
 	say(&f, S(2), SW3, P1, RF, RF, RF);
 	say(&f, S(3), SW3, P2, RF, RF, RF);
 	CHECK_INT(now(&f, SW3, P1, 2)->role, PORT_ROLE_ALTERNATE);
@@ -526,10 +536,7 @@ TEST(a_word_its_own_later_bpdu_leaves_out_is_void)
 	CHECK(!now(&f, SW3, P1, 2)->inferred);
 	CHECK_INT(now(&f, SW3, P2, 2)->role, PORT_ROLE_ALTERNATE);
 	CHECK(now(&f, SW3, P2, 2)->inferred);
-	CHECK(agree(&f, S(5), why, sizeof(why)));
-	if (*why)
-		unit_fail(__FILE__, __LINE__, "live and history differ: %s", why);
-	fx_free(&f);
+	agree_and_free(&f, S(5));
 }
 
 /*
@@ -543,7 +550,6 @@ TEST(a_word_its_own_later_bpdu_leaves_out_is_void)
 TEST(a_role_the_peers_later_word_contradicts_is_void)
 {
 	struct fx f;
-	char why[160] = "";
 
 	CHECK(fx_init(&f) == 0);
 	say(&f, S(1), SW1, P2, DF, DF, DF);
@@ -564,10 +570,7 @@ TEST(a_role_the_peers_later_word_contradicts_is_void)
 	CHECK_INT(now(&f, SW3, P1, 0)->role, PORT_ROLE_SILENT);
 	CHECK(!port_blocked(now(&f, SW3, P1, 0)->role,
 			    now(&f, SW3, P1, 0)->state, false));
-	CHECK(agree(&f, S(5), why, sizeof(why)));
-	if (*why)
-		unit_fail(__FILE__, __LINE__, "live and history differ: %s", why);
-	fx_free(&f);
+	agree_and_free(&f, S(5));
 }
 
 TEST(live_and_history_agree_at_every_instant)

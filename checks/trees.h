@@ -60,7 +60,8 @@
  *   shows the CIST's role and state, the CIST's root port as the
  *   master port, whatever the port's MSTI messages said: so no MSTI
  *   role outlives the CIST's evidence. It is inferred where the CIST's
- *   is, or where it is not what the port's MSTI message said.
+ *   is, or where the port's last BPDU did not say just that for the
+ *   MSTI.
  * - TC lasts until the port's next BPDU without it, or two hello times
  *   of silence (longer than tcWhile = HelloTime + 1): a quiet root port
  *   never says "TC over". A TCN sets it on the CIST.

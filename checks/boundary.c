@@ -27,8 +27,9 @@ static bool expected(const struct topo *t, const struct topo_link *l)
 	       (x->kernel_stp || y->kernel_stp || !same_region(x->mst, y->mst));
 }
 
-/* What the last BPDUs on the link say: -1 nothing heard, 0 one region,
- * 1 a boundary (*why: the BPDU that shows it). */
+/* What the last BPDUs on the link say (the engine's one test,
+ * trees_region_boundary): -1 nothing heard, 0 one region, 1 a boundary
+ * (*why: the BPDU that shows it: one that is not MST, else the later). */
 static int observed(const struct analysis *a, const struct topo_link *l,
 		    int64_t ns, const struct tree_adv **why)
 {
@@ -37,16 +38,14 @@ static int observed(const struct analysis *a, const struct topo_link *l,
 	for (int e = 0; e < 2; e++)
 		s[e] = trees_heard_at(&a->tr, l->end[e].node, l->end[e].port,
 				      0, ns);
-	for (int e = 0; e < 2; e++)
-		if (s[e] && !s[e]->mst) {
-			*why = s[e];
-			return 1;
-		}
-	if (s[0] && s[1] && s[0]->mcid != s[1]->mcid) {
-		*why = s[0]->ns > s[1]->ns ? s[0] : s[1];
-		return 1;
-	}
-	return s[0] || s[1] ? 0 : -1;
+	if (!s[0] && !s[1])
+		return -1;
+	if (!trees_region_boundary(s[0], s[1]))
+		return 0;
+	*why = s[0] && !s[0]->mst ? s[0] :
+	       s[1] && !s[1]->mst ? s[1] :
+	       s[0]->ns > s[1]->ns ? s[0] : s[1];
+	return 1;
 }
 
 static void add_name(char *buf, size_t len, const struct topo_link *l)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flush.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,8 @@
  * Whether a port forwards in the tree (v), as the engine has it.
  * Designated ports repeat their flags every hello; a root port speaks
  * rarely (an agreement) and forwards once the tree is stable, and a
- * port nothing is known of (a host's NIC, an edge port not yet heard)
- * forwards.
+ * port nothing is known of (a host's NIC, an edge port not yet heard,
+ * an STP port: its BPDUs carry no state) forwards.
  */
 static bool port_forwards(const struct analysis *a, const struct tree_view *v,
 			  int node, int port)
@@ -27,7 +28,8 @@ static bool port_forwards(const struct analysis *a, const struct tree_view *v,
 	const struct tree_port *p = tree_view_port(v, node, port);
 
 	if (!topo_role_is_bridge(a->t->nodes[node].role) ||
-	    p->role == PORT_ROLE_SILENT || p->role == PORT_ROLE_ROOT)
+	    p->role == PORT_ROLE_SILENT || p->role == PORT_ROLE_NONE ||
+	    p->role == PORT_ROLE_ROOT)
 		return true;
 	return p->role != PORT_ROLE_ALTERNATE &&
 	       p->state == PORT_STATE_FORWARDING;
@@ -43,21 +45,24 @@ static bool link_forwards(const struct analysis *a, const struct tree_view *v,
 	       port_forwards(a, v, l->end[1].node, l->end[1].port);
 }
 
+/* Not reached, and the node searched from, in toward_node()'s toward[]. */
+#define NOT_REACHED (-2)
+#define THE_NODE (-1)
+
 /*
- * The links from node `from` to node `to` in the tree's active topology
- * (v), marked in on_path[]; false if they are not connected.
+ * The tree's active topology (v) searched from node `to`: each node's
+ * link towards it in toward[] (THE_NODE for `to`, NOT_REACHED).
  */
-static bool tree_path(const struct analysis *a, const struct tree_view *v,
-		      int from, int to, bool *on_path)
+static void toward_node(const struct analysis *a, const struct tree_view *v,
+			int to, int *toward)
 {
-	int prev_link[TOPO_MAX_NODES], queue[TOPO_MAX_NODES];
-	bool seen[TOPO_MAX_NODES] = { false };
+	int queue[TOPO_MAX_NODES];
 	size_t head = 0, tail = 0;
 
-	memset(on_path, 0, a->t->n_links * sizeof(*on_path));
-	seen[from] = true;
-	prev_link[from] = -1;
-	queue[tail++] = from;
+	for (size_t n = 0; n < a->t->n_nodes; n++)
+		toward[n] = NOT_REACHED;
+	toward[to] = THE_NODE;
+	queue[tail++] = to;
 	while (head < tail) {
 		int n = queue[head++];
 
@@ -71,19 +76,27 @@ static bool tree_path(const struct analysis *a, const struct tree_view *v,
 				other = lk->end[0].node;
 			else
 				continue;
-			if (seen[other] || !link_forwards(a, v, l))
+			if (toward[other] != NOT_REACHED ||
+			    !link_forwards(a, v, l))
 				continue;
-			seen[other] = true;
-			prev_link[other] = (int)l;
+			toward[other] = (int)l;
 			queue[tail++] = other;
 		}
 	}
-	if (!seen[to])
-		return false;
-	for (int n = to; prev_link[n] >= 0;) {
-		const struct topo_link *lk = &a->t->links[prev_link[n]];
+}
 
-		on_path[prev_link[n]] = true;
+/* The links from `from` along toward[] (toward_node) marked in
+ * on_path[]; false if it was not reached. */
+static bool tree_path(const struct analysis *a, const int *toward, int from,
+		      bool *on_path)
+{
+	memset(on_path, 0, a->t->n_links * sizeof(*on_path));
+	if (toward[from] == NOT_REACHED)
+		return false;
+	for (int n = from; toward[n] >= 0;) {
+		const struct topo_link *lk = &a->t->links[toward[n]];
+
+		on_path[toward[n]] = true;
 		n = lk->end[0].node == n ? lk->end[1].node : lk->end[0].node;
 	}
 	return true;
@@ -94,7 +107,6 @@ struct tree_flush {
 	bool tc;			/* a BPDU of the tree carried TC */
 	const struct tree_adv *tc_first, *tc_last;
 	unsigned flows;			/* flows that could show a flush */
-	unsigned blind;			/* flows no flooding could leave */
 	unsigned long flooded;		/* their frames seen off path */
 	unsigned flooded_flow, flooded_vid;
 	size_t flooded_link;
@@ -154,19 +166,21 @@ static unsigned long off_path(const struct analysis *a, const struct flow *f,
 
 /*
  * Whether a flooded frame could show: a bridge on the flow's new path
- * (links marked in path) has a forwarding, captured link outside keep.
- * If not, a flush on the way floods only onto the path itself.
+ * (links marked in path; only those marked in only[], unless NULL) has
+ * a forwarding, captured link outside keep. If not, a flush on the way
+ * floods only onto the path itself.
  */
 static bool can_flood_off_path(const struct analysis *a,
 			       const struct tree_view *v, const bool *path,
-			       const bool *keep)
+			       const bool *keep, const bool *only)
 {
 	bool on[TOPO_MAX_NODES] = { false };
 
 	for (size_t l = 0; l < a->t->n_links; l++)
-		if (path[l]) {
-			on[a->t->links[l].end[0].node] = true;
-			on[a->t->links[l].end[1].node] = true;
+		for (int e = 0; path[l] && e < 2; e++) {
+			int n = a->t->links[l].end[e].node;
+
+			on[n] = !only || only[n];
 		}
 	for (size_t l = 0; l < a->t->n_links; l++) {
 		const struct topo_link *lk = &a->t->links[l];
@@ -178,34 +192,123 @@ static bool can_flood_off_path(const struct analysis *a,
 	return false;
 }
 
+/* Why a flow shows no flush across an event, or that it may. */
+enum flow_fate {
+	FLOW_SHOWS,		/* judged: its flooding, or none */
+	FLOW_NOT_ACROSS,	/* it did not run steadily across the event */
+	FLOW_NO_PATH,
+	FLOW_FLOODED,
+	FLOW_BLIND,
+	FLOW_UNFLUSHED,
+	FLOW_FATES
+};
+
+/* Why, in a skip's words (flow_fate's order). */
+static const char *const fate_why[FLOW_FATES] = {
+	[FLOW_NO_PATH] = "its tree joined its ends by no path before the "
+			 "event",
+	[FLOW_FLOODED] = "it flooded before the event, its destination "
+			 "already unknown",
+	[FLOW_BLIND] = "the bridges on its path forward onto no other "
+		       "captured link",
+	[FLOW_UNFLUSHED] = "no bridge on its path flushed its port towards "
+			   "the destination, none sent a TC out of it "
+			   "(802.1Q flushes every port but the one a TC "
+			   "arrives on)",
+};
+
+/* The flows of one event that could show no flush, by why. */
+struct unseen {
+	unsigned n[FLOW_FATES];
+	char ids[FLOW_FATES][64];	/* "1, 3" */
+};
+
+/* Whether node's port sent a BPDU with TC within (from, to), for the
+ * tree (any tree if tree < 0). */
+static bool sent_tc(const struct analysis *a, int node, int port, int tree,
+		    int64_t from, int64_t to)
+{
+	for (size_t s = 0; s < a->tr.ntrees; s++) {
+		size_t n = 0;
+		const struct tree_adv *adv =
+			trees_track(&a->tr, node, port, (int)s, &n);
+
+		for (size_t k = 0; k < n && (tree < 0 || (int)s == tree); k++)
+			if (adv[k].tc && adv[k].ns > from && adv[k].ns < to)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Which bridges forget the flow's destination within (t, next), marked
+ * in forgets[]: one never joined to it (toward[]: each node's link
+ * towards it before the event) never learnt it; one whose port towards
+ * it lost carrier with the event (event_link) or was flushed. 802.1Q
+ * flushes, of a tree, every port but the one a TC arrives on, and a
+ * port it flushes sends TC while tcWhile runs: so a flushed port is one
+ * that sent a TC, of the flow's tree (tree), or of any (tree < 0: only a
+ * whole-port flush could reach a tree without a topology change).
+ */
+static void forgetting(const struct analysis *a, const int *toward,
+		       int event_link, int tree, int64_t t, int64_t next,
+		       bool *forgets)
+{
+	for (size_t n = 0; n < a->t->n_nodes; n++) {
+		const struct topo_link *lk;
+		int l = toward[n];
+
+		forgets[n] = false;
+		if (!topo_role_is_bridge(a->t->nodes[n].role))
+			continue;
+		if (l == NOT_REACHED || l == event_link) {
+			forgets[n] = true;
+			continue;
+		}
+		lk = &a->t->links[l];
+		forgets[n] = sent_tc(a, (int)n,
+				     lk->end[lk->end[0].node != (int)n].port,
+				     tree, t, next);
+	}
+}
+
 /*
  * One flow across the event at t (until next): where it went before, off
- * both its old and its new path, counted into its tree. A flow that was
- * already off its path before (its destination unknown) shows nothing.
+ * both its old and its new path, counted into its tree; or why it could
+ * show no flush. A flow that was already off its path before (its
+ * destination unknown) shows nothing; nor does one no bridge of whose
+ * path forgot the destination, or could flood it off the path.
  */
-static void judge_flow(const struct analysis *a, const struct flow *f,
-		       int64_t t, int64_t next, int event_link, bool *keep,
-		       bool *scratch, struct tree_flush *tf,
-		       struct tree_view *v)
+static enum flow_fate judge_flow(const struct analysis *a,
+				 const struct flow *f, int64_t t, int64_t next,
+				 int event_link, bool *keep, bool *scratch,
+				 struct tree_flush *tf, struct tree_view *v)
 {
 	int64_t pre = t - STEADY_NS, end = next < f->stop_ns ? next : f->stop_ns;
 	int slot = topo_tree_slot(&a->t->mst,
 				  analysis_tree_of_vid(&a->t->mst, f->vid));
+	int toward[TOPO_MAX_NODES];
+	bool forgets[TOPO_MAX_NODES];
 	struct tree_flush *mine;
 	unsigned long flooded;
 
 	if (slot < 0 || f->start_ns + FLOW_WARMUP_NS > t - STEADY_NS / 2 ||
 	    end <= t)
-		return;
+		return FLOW_NOT_ACROSS;
 	if (pre < f->start_ns + FLOW_WARMUP_NS)
 		pre = f->start_ns + FLOW_WARMUP_NS;
 	mine = &tf[slot];
 	trees_view_at(&a->tr, slot, t - 1, v);
-	if (!tree_path(a, v, f->from, f->to, keep) ||
-	    off_path(a, f, keep, pre, t, NULL))
-		return;
+	toward_node(a, v, f->to, toward);
+	if (!tree_path(a, toward, f->from, keep))
+		return FLOW_NO_PATH;
+	if (off_path(a, f, keep, pre, t, NULL))
+		return FLOW_FLOODED;
+	forgetting(a, toward, event_link, mine->tc ? slot : -1, t, next,
+		   forgets);
 	trees_view_at(&a->tr, slot, end - 1, v);
-	if (tree_path(a, v, f->from, f->to, scratch))
+	toward_node(a, v, f->to, toward);
+	if (tree_path(a, toward, f->from, scratch))
 		for (size_t l = 0; l < a->t->n_links; l++)
 			keep[l] = keep[l] || scratch[l];
 	/* The failed or restored link carries what was in flight when
@@ -215,12 +318,50 @@ static void judge_flow(const struct analysis *a, const struct flow *f,
 		    !analysis_link_up(a, l, end - 1))
 			keep[l] = true;
 	flooded = off_path(a, f, keep, t, end, mine);
-	if (!flooded && !can_flood_off_path(a, v, scratch, keep)) {
-		mine->blind++;
-		return;
-	}
+	if (!flooded && !can_flood_off_path(a, v, scratch, keep, NULL))
+		return FLOW_BLIND;
+	if (!flooded && !can_flood_off_path(a, v, scratch, keep, forgets))
+		return FLOW_UNFLUSHED;
 	mine->flows++;
 	mine->flooded += flooded;
+	return FLOW_SHOWS;
+}
+
+/* A flow that could show no flush, by why. */
+static void unseen_add(struct unseen *u, enum flow_fate fate, unsigned id)
+{
+	size_t used = strlen(u->ids[fate]);
+
+	u->n[fate]++;
+	snprintf(u->ids[fate] + used, sizeof(u->ids[fate]) - used, "%s%u",
+		 used ? ", " : "", id);
+}
+
+/*
+ * lead (NULL: "no probe flow could show a flush"), then why, per flow:
+ * ": <why> (flow 1); <why> (flows 2, 3)". With no lead and no why: no
+ * flow ran steadily across the event.
+ */
+static void unseen_why(const struct unseen *u, const char *lead, char *buf,
+		       size_t len)
+{
+	const char *sep = ": ";
+	bool any = false;
+
+	for (int k = FLOW_NO_PATH; k < FLOW_FATES; k++)
+		any |= u->n[k] > 0;
+	snprintf(buf, len, "%s", lead ? lead : any ?
+		 "no probe flow could show a flush" :
+		 "no probe flow ran steadily across it");
+	for (int k = FLOW_NO_PATH; k < FLOW_FATES; k++) {
+		size_t used = strlen(buf);
+
+		if (!u->n[k])
+			continue;
+		snprintf(buf + used, len - used, "%s%s (flow%s %s)", sep,
+			 fate_why[k], u->n[k] > 1 ? "s" : "", u->ids[k]);
+		sep = "; ";
+	}
 }
 
 static const char *const scope_name[] = {
@@ -294,9 +435,9 @@ static enum topo_flush dumps_scope(const struct analysis *a,
 static void judge_event(struct analysis *a, struct result_run *r,
 			struct result_scenario *sc, enum topo_flush want,
 			const struct event *e, const struct tree_flush *tf,
-			const struct fdb_delta *d)
+			const struct unseen *u, const struct fdb_delta *d)
 {
-	unsigned changed_flows = 0, other_flows = 0, blind = 0;
+	unsigned changed_flows = 0, other_flows = 0;
 	bool changed_flooded = false, other_flooded = false, any_tc = false;
 	bool all_tc = true, by_dumps = false;
 	enum topo_flush seen, dseen;
@@ -307,7 +448,6 @@ static void judge_event(struct analysis *a, struct result_run *r,
 	for (size_t s = 0; s < a->tr.ntrees; s++) {
 		any_tc |= tf[s].tc;
 		all_tc &= tf[s].tc;
-		blind += tf[s].blind;
 		if (tf[s].tc) {
 			changed_flows += tf[s].flows;
 			changed_flooded |= tf[s].flooded > 0;
@@ -322,18 +462,16 @@ static void judge_event(struct analysis *a, struct result_run *r,
 	       changed_flooded ? TOPO_FLUSH_PER_MSTI : TOPO_FLUSH_NONE;
 	if (!changed_flows && !other_flows) {
 		st = RESULT_SKIP;
-		snprintf(why, sizeof(why), blind ? "no probe flow could show "
-			 "a flush: the bridges on its path forward onto no "
-			 "other captured link" :
-			 "no probe flow ran steadily across it");
+		unseen_why(u, NULL, why, sizeof(why));
 	} else if (want == TOPO_FLUSH_NONE) {
 		st = seen == TOPO_FLUSH_NONE ? RESULT_PASS : RESULT_FAIL;
 	} else if (seen == TOPO_FLUSH_NONE && !changed_flows) {
 		/* Nothing moved where a flow could have shown it. */
 		st = any_tc ? RESULT_SKIP : RESULT_PASS;
 		if (any_tc)
-			snprintf(why, sizeof(why), "no probe flow that could "
-				 "show a flush in a tree with a topology change");
+			unseen_why(u, "no probe flow that could show a flush "
+				   "in a tree with a topology change", why,
+				   sizeof(why));
 	} else if (seen == TOPO_FLUSH_PER_MSTI && !other_flows) {
 		/* Every tree with a flow changed: per-MSTI and whole-port
 		 * flushes look the same here. */
@@ -374,12 +512,14 @@ static void judge_event(struct analysis *a, struct result_run *r,
 		if (d->found)
 			result_add_figure(r, c, "fdb_lost", (double)d->forgotten[s],
 					  id);
-		if (!tf[s].tc)
-			continue;
-		result_add_figure(r, c, "tc_first_s",
-				  (double)(tf[s].tc_first->ns - e->ns) / 1e9, id);
-		result_add_figure(r, c, "tc_last_s",
-				  (double)(tf[s].tc_last->ns - e->ns) / 1e9, id);
+		/* One value per event and tree, none where it had no TC:
+		 * they line up with the settle times. */
+		result_add_figure(r, c, "tc_first_s", tf[s].tc ?
+				  (double)(tf[s].tc_first->ns - e->ns) / 1e9 :
+				  NAN, id);
+		result_add_figure(r, c, "tc_last_s", tf[s].tc ?
+				  (double)(tf[s].tc_last->ns - e->ns) / 1e9 :
+				  NAN, id);
 	}
 	for (size_t s = 0; s < a->tr.ntrees; s++) {
 		analysis_evidence(a, r, c, tf[s].flooded_link, tf[s].flooded_frame,
@@ -398,6 +538,7 @@ void flush_checks(struct analysis *a, struct result_run *r,
 				       TOPO_FLUSH_PER_MSTI : tsc->expect.flush;
 	bool *keep = calloc(2 * a->t->n_links + 1, sizeof(*keep));
 	struct fdb_delta d;
+	struct unseen u;
 	struct tree_flush *tf = calloc(a->tr.ntrees, sizeof(*tf));
 	struct tree_view v;
 
@@ -415,14 +556,20 @@ void flush_checks(struct analysis *a, struct result_run *r,
 				break;
 			}
 		memset(tf, 0, a->tr.ntrees * sizeof(*tf));
+		memset(&u, 0, sizeof(u));
 		for (size_t s = 0; s < a->tr.ntrees; s++)
 			tree_tc(a, s, e->ns, next, &tf[s]);
-		for (size_t k = 0; k < a->flows.n; k++)
-			judge_flow(a, &a->flows.f[k], e->ns, next,
-				   analysis_event_link(a, e), keep,
-				   keep + a->t->n_links, tf, &v);
+		for (size_t k = 0; k < a->flows.n; k++) {
+			enum flow_fate fate = judge_flow(
+				a, &a->flows.f[k], e->ns, next,
+				analysis_event_link(a, e), keep,
+				keep + a->t->n_links, tf, &v);
+
+			if (fate != FLOW_SHOWS)
+				unseen_add(&u, fate, a->flows.f[k].id);
+		}
 		fdb_delta(a, tsc->name, i, analysis_event_link(a, e), &d);
-		judge_event(a, r, sc, want, e, tf, &d);
+		judge_event(a, r, sc, want, e, tf, &u, &d);
 	}
 out:
 	tree_view_free(&v);

@@ -40,8 +40,10 @@ void report_put_time(FILE *out, int64_t ns);
  * which have no start, keep the epoch). */
 void report_put_rel_time(FILE *out, const struct result_scenario *sc,
 			 int64_t ns);
-/* Whether a scenario has anything to draw on a timeline: a link event
- * or a figure on one. */
+/* Whether a scenario has anything to draw on a timeline: a link event. */
 bool report_has_timeline(const struct result_scenario *sc);
+/* A figure's value ("%g"), or "none" where there is none (NaN: e.g. a
+ * tree's tc_first_s for an event without TC; summary.json's null). */
+void report_put_number(FILE *out, double v);
 
 #endif

@@ -71,7 +71,8 @@ static void figures(FILE *out, const struct result_check *c)
 			continue;
 		fputs(n++ ? "<br/>" : "", out);
 		report_put_xml(out, c->figures[i].name);
-		fprintf(out, " %g", c->figures[i].value);
+		fputc(' ', out);
+		report_put_number(out, c->figures[i].value);
 	}
 	fputs("</td>", out);
 }

@@ -40,7 +40,9 @@ static void system_out(FILE *out, const struct result_check *c)
 		result_tree_name(c->figures[i].msti, tree, sizeof(tree));
 		fprintf(out, "%s%s%s", *tree ? "[" : "", tree, *tree ? "] " : "");
 		report_put_xml(out, c->figures[i].name);
-		fprintf(out, " = %g\n", c->figures[i].value);
+		fputs(" = ", out);
+		report_put_number(out, c->figures[i].value);
+		fputc('\n', out);
 	}
 	for (size_t i = 0; i < c->n_evidence; i++) {
 		const struct result_evidence *e = &c->evidence[i];

@@ -19,7 +19,8 @@ static void figures(FILE *out, const struct result_check *c)
 			continue;
 		fputs(any ? ", " : "", out);
 		report_put_md(out, c->figures[i].name);
-		fprintf(out, " %g", c->figures[i].value);
+		fputc(' ', out);
+		report_put_number(out, c->figures[i].value);
 		any = true;
 	}
 }

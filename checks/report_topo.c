@@ -67,8 +67,9 @@ static void half(struct sbuf *o, const struct result_run *r, size_t l,
 			    "penwidth=2.5, color=\"" ROOT_PORT "\"",
 			    p->inferred ? " inferred" : "");
 	else
-		sbuf_printf(o, ", class=\"port %s\"",
-			    port_role_name(p->role));
+		sbuf_printf(o, ", class=\"port %s%s\"",
+			    port_role_name(p->role),
+			    p->inferred ? " inferred" : "");
 	sbuf_puts(o, "];\n");
 }
 

@@ -2,6 +2,7 @@
 /* What the renderers share: escaping and the names of checks. */
 #include "report.h"
 
+#include <math.h>
 #include <string.h>
 
 void report_put_xml(FILE *out, const char *s)
@@ -76,4 +77,12 @@ bool report_has_timeline(const struct result_scenario *sc)
 		    !strcmp(sc->events[i].kind, "link-up"))
 			return true;
 	return false;
+}
+
+void report_put_number(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%g", v);
+	else
+		fputs("none", out);
 }

@@ -4,15 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The port's BPDU as evidence; none for a port that said nothing. */
+/* The BPDU the port's role stands on as evidence: its own, or the one
+ * it was deduced from; none for a port that said nothing. */
 static void port_evidence(const struct analysis *a, struct result_run *r,
-			  struct result_check *c, int node, int port,
-			  const struct tree_port *p)
+			  struct result_check *c, const struct tree_port *p)
 {
-	int link = a->t->nodes[node].ports[port].link;
-
-	if (p->frame && link >= 0)
-		analysis_evidence(a, r, c, (size_t)link, p->frame, p->last_ns);
+	if (p->why.frame)
+		analysis_evidence(a, r, c, p->why.link, p->why.frame,
+				  p->why.ns);
 }
 
 static const char *root_said(const struct analysis *a,
@@ -55,9 +54,8 @@ void tree_check_roots(struct analysis *a, struct result_run *r,
 			continue;
 		c->at_ns = at;
 		if (v.root_by_node >= 0)
-			port_evidence(a, r, c, v.root_by_node, v.root_by_port,
-				      tree_view_port(&v, v.root_by_node,
-						     v.root_by_port));
+			port_evidence(a, r, c, tree_view_port(&v, v.root_by_node,
+							      v.root_by_port));
 	}
 	tree_view_free(&v);
 }
@@ -131,9 +129,8 @@ void tree_check_blocked(struct analysis *a, struct result_run *r,
 			c->at_ns = at;
 		result_add_figure(r, c, "blocked_ports", n, RESULT_NO_TREE);
 		for (size_t k = 0; k < n_ev; k++)
-			port_evidence(a, r, c, ev[k].node, ev[k].port,
-				      tree_view_port(&v, ev[k].node,
-						     ev[k].port));
+			port_evidence(a, r, c, tree_view_port(&v, ev[k].node,
+							      ev[k].port));
 	}
 	tree_view_free(&v);
 }

@@ -47,7 +47,7 @@ static int live_init(struct trees *tr)
 		if (tree_view_alloc(tr, &tr->now[s]))
 			return -1;
 		trees_compute(tr, 0, own_of(tr, (int)s), tr->down,
-			      &tr->now[s]);
+			      s ? &tr->now[0] : NULL, &tr->now[s]);
 	}
 	return 0;
 }
@@ -181,7 +181,8 @@ static void emit_port(struct trees *tr, int tree, int64_t ns, int node,
 /*
  * The tree's rules run again; every difference from the state before is
  * a change: other ports' (deductions) first, then the port that spoke
- * (by_node:by_port, or -1), then the root, then TC.
+ * (by_node:by_port, or -1), then the root, then TC. An MSTI's rules
+ * read the CIST's state now: run the CIST's first.
  */
 static void recompute(struct trees *tr, int tree, int64_t ns, int by_node,
 		      int by_port)
@@ -189,7 +190,8 @@ static void recompute(struct trees *tr, int tree, int64_t ns, int by_node,
 	struct tree_view *now = &tr->now[tree], *next = &tr->scratch, swap;
 	struct trees_change c;
 
-	trees_compute(tr, ns, own_of(tr, tree), tr->down, next);
+	trees_compute(tr, ns, own_of(tr, tree), tr->down,
+		      tree ? &tr->now[0] : NULL, next);
 	for (size_t i = 0; i < tr->t->n_nodes; i++)
 		for (size_t j = 0; j < tr->t->nodes[i].n_ports; j++)
 			if ((int)i != by_node || (int)j != by_port)
@@ -250,7 +252,8 @@ void trees_tick(struct trees *tr, int64_t ns)
 	}
 }
 
-/* A port's word for one tree: into the history and the live state. */
+/* A port's word for one tree: into the history and the live state
+ * (the rules run once the whole BPDU is in: recompute_all). */
 static void heard(struct trees *tr, int node, int port, int tree,
 		  const struct tree_adv *a)
 {
@@ -263,7 +266,6 @@ static void heard(struct trees *tr, int node, int port, int tree,
 		o->adv = *a;
 		o->tc = a->tc;
 		o->tc_ns = a->ns;
-		recompute(tr, tree, a->ns, node, port);
 	}
 }
 
@@ -279,8 +281,17 @@ static void heard_tcn(struct trees *tr, int node, int port,
 
 		o->tc = true;
 		o->tc_ns = a->ns;
-		recompute(tr, 0, a->ns, node, port);
 	}
+}
+
+/* Every tree after node:port spoke, the CIST first: a BPDU without an
+ * MSTI, or a CIST role that moved, changes the MSTIs too. */
+static void recompute_all(struct trees *tr, int64_t ns, int node, int port)
+{
+	if (!(tr->flags & TREES_LIVE))
+		return;
+	for (size_t tree = 0; tree < tr->ntrees; tree++)
+		recompute(tr, (int)tree, ns, node, port);
 }
 
 static void unknown_sender(struct trees *tr, int64_t ns, int link,
@@ -350,6 +361,7 @@ void trees_frame(struct trees *tr, int64_t ns, int link, uint32_t frame_no,
 		heard_tcn(tr, node, port, &a[0]);
 	for (size_t k = 0; k < n; k++)
 		heard(tr, node, port, tree[k], &a[k]);
+	recompute_all(tr, ns, node, port);
 }
 
 static int link_by_index(const struct trees *tr, unsigned index)
@@ -374,8 +386,7 @@ static void link_change(struct trees *tr, int64_t ns, int link, bool up)
 						      tl->end[e].port],
 			       0, sizeof(struct tree_own));
 	/* A TC it ends is said to end at the link's first end. */
-	for (size_t tree = 0; tree < tr->ntrees; tree++)
-		recompute(tr, (int)tree, ns, tl->end[0].node, tl->end[0].port);
+	recompute_all(tr, ns, tl->end[0].node, tl->end[0].port);
 }
 
 void trees_event(struct trees *tr, const struct event *e)

@@ -27,6 +27,19 @@
  * - At an instant t the tree holds every BPDU captured up to t and the
  *   events logged before t: a BPDU captured at the very instant of a
  *   failure was sent before it.
+ * - A word stands until a later frame on its link contradicts it, and
+ *   then it is void: the port is taken as silent, for the deductions
+ *   below. A port's word for a tree is contradicted by
+ *   - the port's own later BPDU that does not carry the tree (an STP or
+ *     RST BPDU, or an MST BPDU without that MSTI): it has not said the
+ *     tree's role since;
+ *   - for a root, master or alternate word (roles a port takes from
+ *     the designated port facing it): the peer's later word for the
+ *     tree that is not designated (one end of a point-to-point link is;
+ *     an STP configuration BPDU is a designated port's), or that names
+ *     another root than the word did (the port's role was chosen on
+ *     information its peer no longer sends). Across a region boundary
+ *     the MSTIs follow the CIST instead (below).
  * - The root: each bridge counts once, for the root its latest BPDU
  *   (on a port that is up) names; the root most bridges name wins, a tie
  *   goes to the better bridge id. A bridge's quiet root and alternate
@@ -40,6 +53,15 @@
  *   - a silent port facing a designated port, on a bridge that is not
  *     the root: alternate and discarding if the bridge has a root port,
  *     else, if it is the bridge's only such port, its root port.
+ * - A boundary port (802.1Q-2018 13.13) is one whose link crosses a
+ *   region boundary: either end speaks STP or RSTP, or the two ends'
+ *   MST configuration identifiers differ (trees_region_boundary; a
+ *   silent end speaks as its bridge's newest BPDU). There every MSTI
+ *   shows the CIST's role and state, the CIST's root port as the
+ *   master port, whatever the port's MSTI messages said: so no MSTI
+ *   role outlives the CIST's evidence. It is inferred where the CIST's
+ *   is, or where the port's last BPDU did not say just that for the
+ *   MSTI.
  * - TC lasts until the port's next BPDU without it, or two hello times
  *   of silence (longer than tcWhile = HelloTime + 1): a quiet root port
  *   never says "TC over". A TCN sets it on the CIST.
@@ -69,16 +91,28 @@ struct tree_adv {
 	uint16_t link;		/* the link (position) it crossed */
 };
 
+/* A BPDU on the wire: its capture time, its frame in its link's pcap. */
+struct tree_frame {
+	int64_t ns;		/* 0: none */
+	uint32_t frame;
+	uint16_t link;		/* the link (position) it crossed */
+};
+
 /* A port's part in one tree at one instant. */
 struct tree_port {
 	uint8_t role;		/* enum port_role */
 	uint8_t state;		/* advertised or inferred; never DOWN: down */
 	bool down;		/* its link is down, by the event log */
 	bool inferred;		/* role and state deduced (above) */
+	bool boundary;		/* a boundary port: MSTIs follow the CIST */
 	bool tc;		/* it announces a topology change */
 	uint64_t root;		/* the root its last BPDU names; 0 none */
 	int64_t last_ns;	/* its last BPDU for the tree; 0 none */
 	uint32_t frame;		/* that BPDU in its link's pcap; 0 none */
+	/* The BPDU its role and state stand on: its last, or, deduced, the
+	 * one they are deduced from (the bridge's later root port's, the
+	 * designated peer's; at a boundary port the CIST's). */
+	struct tree_frame why;
 };
 
 /* One tree at one instant. */
@@ -237,9 +271,14 @@ bool trees_peer(const struct trees *tr, int node, int port, int *pnode,
 		int *pport);
 
 /* The rules (trees_rules.c): one tree at t from what each port said
- * last (own, [node * MAX_PORTS + port]) and which links are down. */
+ * last (own, [node * MAX_PORTS + port]) and which links are down; an
+ * MSTI's also from the CIST's view at t (cist; NULL for the CIST). */
 void trees_compute(const struct trees *tr, int64_t t,
 		   const struct tree_own *own, const bool *down,
-		   struct tree_view *v);
+		   const struct tree_view *cist, struct tree_view *v);
+/* Whether a link's two ends, by their CIST words (NULL: not known),
+ * meet across a region boundary: either speaks STP or RSTP, or both MST
+ * with different configuration identifiers. */
+bool trees_region_boundary(const struct tree_adv *x, const struct tree_adv *y);
 
 #endif

@@ -183,19 +183,11 @@ static void view_unheard(const struct trees *tr, int64_t t,
 		v->port[k] = (struct tree_port){ .role = PORT_ROLE_SILENT };
 }
 
-void trees_view_at(const struct trees *tr, int tree, int64_t t,
-		   struct tree_view *v)
+/* What every port had said last for the tree by t (each since its
+ * link last came up) into own. */
+static void own_all_at(const struct trees *tr, int tree, int64_t t,
+		       const int64_t *since, struct tree_own *own)
 {
-	struct tree_own *own = calloc(slots(tr) + 1, sizeof(*own));
-	bool *down = calloc(tr->t->n_links + 1, sizeof(*down));
-	int64_t *since = calloc(tr->t->n_links + 1, sizeof(*since));
-
-	if (!own || !down || !since) {
-		view_unheard(tr, t, v);
-		goto out;
-	}
-	for (size_t l = 0; l < tr->t->n_links; l++)
-		down[l] = link_at(tr, (int)l, t, &since[l]);
 	for (size_t i = 0; i < tr->t->n_nodes; i++)
 		for (size_t j = 0; j < tr->t->nodes[i].n_ports; j++) {
 			int l = tr->t->nodes[i].ports[j].link;
@@ -204,8 +196,31 @@ void trees_view_at(const struct trees *tr, int tree, int64_t t,
 			       l >= 0 ? since[l] : INT64_MIN, t,
 			       &own[i * TOPO_MAX_PORTS + j]);
 		}
-	trees_compute(tr, t, own, down, v);
+}
+
+void trees_view_at(const struct trees *tr, int tree, int64_t t,
+		   struct tree_view *v)
+{
+	struct tree_own *own = calloc(slots(tr) + 1, sizeof(*own));
+	bool *down = calloc(tr->t->n_links + 1, sizeof(*down));
+	int64_t *since = calloc(tr->t->n_links + 1, sizeof(*since));
+	struct tree_view cist = { 0 };
+
+	if (!own || !down || !since || (tree && tree_view_alloc(tr, &cist))) {
+		view_unheard(tr, t, v);
+		goto out;
+	}
+	for (size_t l = 0; l < tr->t->n_links; l++)
+		down[l] = link_at(tr, (int)l, t, &since[l]);
+	/* An MSTI's rules read the CIST's view at t. */
+	if (tree) {
+		own_all_at(tr, 0, t, since, own);
+		trees_compute(tr, t, own, down, NULL, &cist);
+	}
+	own_all_at(tr, tree, t, since, own);
+	trees_compute(tr, t, own, down, tree ? &cist : NULL, v);
 out:
+	tree_view_free(&cist);
 	free(own);
 	free(down);
 	free(since);

@@ -11,10 +11,19 @@ size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
 		   const int msti_root[2], const struct fx_adv adv[3],
 		   uint8_t *buf, size_t size)
 {
+	return fx_bpdu(p, node, port, cist_root, msti_root, adv, NULL, buf,
+		       size);
+}
+
+size_t fx_bpdu(const struct plan *p, int node, int port, int cist_root,
+	       const int msti_root[2], const struct fx_adv adv[3],
+	       const struct fx_bpdu_kind *kind, uint8_t *buf, size_t size)
+{
+	const char *region = kind && kind->region ? kind->region : "tri";
 	struct bpdu b;
 	size_t len = 0;
 
-	bpdu_init(&b, BPDU_TYPE_MST);
+	bpdu_init(&b, kind && kind->rst ? BPDU_TYPE_RST : BPDU_TYPE_MST);
 	b.flags.role = adv[0].role;
 	b.flags.forwarding = b.flags.learning = adv[0].fwd;
 	b.flags.tc = adv[0].tc;
@@ -23,14 +32,14 @@ size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
 	b.regional_root_id = b.root_id;
 	b.bridge_id.prio = 32768;
 	memcpy(b.bridge_id.mac, p->nodes[node].bridge_mac, 6);
-	memcpy(b.mcid.name, "tri", 3);
+	memcpy(b.mcid.name, region, strlen(region));
 	b.port_id = 0x8001;
 	b.max_age = 20 * 256;
 	b.hello_time = 2 * 256;
 	b.forward_delay = 15 * 256;
 	b.remaining_hops = 20;
-	b.msti_count = 2;
-	for (int i = 0; i < 2; i++) {
+	b.msti_count = kind && kind->rst ? 0 : kind && kind->no_msti2 ? 1 : 2;
+	for (unsigned i = 0; i < b.msti_count; i++) {
 		struct bpdu_msti *mi = &b.msti[i];
 
 		mi->flags.role = adv[i + 1].role;

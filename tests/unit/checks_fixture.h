@@ -31,6 +31,18 @@ size_t fx_mst_bpdu(const struct plan *p, int node, int port, int cist_root,
 		   const int msti_root[2], const struct fx_adv adv[3],
 		   uint8_t *buf, size_t size);
 
+/* How fx_bpdu differs from fx_mst_bpdu's. */
+struct fx_bpdu_kind {
+	const char *region;	/* the MST configuration name; NULL "tri" */
+	bool rst;		/* an RST BPDU: the CIST only */
+	bool no_msti2;		/* an MST BPDU without MSTI 2's message */
+};
+
+/* fx_mst_bpdu's BPDU, of that kind (NULL: the same). */
+size_t fx_bpdu(const struct plan *p, int node, int port, int cist_root,
+	       const int msti_root[2], const struct fx_adv adv[3],
+	       const struct fx_bpdu_kind *kind, uint8_t *buf, size_t size);
+
 /* What a live engine emitted: the changes, with copies of the event
  * lines they point to (valid during the callback only). */
 #define FX_MAX_CHANGES 256

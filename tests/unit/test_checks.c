@@ -17,6 +17,7 @@
 #include "cmd_checks.h"
 #include "plan.h"
 #include "child.h"
+#include "report_svg.h"
 #include "result.h"
 #include "checks_fixture.h"
 #include "unit.h"
@@ -700,6 +701,144 @@ TEST(a_silent_port_facing_the_designated_one_is_the_root_port)
 		CHECK_INT(s->ports[1].role, PORT_ROLE_DESIGNATED);
 		CHECK(!s->ports[1].inferred);
 	}
+	result_free(&r);
+	fixture_free(&fx);
+}
+
+/* A triangle whose sw3 sits in another region: link2 and link3 are
+ * region boundaries. */
+static const char other_region_yaml[] =
+	"name: tri\n"
+	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"
+	"nodes:\n"
+	"  sw1: { role: bridge }\n  sw2: { role: bridge }\n"
+	"  sw3: { role: bridge, mst: { region: other } }\n"
+	"links:\n"
+	"  - [sw1:p1, sw2:p1]\n  - [sw2:p2, sw3:p1]\n  - [sw3:p2, sw1:p2]\n"
+	"scenarios:\n  s:\n    steps:\n      - fail: sw1:p1\n"
+	"    expect:\n      roots: { cist: sw1 }\n"
+	"      blocked: { cist: [sw3:p1], 1: [sw3:p1], 2: [sw3:p1] }\n";
+
+/* One BPDU of node:port (sw1 the root of every tree) into its link's
+ * capture. */
+static void put_bpdu(struct fixture *fx, pcap_dumper_t *const d[3],
+		     int64_t ns, int node, int port,
+		     const struct fx_bpdu_kind *kind, const struct fx_adv adv[3])
+{
+	uint8_t f[BPDU_FRAME_MAX_LEN];
+	size_t n = fx_bpdu(fx->p, node, port, 0, (const int[2]){ 0, 0 }, adv,
+			   kind, f, sizeof(f));
+
+	fx->d = d[fx->t->nodes[node].ports[port].link];
+	put(fx, ns, f, n);
+}
+
+/* The line of out that holds what, from its start ("" if none). */
+static const char *line_of(const char *out, const char *what)
+{
+	static char line[512];
+	const char *p = strstr(out, what), *start, *end;
+
+	if (!p)
+		return "";
+	for (start = p; start > out && start[-1] != '\n'; start--)
+		;
+	end = strchr(p, '\n');
+	snprintf(line, sizeof(line), "%.*s",
+		 (int)((end ? end : p + strlen(p)) - start), start);
+	return line;
+}
+
+/*
+ * Issue 27: sw3 sits in another region. 0.2 s after its boot it names
+ * p1 (to sw2) its root port, master in both MSTIs; 5 ms later p2 (to
+ * sw1, the root), and p1 goes quiet as an alternate. Every bridge's
+ * roles were right, yet the MSTIs kept the master role p1's one frame
+ * said and blocked nothing: at a boundary port the MSTIs follow the
+ * CIST. p1 is blocked in every tree, deduced (so marked in summary.json
+ * and drawn with a "?"), on the evidence of p2's BPDU.
+ */
+TEST(a_stale_master_role_at_a_boundary_port_follows_the_cist)
+{
+	const struct fx_adv df[3] = { { BPDU_ROLE_DESIGNATED, true, false },
+				      { BPDU_ROLE_DESIGNATED, true, false },
+				      { BPDU_ROLE_DESIGNATED, true, false } },
+			    rf[3] = { { BPDU_ROLE_ROOT, true, false },
+				      { BPDU_ROLE_ROOT, true, false },
+				      { BPDU_ROLE_ROOT, true, false } },
+			    master[3] = { { BPDU_ROLE_ROOT, true, false },
+					  { BPDU_ROLE_MASTER, true, false },
+					  { BPDU_ROLE_MASTER, true, false } };
+	const struct fx_bpdu_kind other = { .region = "other" };
+	pcap_dumper_t *d[3];
+	struct fixture fx;
+	struct result_run r;
+	const struct result_snapshot *snap;
+	char *out = NULL, path[256];
+	size_t len = 0;
+	struct sbuf dot;
+	FILE *o;
+	int tap = 0;
+
+	CHECK(make_run_of(&fx, other_region_yaml) == 0);
+	d[0] = fx.d;
+	for (int l = 1; l < 3; l++) {
+		snprintf(path, sizeof(path), "%s/%s", fx.dir,
+			 fx.p->links[l].pcap);
+		d[l] = pcap_dump_open(fx.dead, path);
+		CHECK(d[l] != NULL);
+	}
+	put_bpdu(&fx, d, S(1), 0, 0, NULL, df);
+	put_bpdu(&fx, d, S(1) + 1000, 0, 1, NULL, df);
+	put_bpdu(&fx, d, S(1) + 2000, 1, 1, NULL, df);
+	put_bpdu(&fx, d, S(1) + 10000000, 1, 0, NULL, rf);
+	put_bpdu(&fx, d, S(1) + 200000000, 2, 0, &other, master);
+	put_bpdu(&fx, d, S(1) + 205000000, 2, 1, &other, master);
+	for (int sec = 2; sec <= 4; sec++) {
+		put_bpdu(&fx, d, S(sec), 0, 0, NULL, df);
+		put_bpdu(&fx, d, S(sec) + 1000, 0, 1, NULL, df);
+		put_bpdu(&fx, d, S(sec) + 2000, 1, 1, NULL, df);
+	}
+	for (int l = 0; l < 3; l++)
+		pcap_dump_close(d[l]);
+	fx.d = NULL;
+	o = open_memstream(&out, &len);
+	run_verdicts(fx.t, fx.dir, o, &tap, NULL);
+	fclose(o);
+	if (getenv("UNIT_VERBOSE"))
+		fputs(out, stderr);
+	CHECK_STR(line_of(out, "cist blocks exactly"), "ok 4 - check s: cist "
+		  "blocks exactly sw3:p1 before the first failure");
+	CHECK_STR(line_of(out, "msti 1 blocks exactly"), "ok 5 - check s: "
+		  "msti 1 blocks exactly sw3:p1 before the first failure");
+	CHECK_STR(line_of(out, "msti 2 blocks exactly"), "ok 6 - check s: "
+		  "msti 2 blocks exactly sw3:p1 before the first failure");
+	CHECK(strstr(out, "ok 11 - check s: region boundaries are where the "
+			  "topology puts them: link2 link3\n") != NULL);
+	free(out);
+	CHECK(analyse(&fx, &r));
+	/* The evidence is the BPDU p1's role was deduced from: p2's, the
+	 * later root port (link3's 2nd frame), not p1's stale one. */
+	for (size_t k = 0; k < r.scenarios[0].n_checks; k++) {
+		const struct result_check *c = &r.scenarios[0].checks[k];
+
+		if (strcmp(c->name, "blocked-before-failure"))
+			continue;
+		CHECK_INT(c->n_evidence, 1);
+		CHECK_STR(c->evidence[0].pcap, fx.p->links[2].pcap);
+		CHECK_INT(c->evidence[0].frame, 2);
+	}
+	snap = &r.scenarios[0].snapshots[1];	/* msti 1 before failure */
+	CHECK_INT(snap->msti, 1);
+	CHECK_INT(snap->ports[3].role, PORT_ROLE_ALTERNATE);	/* sw3:p1 */
+	CHECK(snap->ports[3].inferred && result_port_blocked(&snap->ports[3]));
+	CHECK_INT(snap->ports[4].role, PORT_ROLE_MASTER);	/* sw3:p2 */
+	CHECK(!snap->ports[4].inferred);
+	sbuf_init(&dot);
+	report_topo_dot(&r, snap, &dot);
+	CHECK(strstr(sbuf_str(&dot), "taillabel=\"p1 A?\", class=\"port "
+				     "blocked inferred\"") != NULL);
+	sbuf_free(&dot);
 	result_free(&r);
 	fixture_free(&fx);
 }

@@ -5,6 +5,7 @@
  * does not. h3 hangs off sw3, on no flow's path: a probe frame there is
  * flooding. Also the sink-vs-capture agreement of each probe flow.
  */
+#include <jansson.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,10 @@ static void probe(struct run *r, int link, int64_t ns, unsigned flow,
 /* What leaks onto h3's link after the failure. */
 struct leak {
 	bool flow1, flow2, before;
+	bool before_both;	/* flow 2 off its path before the failure too */
+	/* After the failure the TC reaches sw3 from sw2 (h2's side), and
+	 * sw3 sends none towards h2: sw3 keeps h2. */
+	bool tc_from_dest;
 	bool silent_root;	/* sw3:p2 was root, went quiet; p1 is now */
 	long sink_missing;	/* frames the sink of flow 2 did not count */
 	bool sink_dropped;	/* ... because its receive ring was full */
@@ -191,7 +196,8 @@ static void write_run(struct run *r, const struct leak *lk)
 	const struct fx_adv alt = { BPDU_ROLE_ALT_BACKUP, false, false },
 			      desig = { BPDU_ROLE_DESIGNATED, true, false },
 			      desig_tc = { BPDU_ROLE_DESIGNATED, true, true },
-			      root = { BPDU_ROLE_ROOT, true, false };
+			      root = { BPDU_ROLE_ROOT, true, false },
+			      root_tc = { BPDU_ROLE_ROOT, true, true };
 	char json[400];
 	uint32_t seq = 0;
 
@@ -212,6 +218,17 @@ static void write_run(struct run *r, const struct leak *lk)
 			     (struct fx_adv[3]){ root, root, desig });
 		if (!after)
 			bpdu(r, L1, MS(ms), SW2, 0, sw2p1);
+		/* sw3:p1 designated towards sw2 after the failure, passing
+		 * MSTI 1's TC on (802.1Q: every port but the one a TC
+		 * arrives on); or sw2's new root port bringing it. */
+		if (after && !lk->tc_from_dest)
+			bpdu(r, L2, MS(ms), SW3, 0,
+			     (struct fx_adv[3]){ tc ? desig_tc : desig,
+						 tc ? desig_tc : desig, desig });
+		else if (after)
+			bpdu(r, L2, MS(ms), SW2, 1,
+			     (struct fx_adv[3]){ tc ? root_tc : root,
+						 tc ? root_tc : root, root });
 		if (lk->h3_blocked)
 			bpdu(r, L6, MS(ms), SW3, 2,
 			     (struct fx_adv[3]){ alt, alt, alt });
@@ -257,8 +274,10 @@ static void write_run(struct run *r, const struct leak *lk)
 			if (lk->flow2)
 				probe(r, L6, MS(ms) + 5, 2, seq);
 		}
-		if (lk->before && ms > 4200 && ms < 4300)
+		if ((lk->before || lk->before_both) && ms > 4200 && ms < 4300)
 			probe(r, L6, MS(ms) + 5, 1, seq);
+		if (lk->before_both && ms > 4200 && ms < 4300)
+			probe(r, L6, MS(ms) + 6, 2, seq);
 	}
 	for (int l = 0; l < N_LINKS; l++)
 		pcap_dump_close(r->d[l]);
@@ -338,6 +357,27 @@ static char *verdicts(const struct leak *lk)
 	return out;
 }
 
+/* The summary.json mstlab verdict writes for one synthesised run. */
+static json_t *summary(const struct leak *lk)
+{
+	char *argv[2] = { "verdict" }, *out, *err, path[256];
+	struct run r;
+	json_t *j;
+	int rc;
+
+	if (open_run(&r, lk))
+		return NULL;
+	write_run(&r, lk);
+	argv[1] = r.dir;
+	out = unit_capture(cmd_verdict, 2, argv, &rc, &err);
+	free(out);
+	free(err);
+	snprintf(path, sizeof(path), "%s/summary.json", r.dir);
+	j = json_load_file(path, 0, NULL);
+	close_run(&r);
+	return j;
+}
+
 TEST(a_flush_in_the_changed_msti_only_is_per_msti)
 {
 	char *out = verdicts(&(struct leak){ .flow1 = true });
@@ -377,7 +417,42 @@ TEST(a_flow_flooded_before_the_event_proves_nothing)
 	CHECK(strstr(out, "check s: link-down link1 carrier: FDB flush not "
 			  "observable (expected per-msti) # SKIP no probe flow "
 			  "that could show a flush in a tree with a topology "
-			  "change\n") != NULL);
+			  "change: it flooded before the event, its destination "
+			  "already unknown (flow 1)\n") != NULL);
+	free(out);
+}
+
+/* Both flows flooded before the failure: the skip says so, not that no
+ * flow ran across it (issue 27). */
+TEST(flows_flooded_before_the_event_are_named_in_the_skip)
+{
+	char *out = verdicts(&(struct leak){ .flow1 = true,
+					     .before_both = true });
+
+	CHECK(strstr(out, "check s: link-down link1 carrier: FDB flush not "
+			  "observable (expected per-msti) # SKIP no probe flow "
+			  "could show a flush: it flooded before the event, its "
+			  "destination already unknown (flows 1, 2)\n") != NULL);
+	free(out);
+}
+
+/*
+ * Issue 27: the TC reaches sw3, the one bridge on the flows' new path
+ * that could flood off it (to h3), from sw2: from the side of the
+ * flows' destination h2, on the port h2 is learnt on, which 802.1Q does
+ * not flush. A correct flush floods nothing here: not "none", a skip
+ * that says why.
+ */
+TEST(a_tc_only_from_the_destinations_side_shows_no_flush)
+{
+	char *out = verdicts(&(struct leak){ .tc_from_dest = true });
+
+	CHECK(strstr(out, "ok 9 - check s: link-down link1 carrier: FDB flush "
+			  "not observable (expected per-msti) # SKIP no probe "
+			  "flow could show a flush: no bridge on its path "
+			  "flushed its port towards the destination, none sent "
+			  "a TC out of it (802.1Q flushes every port but the "
+			  "one a TC arrives on) (flows 1, 2)\n") != NULL);
 	free(out);
 }
 
@@ -620,6 +695,35 @@ TEST(a_flush_no_flow_could_show_is_not_judged)
 	CHECK(strstr(out, "check s: link-down link1 carrier: FDB flush not "
 			  "observable (expected per-msti) # SKIP no probe flow "
 			  "could show a flush: the bridges on its path forward "
-			  "onto no other captured link\n") != NULL);
+			  "onto no other captured link (flows 1, 2)\n") != NULL);
 	free(out);
+}
+
+/*
+ * Per-event figures line up (issue 27): each tree's tc_first_s and
+ * tc_last_s hold one value per event, as settle_s does, null where the
+ * tree had no TC (MSTI 2 here); MSTI 1's first TC came 1 s after the
+ * failure.
+ */
+TEST(tc_figures_line_up_with_the_settle_times)
+{
+	json_t *j = summary(&(struct leak){ .flow1 = true }), *trees, *fig;
+
+	CHECK(j != NULL);
+	trees = json_object_get(json_array_get(json_object_get(j, "scenarios"),
+					       0), "trees");
+	CHECK_INT(json_array_size(trees), 3);
+	for (size_t i = 0; i < json_array_size(trees); i++) {
+		fig = json_object_get(json_array_get(trees, i), "figures");
+		CHECK_INT(json_array_size(json_object_get(fig, "settle_s")), 1);
+		CHECK_INT(json_array_size(json_object_get(fig, "tc_first_s")), 1);
+		CHECK_INT(json_array_size(json_object_get(fig, "tc_last_s")), 1);
+	}
+	fig = json_object_get(json_array_get(trees, 1), "figures");
+	CHECK(json_real_value(json_array_get(json_object_get(fig, "tc_first_s"),
+					     0)) == 1.0);
+	fig = json_object_get(json_array_get(trees, 2), "figures");
+	CHECK(json_is_null(json_array_get(json_object_get(fig, "tc_first_s"), 0)));
+	CHECK(json_is_null(json_array_get(json_object_get(fig, "tc_last_s"), 0)));
+	json_decref(j);
 }

@@ -504,6 +504,14 @@ TEST(topology_dot_has_root_root_ports_and_blocked_ends)
 		      "class=\"port rootport inferred\"") != NULL);
 	CHECK_INT(count(g, "style=dashed"), 1);
 	CHECK_INT(count(g, "fillcolor=\"#ffd54f\""), 1);
+	/* Any role deduced is marked so, a designated one too (an MSTI's at
+	 * a boundary port follows the CIST's). */
+	sbuf_reset(&o);
+	r.scenarios[0].snapshots[0].ports[2].inferred = true;
+	report_topo_dot(&r, &r.scenarios[0].snapshots[0], &o);
+	CHECK(strstr(sbuf_str(&o), "\n  \"sw2\" -- \"link2\" [taillabel="
+		      "\"p2 D?\", class=\"port designated inferred\"]")
+	      != NULL);
 	sbuf_reset(&o);
 	report_topo_dot(&r, &r.scenarios[0].snapshots[1], &o);
 	g = sbuf_str(&o);

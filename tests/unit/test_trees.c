@@ -48,6 +48,7 @@ static const struct fx_adv DF_TC = { BPDU_ROLE_DESIGNATED, true, true };
 static const struct fx_adv AD = { BPDU_ROLE_ALT_BACKUP, false, false };
 static const struct fx_adv RF = { BPDU_ROLE_ROOT, true, false };
 static const struct fx_adv RF_TC = { BPDU_ROLE_ROOT, true, true };
+static const struct fx_adv MF = { BPDU_ROLE_MASTER, true, false };
 
 static int fx_init(struct fx *f)
 {
@@ -82,17 +83,24 @@ static void frame(struct fx *f, int64_t ns, int link, const uint8_t *buf,
 	trees_frame(&f->keep, ns, link, no, buf, len);
 }
 
-/* node:port's MST BPDU naming root for every tree. */
-static void say_root(struct fx *f, int64_t ns, int node, int port, int root,
-		     struct fx_adv a0, struct fx_adv a1, struct fx_adv a2)
+/* node:port's BPDU of a kind (NULL: MST, region tri; else another
+ * region, RST, no MSTI 2) naming root for every tree. */
+static void say_as(struct fx *f, int64_t ns, int node, int port, int root,
+		   const struct fx_bpdu_kind *kind, struct fx_adv a0,
+		   struct fx_adv a1, struct fx_adv a2)
 {
 	const struct fx_adv adv[3] = { a0, a1, a2 };
 	uint8_t buf[BPDU_FRAME_MAX_LEN];
-	size_t len = fx_mst_bpdu(f->p, node, port, root,
-				 (const int[2]){ root, root }, adv, buf,
-				 sizeof(buf));
+	size_t len = fx_bpdu(f->p, node, port, root, (const int[2]){ root, root },
+			     adv, kind, buf, sizeof(buf));
 
 	frame(f, ns, f->t->nodes[node].ports[port].link, buf, len);
+}
+
+static void say_root(struct fx *f, int64_t ns, int node, int port, int root,
+		     struct fx_adv a0, struct fx_adv a1, struct fx_adv a2)
+{
+	say_as(f, ns, node, port, root, NULL, a0, a1, a2);
 }
 
 static void say(struct fx *f, int64_t ns, int node, int port,
@@ -100,6 +108,10 @@ static void say(struct fx *f, int64_t ns, int node, int port,
 {
 	say_root(f, ns, node, port, SW1, a0, a1, a2);
 }
+
+static const struct fx_bpdu_kind OTHER = { .region = "other" },
+				 RST = { .rst = true },
+				 NO_MSTI2 = { .no_msti2 = true };
 
 static void event(struct fx *f, const char *line)
 {
@@ -448,13 +460,131 @@ static bool agree(struct fx *f, int64_t ns, char *why, size_t len)
 	return ok;
 }
 
+/* A test's end: live and history agree at ns (it fails if not). */
+static void agree_and_free(struct fx *f, int64_t ns)
+{
+	char why[160] = "";
+
+	if (!agree(f, ns, why, sizeof(why)))
+		unit_fail(__FILE__, __LINE__, "live and history differ: %s", why);
+	fx_free(f);
+}
+
+/* sw1 and sw2, designated, towards sw3 (at 1 s). */
+static void towards_sw3(struct fx *f)
+{
+	say(f, S(1), SW1, P2, DF, DF, DF);
+	say(f, S(1), SW2, P2, DF, DF, DF);
+}
+
+/*
+ * Issue 27: sw3 sits in another region. At boot it names p1 (to sw2)
+ * its root port, master in the MSTIs; 5 ms later p2 (to sw1), and p1
+ * goes quiet as an alternate. The CIST retires p1's root role; at a
+ * boundary port the MSTIs follow the CIST (802.1Q-2018 13.13), so p1's
+ * master role does not outlive it.
+ */
+TEST(at_a_boundary_port_the_mstis_follow_the_cist)
+{
+	struct fx f;
+
+	CHECK(fx_init(&f) == 0);
+	towards_sw3(&f);
+	say_as(&f, S(1) + 200000000, SW3, P1, SW1, &OTHER, RF, MF, MF);
+	say_as(&f, S(1) + 205000000, SW3, P2, SW1, &OTHER, RF, MF, MF);
+	CHECK_INT(now(&f, SW3, P1, 0)->role, PORT_ROLE_ALTERNATE);
+	for (int tree = 1; tree <= 2; tree++) {
+		const struct tree_port *p1 = now(&f, SW3, P1, tree),
+				       *p2 = now(&f, SW3, P2, tree);
+
+		CHECK_INT(p1->role, PORT_ROLE_ALTERNATE);
+		CHECK_INT(p1->state, PORT_STATE_DISCARDING);
+		CHECK(p1->inferred);
+		CHECK(port_blocked(p1->role, p1->state, p1->down));
+		CHECK_INT(p2->role, PORT_ROLE_MASTER);
+		CHECK(!p2->inferred);
+		/* sw2's MSTI message says what its CIST role says. */
+		CHECK_INT(now(&f, SW2, P2, tree)->role, PORT_ROLE_DESIGNATED);
+		CHECK(!now(&f, SW2, P2, tree)->inferred);
+	}
+	/* sw2 falls back to RST on p2: its MSTI messages are history, and
+	 * its MSTIs show its CIST role there, deduced. */
+	say_as(&f, S(2), SW2, P2, SW1, &RST, AD, DF, DF);
+	CHECK_INT(now(&f, SW2, P2, 1)->role, PORT_ROLE_ALTERNATE);
+	CHECK_INT(now(&f, SW2, P2, 1)->state, PORT_STATE_DISCARDING);
+	CHECK(now(&f, SW2, P2, 1)->inferred);
+	CHECK(!now(&f, SW2, P2, 0)->inferred);
+	agree_and_free(&f, S(3));
+}
+
+/* sw3 named p2 its root port after p1 in every tree, then sent a BPDU
+ * without MSTI 2's message: in MSTI 2, p2's root role is void (it has
+ * not said it since), so p1's stands and p2 is the alternate. */
+TEST(a_word_its_own_later_bpdu_leaves_out_is_void)
+{
+	struct fx f;
+
+	CHECK(fx_init(&f) == 0);
+	towards_sw3(&f);
+	say(&f, S(2), SW3, P1, RF, RF, RF);
+	say(&f, S(3), SW3, P2, RF, RF, RF);
+	CHECK_INT(now(&f, SW3, P1, 2)->role, PORT_ROLE_ALTERNATE);
+	say_as(&f, S(4), SW3, P2, SW1, &NO_MSTI2, RF, RF, AD);
+	CHECK_INT(now(&f, SW3, P2, 1)->role, PORT_ROLE_ROOT);
+	CHECK_INT(now(&f, SW3, P1, 1)->role, PORT_ROLE_ALTERNATE);
+	CHECK_INT(now(&f, SW3, P1, 2)->role, PORT_ROLE_ROOT);
+	CHECK(!now(&f, SW3, P1, 2)->inferred);
+	CHECK_INT(now(&f, SW3, P2, 2)->role, PORT_ROLE_ALTERNATE);
+	CHECK(now(&f, SW3, P2, 2)->inferred);
+	agree_and_free(&f, S(5));
+}
+
+/*
+ * sw3 at boot: p2 its root port (towards sw1, the root), then p1 on
+ * what sw2 said at boot (sw2 the root). sw2 learns of sw1 and says so:
+ * p1's root role stood on what sw2 no longer says, so it is void, and
+ * p1, facing a designated port on a bridge whose root port is p2, is
+ * the alternate. Once sw2 calls p2 its root port, sw3:p1 faces no
+ * designated port: nothing can be told of it.
+ */
+TEST(a_role_the_peers_later_word_contradicts_is_void)
+{
+	struct fx f;
+
+	CHECK(fx_init(&f) == 0);
+	say(&f, S(1), SW1, P2, DF, DF, DF);
+	say_root(&f, S(1), SW2, P2, SW2, DF, DF, DF);
+	say(&f, S(2), SW3, P2, RF, RF, RF);
+	say_root(&f, S(2) + 1000000, SW3, P1, SW2, RF, RF, RF);
+	/* As far as the wire has told yet. */
+	CHECK_INT(now(&f, SW3, P1, 0)->role, PORT_ROLE_ROOT);
+	CHECK_INT(now(&f, SW3, P2, 0)->role, PORT_ROLE_ALTERNATE);
+	say(&f, S(3), SW2, P2, DF, DF, DF);
+	for (int tree = 0; tree <= 2; tree++) {
+		CHECK_INT(now(&f, SW3, P1, tree)->role, PORT_ROLE_ALTERNATE);
+		CHECK(now(&f, SW3, P1, tree)->inferred);
+		CHECK_INT(now(&f, SW3, P2, tree)->role, PORT_ROLE_ROOT);
+		CHECK(!now(&f, SW3, P2, tree)->inferred);
+	}
+	say(&f, S(4), SW2, P2, RF, RF, RF);
+	CHECK_INT(now(&f, SW3, P1, 0)->role, PORT_ROLE_SILENT);
+	CHECK(!port_blocked(now(&f, SW3, P1, 0)->role,
+			    now(&f, SW3, P1, 0)->state, false));
+	agree_and_free(&f, S(5));
+}
+
 TEST(live_and_history_agree_at_every_instant)
 {
 	static const struct fx_adv pick[] = { { BPDU_ROLE_DESIGNATED, true, false },
 					      { BPDU_ROLE_DESIGNATED, false, true },
 					      { BPDU_ROLE_ROOT, true, false },
 					      { BPDU_ROLE_ROOT, true, true },
-					      { BPDU_ROLE_ALT_BACKUP, false, false } };
+					      { BPDU_ROLE_ALT_BACKUP, false, false },
+					      { BPDU_ROLE_MASTER, true, false } };
+	/* Mostly one region; now and then another, RST, or no MSTI 2. */
+	static const struct fx_bpdu_kind *const kinds[] = {
+		NULL, NULL, NULL, NULL, NULL, &OTHER, &RST, &NO_MSTI2,
+	};
 	static const char *const links[] = {
 		"link-down link1 carrier", "link-up link1",
 		"link-down link3 silent", "link-up link3",
@@ -472,9 +602,10 @@ TEST(live_and_history_agree_at_every_instant)
 		/* A BPDU, an event, or both at one instant (the BPDU was
 		 * captured first). An event takes effect just after. */
 		if (r % 9) {
-			say_root(&f, ns, (int)(r >> 16) % 3, (int)(r >> 8) % 2,
-				 (int)(r >> 20) % 3, pick[(r >> 3) % 5],
-				 pick[(r >> 6) % 5], pick[(r >> 9) % 5]);
+			say_as(&f, ns, (int)(r >> 16) % 3, (int)(r >> 8) % 2,
+			       (int)(r >> 20) % 3, kinds[(r >> 24) % 8],
+			       pick[(r >> 3) % 6], pick[(r >> 6) % 6],
+			       pick[(r >> 9) % 6]);
 			if (!agree(&f, ns, why, sizeof(why)))
 				break;
 		}

@@ -187,7 +187,7 @@ static int find_run(struct watch_run *w)
 static void on_event(void *ctx, const struct trees_change *e)
 {
 	struct watch_run *w = ctx;
-	char line[WATCH_LINE_MAX];
+	struct watch_line line;
 
 	if (w->o.count && w->emitted >= w->o.count)
 		return;
@@ -197,11 +197,11 @@ static void on_event(void *ctx, const struct trees_change *e)
 		fflush(w->out);
 		return;
 	}
-	watch_event_text(&w->tr, e, line, sizeof(line));
+	watch_event_line(&w->tr, e, &line);
 	if (w->tty) {
-		watch_log_add(&w->log, line);
+		watch_log_add(&w->log, &line);
 	} else {
-		fprintf(w->out, "%s\n", line);
+		fprintf(w->out, "%s\n", line.text);
 		fflush(w->out);
 	}
 }

@@ -113,11 +113,11 @@ static int visible(const char *s, size_t n)
 
 static void fill_log(struct fx *f, struct watch_log *log)
 {
-	char line[WATCH_LINE_MAX];
+	struct watch_line line;
 
 	for (size_t i = 0; i < f->c.n; i++) {
-		watch_event_text(&f->tr, &f->c.ch[i], line, sizeof(line));
-		watch_log_add(log, line);
+		watch_event_line(&f->tr, &f->c.ch[i], &line);
+		watch_log_add(log, &line);
 	}
 }
 
@@ -777,5 +777,108 @@ TEST(watch_json_and_summary_json_agree_at_every_snapshot)
 			unit_fail(__FILE__, __LINE__, "%s", why);
 	free(list);
 	run_free(&r);
+	fx_free(&f);
+}
+
+/* The tri lab with the longer names labs have. */
+static const char long_yaml[] =
+	"name: tri\n"
+	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"
+	"nodes:\n"
+	"  core-west: { role: bridge, priority: { cist: 4096, 1: 4096 } }\n"
+	"  core-east: { role: bridge, priority: { 2: 4096 } }\n"
+	"  access-03: { role: bridge }\n"
+	"links:\n"
+	"  - [core-west:uplink1, core-east:uplink1]\n"
+	"  - [core-east:uplink2, access-03:uplink1]\n"
+	"  - [access-03:uplink2, core-west:uplink2]\n";
+
+/* Rows as watch_line_fit writes them back into one line: each row's
+ * indent dropped, the rows joined by a space. */
+static void unwrap(const char *rows, char *out, size_t len)
+{
+	size_t n = 0;
+
+	while (*rows && n + 2 < len) {
+		size_t k;
+
+		while (*rows == ' ')
+			rows++;
+		k = strcspn(rows, "\n");
+		if (n)
+			out[n++] = ' ';
+		if (k > len - 1 - n)
+			k = len - 1 - n;
+		memcpy(out + n, rows, k);
+		n += k;
+		rows += k + (rows[k] ? 1 : 0);
+	}
+	out[n] = 0;
+}
+
+/*
+ * A port deduced alternate after a restore, a root port handed over:
+ * lines wider than 80 columns. Each keeps its change whole, on one row
+ * without the time's hour and HEAD's padding, or on rows of its own.
+ */
+TEST(event_lines_keep_the_change_they_report_at_80_columns)
+{
+	struct watch_log log = { 0 };
+	struct watch_screen scr = { 80, 24, false, "tri", S(9) };
+	char all[8192];
+	struct sbuf sb;
+	struct fx f;
+	int wide = 0, wrapped = 0, widest;
+
+	CHECK(fx_init(&f, long_yaml) == 0);
+	send_adv(&f, S(2), 2, 1, RF, RF, AD);
+	send_adv(&f, S(2) + 1, 2, 0, AD, AD, RF);
+	send_adv(&f, S(2) + 2, 0, 1, DF, DF, DF);
+	send_adv(&f, S(2) + 3, 1, 1, DF, DF, DF);
+	log_line(&f, "5000000000 link-down link3 carrier");
+	send_adv(&f, S(5) + 12, 2, 0, RF, RF, RF);
+	log_line(&f, "7000000000 link-up link3");
+	send_adv(&f, S(7) + 1, 0, 1, DF, DF, DF);
+	send_adv(&f, S(8), 2, 1, RF, RF, AD);
+	sbuf_init(&sb);
+	for (size_t i = 0; i < f.c.n; i++) {
+		struct watch_line l;
+		int rows;
+
+		watch_event_line(&f.tr, &f.c.ch[i], &l);
+		sbuf_reset(&sb);
+		rows = watch_line_fit(&l, 80, &sb);
+		wide += strlen(l.text) > 80;
+		wrapped += rows > 1;
+		screen_lines(sbuf_str(&sb), 80, &widest);
+		CHECK(widest <= 80);
+		unwrap(sbuf_str(&sb), all, sizeof(all));
+		if (!strstr(all, l.text + l.change)) {
+			unit_fail(__FILE__, __LINE__, "\"%s\" at 80 columns: "
+				  "\"%s\"", l.text, all);
+			return;
+		}
+	}
+	CHECK(wide > 4 && wrapped > 0);
+	/* The screen: every time without its hour, so they stay in a
+	 * column; the newest events whole at the bottom. */
+	fill_log(&f, &log);
+	sbuf_reset(&sb);
+	watch_render_screen(&f.tr, &log, &scr, &sb);
+	CHECK(screen_lines(sbuf_str(&sb), 80, &widest) <= 23);
+	CHECK(widest <= 80);
+	CHECK(strstr(sbuf_str(&sb), "\n00:07.000 msti 2  access-03:uplink2 "
+		     "?/unknown -> alternate/discarding (inferred)\n"));
+	CHECK(strstr(sbuf_str(&sb), "\n00:08.000 msti 1 access-03:uplink1\n"
+		     "    root/forwarding -> alternate/discarding "
+		     "(inferred)\n"));
+	unwrap(sbuf_str(&sb), all, sizeof(all));
+	for (size_t i = f.c.n - 3; i < f.c.n; i++) {
+		struct watch_line l;
+
+		watch_event_line(&f.tr, &f.c.ch[i], &l);
+		CHECK(strstr(all, l.text + l.change));
+	}
+	sbuf_free(&sb);
 	fx_free(&f);
 }

@@ -206,6 +206,20 @@ static void on_event(void *ctx, const struct trees_change *e)
 	}
 }
 
+/* Up to when the files are merged: the run is being written, so a
+ * little behind the clock (follow.h). */
+static int64_t horizon(void)
+{
+	return realtime_ns() - FOLLOW_LAG_NS;
+}
+
+/* Into the engine, what the files hold up to h. */
+static void pump(struct watch_run *w, int64_t h)
+{
+	while (follow_pump(&w->wf, &w->tr, 4096, h))
+		;
+}
+
 static void screen_size(FILE *f, int *width, int *height)
 {
 	struct winsize ws;
@@ -287,7 +301,7 @@ static int follow(struct watch_run *w)
 	const char *why = NULL;
 
 	while (!lab_interrupted && !why) {
-		int64_t now = realtime_ns();
+		int64_t now = realtime_ns(), h, due;
 		long wait_ms = 250;
 		char drain[4096];
 
@@ -309,6 +323,13 @@ static int follow(struct watch_run *w)
 		}
 		if ((stop - now) / 1000000 < wait_ms)
 			wait_ms = (long)((stop - now) / 1000000) + 1;
+		/* An item held back is due once the lag has passed. */
+		due = follow_next(&w->wf);
+		if (due != INT64_MAX) {
+			due = (due + FOLLOW_LAG_NS - now) / 1000000 + 1;
+			if (due < wait_ms)
+				wait_ms = due > 0 ? (long)due : 0;
+		}
 		if (fd >= 0) {
 			struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
@@ -318,9 +339,10 @@ static int follow(struct watch_run *w)
 		} else {
 			usleep((useconds_t)wait_ms * 1000);
 		}
-		while (follow_pump(&w->wf, &w->tr, 4096))
-			;
-		trees_tick(&w->tr, realtime_ns());
+		/* Ticks too, so a lapsing TC keeps the time order. */
+		h = horizon();
+		pump(w, h);
+		trees_tick(&w->tr, h);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -342,6 +364,7 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	struct watch_run *w = calloc(1, sizeof(*w));
 	struct sigaction sa = { .sa_handler = on_winch };
 	const char *bad;
+	int64_t h;
 	int rc;
 
 	if (!w)
@@ -362,9 +385,9 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	 * printed only with --replay. */
 	if (w->o.replay)
 		w->tr.emit = on_event;
-	while (follow_pump(&w->wf, &w->tr, 4096))
-		;
-	trees_tick(&w->tr, realtime_ns());	/* history's TC that lapsed */
+	h = horizon();
+	pump(w, h);
+	trees_tick(&w->tr, h);	/* history's TC that lapsed */
 	w->tr.emit = on_event;
 	bad = follow_error(&w->wf);
 	if (bad)

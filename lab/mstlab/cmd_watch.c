@@ -3,6 +3,7 @@
  * mstlab watch: the lab's trees live, from its captures (follow.h says
  * why the files) through the tree-state engine the verdicts use too: a
  * screen on a terminal, event lines otherwise, JSON lines with --json.
+ * A run still being written is followed; a finished one is replayed.
  */
 #include "cmd_watch.h"
 
@@ -27,11 +28,11 @@
 
 static const char watch_usage[] =
 	"watch TOPO.yaml|LAB|RUN_DIR [--json] [--count N] [--for SECONDS]\n"
-	"                    [--replay]";
+	"                    [--replay] [--follow]";
 
 struct watch_opts {
 	const char *what;
-	bool json, replay;
+	bool json, replay, follow;
 	long count;		/* 0: no limit */
 	double for_s;		/* < 0: no limit */
 };
@@ -40,6 +41,7 @@ struct watch_run {
 	struct watch_opts o;
 	char run_dir[PATH_MAX], lab[64];
 	bool live;		/* the lab's current run: ends with `down` */
+	bool following;		/* live or --follow: waits for more */
 	struct topo *t;
 	struct plan *p;
 	struct trees tr;
@@ -66,10 +68,11 @@ static int64_t realtime_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-enum { O_REPLAY = 256, O_COUNT, O_FOR };
+enum { O_REPLAY = 256, O_FOLLOW, O_COUNT, O_FOR };
 
 static const struct opt watch_opt_table[] = {
 	OPT_FLAG("json", 'j'), OPT_FLAG("replay", O_REPLAY),
+	OPT_FLAG("follow", O_FOLLOW),
 	OPT_VALUE("count", O_COUNT),
 	OPT_VALUE("for", O_FOR),
 	{ 0 },
@@ -98,6 +101,9 @@ static int parse_opts(struct watch_opts *o, int argc, char **argv)
 			break;
 		case O_REPLAY:
 			o->replay = true;
+			break;
+		case O_FOLLOW:
+			o->follow = true;
 			break;
 		case O_COUNT:
 			errno = 0;
@@ -128,7 +134,7 @@ static bool is_dir(const char *path)
 }
 
 /* TOPO.yaml and LAB name the lab's current run; a run folder itself can
- * be watched (replayed) too. Sets run_dir and live. */
+ * be watched too, replayed once its lab is down. Sets run_dir and live. */
 static int find_run(struct watch_run *w)
 {
 	const char *what = w->o.what;
@@ -206,11 +212,11 @@ static void on_event(void *ctx, const struct trees_change *e)
 	}
 }
 
-/* Up to when the files are merged: the run is being written, so a
- * little behind the clock (follow.h). */
-static int64_t horizon(void)
+/* Up to when the files are merged: a run being written lags the clock
+ * a little (follow.h), a finished one is all there. */
+static int64_t horizon(const struct watch_run *w)
 {
-	return realtime_ns() - FOLLOW_LAG_NS;
+	return w->following ? realtime_ns() - FOLLOW_LAG_NS : INT64_MAX;
 }
 
 /* Into the engine, what the files hold up to h. */
@@ -311,8 +317,11 @@ static int follow(struct watch_run *w)
 			break;
 		if (w->live && now - last_check >= 1000000000LL) {
 			last_check = now;
-			if (!still_up(w))
+			if (!still_up(w)) {
 				why = "the lab went down";
+				pump(w, INT64_MAX);	/* its last words */
+				break;
+			}
 		}
 		if (w->tty && (w->tr.changes != seen || resized ||
 			       now - last_draw >= 1000000000LL)) {
@@ -340,7 +349,7 @@ static int follow(struct watch_run *w)
 			usleep((useconds_t)wait_ms * 1000);
 		}
 		/* Ticks too, so a lapsing TC keeps the time order. */
-		h = horizon();
+		h = horizon(w);
 		pump(w, h);
 		trees_tick(&w->tr, h);
 	}
@@ -364,6 +373,7 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	struct watch_run *w = calloc(1, sizeof(*w));
 	struct sigaction sa = { .sa_handler = on_winch };
 	const char *bad;
+	bool replay;
 	int64_t h;
 	int rc;
 
@@ -379,15 +389,22 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	rc = find_run(w);
 	if (rc)
 		goto done;
-	w->tty = !w->o.json && isatty(fileno(out));
+	/* A run no lab is writing any more is told from its start, once. */
+	w->following = w->live || w->o.follow;
+	replay = w->o.replay || !w->following;
+	w->tty = !w->o.json && w->following && isatty(fileno(out));
 	w->tr.emit_ctx = w;
 	/* The run so far makes the first picture; its events are history,
-	 * printed only with --replay. */
-	if (w->o.replay)
+	 * printed only when replaying. */
+	if (replay)
 		w->tr.emit = on_event;
-	h = horizon();
+	h = horizon(w);
 	pump(w, h);
-	trees_tick(&w->tr, h);	/* history's TC that lapsed */
+	/* History's TC that lapsed: by now, or after the run's last word. */
+	if (w->following)
+		trees_tick(&w->tr, h);
+	else if (w->tr.now_ns)
+		trees_tick(&w->tr, w->tr.now_ns + w->tr.tc_hold_ns + 1);
 	w->tr.emit = on_event;
 	bad = follow_error(&w->wf);
 	if (bad)
@@ -398,9 +415,9 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	sigaction(SIGWINCH, &sa, NULL);
 	if (w->tty)	/* the alternate screen, no cursor: restored below */
 		fputs("\033[?1049h\033[?25l", out);
-	else if (!w->o.json)
+	else if (!w->o.json && !replay)
 		draw(w, false);
-	rc = follow(w);
+	rc = w->following ? follow(w) : 0;
 	if (w->tty) {
 		fputs("\033[?25h\033[?1049l", out);
 		draw(w, false);		/* the last picture stays on screen */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bpdu.h"
@@ -749,6 +750,27 @@ static int write_failover(struct run *r, struct fx *f)
 	return 0;
 }
 
+/* mstlab down forgets the lab: its run folder is a finished run. */
+static void lab_down(struct run *r)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/labs/tri", r->results);
+	unlink(path);
+}
+
+/* The failover above in a new run folder; with down, its lab is down
+ * (a finished run). */
+static int failover_run(struct fx *f, struct run *r, bool down)
+{
+	if (fx_init(f, tri_yaml) || make_run_of(r, f, tri_run_yaml) ||
+	    write_failover(r, f))
+		return -1;
+	if (down)
+		lab_down(r);
+	return 0;
+}
+
 /*
  * watch --json and summary.json say the same about a run: folded up to
  * each snapshot's instant, watch's lines give the snapshot's root and
@@ -764,9 +786,7 @@ TEST(watch_json_and_summary_json_agree_at_every_snapshot)
 	struct run r;
 	struct fx f;
 
-	CHECK(fx_init(&f, tri_yaml) == 0);
-	CHECK(make_run_of(&r, &f, tri_run_yaml) == 0);
-	CHECK(write_failover(&r, &f) == 0);
+	CHECK(failover_run(&f, &r, false) == 0);
 	if (!watch_agrees_with_verdicts(r.dir, &snaps, why, sizeof(why)))
 		unit_fail(__FILE__, __LINE__, "%s", why);
 	/* before-failure, after the failure, end; three trees each */
@@ -962,6 +982,91 @@ TEST(the_follower_merges_growing_files_in_time_order)
 	CHECK_INT(follow_next(&wf), INT64_MAX);
 	CHECK(f.c.n > 4 && in_time_order(&f.c));
 	follow_close(&wf);
+	run_free(&r);
+	fx_free(&f);
+}
+
+/* mstlab with argv (NULL-terminated): what it printed (free it), how
+ * long it took in *secs. */
+static char *mstlab(char **argv, int *rc, double *secs)
+{
+	struct timespec t0, t1;
+	char *out, *err;
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	out = unit_capture(mstlab_cli, argc, argv, rc, &err);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	free(err);
+	if (secs)
+		*secs = (double)(t1.tv_sec - t0.tv_sec) +
+			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	return out;
+}
+
+/* --json's lines, parsed. */
+static json_t *json_lines(char *out)
+{
+	json_t *lines = json_array();
+	char *save = NULL;
+
+	for (char *l = strtok_r(out, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save))
+		json_array_append_new(lines, json_loads(l, 0, NULL));
+	return lines;
+}
+
+static const char *type_of(json_t *lines, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(lines, i),
+						 "type"));
+}
+
+/*
+ * A run whose lab is down is told from its start, at once, and watch
+ * exits (well before --for, which only bounds a failure): the events,
+ * then the table. --follow waits for more.
+ */
+TEST(a_finished_run_is_replayed_and_watch_exits)
+{
+	double secs;
+	json_t *lines;
+	struct run r;
+	struct fx f;
+	char *out;
+	int rc;
+
+	CHECK(failover_run(&f, &r, true) == 0);
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--for", "5",
+				 NULL }, &rc, &secs);
+	CHECK_INT(rc, 0);
+	CHECK(secs < 2);
+	/* No table of nothing first: the run's first event is. */
+	CHECK(!strncmp(out, "00:00:01.000 scenario s\n", 24));
+	CHECK(strstr(out, " link3 sw3:p2-sw1:p2 down carrier\n"));
+	CHECK(strstr(out, "00:00:09.000 run-end ok\n"));
+	CHECK(strstr(out, "(said)\nmstlab watch tri-1 "));
+	CHECK(strstr(out, "\ncist   sw1 "));
+	free(out);
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--json", "--for",
+				 "5", NULL }, &rc, &secs);
+	CHECK(secs < 2);
+	CHECK_INT(rc, 0);
+	lines = json_lines(out);
+	free(out);
+	CHECK(json_array_size(lines) > 10);
+	CHECK_STR(type_of(lines, json_array_size(lines) - 1), "port");
+	json_decref(lines);
+	/* --follow: the run so far is the first picture; it waits. */
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--follow", "--for",
+				 "0.5", NULL }, &rc, &secs);
+	CHECK_INT(rc, 0);
+	CHECK(secs >= 0.45);
+	CHECK(!strstr(out, "scenario s"));
+	CHECK(!strncmp(out, "mstlab watch tri-1 ", 19));
+	free(out);
 	run_free(&r);
 	fx_free(&f);
 }

@@ -4,6 +4,8 @@
  * why the files) through the tree-state engine the verdicts use too: a
  * screen on a terminal, event lines otherwise, JSON lines with --json.
  * A run still being written is followed; a finished one is replayed.
+ * Whatever it prints, the trees it shows are the engine's state after
+ * the newest event it printed.
  */
 #include "cmd_watch.h"
 
@@ -190,12 +192,17 @@ static int find_run(struct watch_run *w)
 	return 0;
 }
 
+static bool counted_out(const struct watch_run *w)
+{
+	return w->o.count && w->emitted >= w->o.count;
+}
+
 static void on_event(void *ctx, const struct trees_change *e)
 {
 	struct watch_run *w = ctx;
 	struct watch_line line;
 
-	if (w->o.count && w->emitted >= w->o.count)
+	if (counted_out(w))
 		return;
 	w->emitted++;
 	if (w->o.json) {
@@ -219,11 +226,21 @@ static int64_t horizon(const struct watch_run *w)
 	return w->following ? realtime_ns() - FOLLOW_LAG_NS : INT64_MAX;
 }
 
-/* Into the engine, what the files hold up to h. */
+/* Into the engine, what the files hold up to h; with --count item by
+ * item, so that the trees shown are those after the last event counted. */
 static void pump(struct watch_run *w, int64_t h)
 {
-	while (follow_pump(&w->wf, &w->tr, 4096, h))
+	size_t step = w->o.count ? 1 : 4096;
+
+	while (!counted_out(w) && follow_pump(&w->wf, &w->tr, step, h))
 		;
+}
+
+/* Time passes up to ns: TC nobody refreshed lapses. */
+static void tick(struct watch_run *w, int64_t ns)
+{
+	if (!counted_out(w))
+		trees_tick(&w->tr, ns);
 }
 
 static void screen_size(FILE *f, int *width, int *height)
@@ -241,7 +258,11 @@ static void screen_size(FILE *f, int *width, int *height)
 
 static void draw(struct watch_run *w, bool clear)
 {
-	struct watch_screen scr = { .colour = w->tty, .now_ns = realtime_ns() };
+	/* The time of the state shown: that of its newest event, or now. */
+	struct watch_screen scr = {
+		.colour = w->tty,
+		.now_ns = w->tr.now_ns ? w->tr.now_ns : realtime_ns(),
+	};
 	char title[PATH_MAX];
 	struct sbuf sb;
 	const char *base = strrchr(w->run_dir, '/');
@@ -311,9 +332,7 @@ static int follow(struct watch_run *w)
 		long wait_ms = 250;
 		char drain[4096];
 
-		if (w->o.count && w->emitted >= w->o.count)
-			break;
-		if (now >= stop)
+		if (counted_out(w) || now >= stop)
 			break;
 		if (w->live && now - last_check >= 1000000000LL) {
 			last_check = now;
@@ -348,10 +367,9 @@ static int follow(struct watch_run *w)
 		} else {
 			usleep((useconds_t)wait_ms * 1000);
 		}
-		/* Ticks too, so a lapsing TC keeps the time order. */
 		h = horizon(w);
 		pump(w, h);
-		trees_tick(&w->tr, h);
+		tick(w, h);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -402,9 +420,9 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	pump(w, h);
 	/* History's TC that lapsed: by now, or after the run's last word. */
 	if (w->following)
-		trees_tick(&w->tr, h);
+		tick(w, h);
 	else if (w->tr.now_ns)
-		trees_tick(&w->tr, w->tr.now_ns + w->tr.tc_hold_ns + 1);
+		tick(w, w->tr.now_ns + w->tr.tc_hold_ns + 1);
 	w->tr.emit = on_event;
 	bad = follow_error(&w->wf);
 	if (bad)

@@ -1070,3 +1070,52 @@ TEST(a_finished_run_is_replayed_and_watch_exits)
 	run_free(&r);
 	fx_free(&f);
 }
+
+/*
+ * What watch shows is the engine's state after the newest event it
+ * printed: with --count stopping at link3's failure, the table has
+ * link3's ends down and sw3:p1 still alternate, not what came after.
+ */
+TEST(the_table_is_the_state_after_the_newest_event_printed)
+{
+	char count[16];
+	json_t *lines;
+	size_t k = 0;
+	struct run r;
+	struct fx f;
+	char *out;
+	int rc;
+
+	CHECK(failover_run(&f, &r, true) == 0);
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--json", "--for",
+				 "5", NULL }, &rc, NULL);
+	lines = json_lines(out);
+	free(out);
+	/* The events up to link3's failure. */
+	for (size_t i = 0; i < json_array_size(lines); i++) {
+		if (strcmp(type_of(lines, i), "state"))
+			k++;
+		if (!strcmp(type_of(lines, i), "link"))
+			break;
+		CHECK(i + 1 < json_array_size(lines));
+	}
+	json_decref(lines);
+	snprintf(count, sizeof(count), "%zu", k);
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--count", count,
+				 "--for", "5", NULL }, &rc, NULL);
+	CHECK_INT(rc, 0);
+	CHECK(strstr(out, "00:00:05.000 link3 sw3:p2-sw1:p2 down carrier\n"
+		      "mstlab watch tri-1 "));
+	CHECK(strstr(out, "\ncist   sw1         Df  --  Rf  Df  Ad  --  \n"));
+	free(out);
+	/* --json --count: that many events. */
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--count", count,
+				 "--json", "--for", "5", NULL }, &rc, NULL);
+	lines = json_lines(out);
+	free(out);
+	CHECK_INT(json_array_size(lines), k);
+	CHECK_STR(type_of(lines, k - 1), "link");
+	json_decref(lines);
+	run_free(&r);
+	fx_free(&f);
+}

@@ -243,6 +243,14 @@ static void tick(struct watch_run *w, int64_t ns)
 		trees_tick(&w->tr, ns);
 }
 
+/* --json: every tree's state at ns, before the events after it. */
+static void print_states(struct watch_run *w, int64_t ns)
+{
+	for (size_t s = 0; s < w->tr.ntrees; s++)
+		watch_state_json(&w->tr, (int)s, ns, w->out);
+	fflush(w->out);
+}
+
 static void screen_size(FILE *f, int *width, int *height)
 {
 	struct winsize ws;
@@ -413,9 +421,13 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	w->tty = !w->o.json && w->following && isatty(fileno(out));
 	w->tr.emit_ctx = w;
 	/* The run so far makes the first picture; its events are history,
-	 * printed only when replaying. */
-	if (replay)
+	 * printed only when replaying, after the state they start from. */
+	if (replay) {
+		h = follow_next(&w->wf);
+		if (w->o.json)
+			print_states(w, h != INT64_MAX ? h : realtime_ns());
 		w->tr.emit = on_event;
+	}
 	h = horizon(w);
 	pump(w, h);
 	/* History's TC that lapsed: by now, or after the run's last word. */
@@ -423,6 +435,8 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 		tick(w, h);
 	else if (w->tr.now_ns)
 		tick(w, w->tr.now_ns + w->tr.tc_hold_ns + 1);
+	if (!replay && w->o.json)
+		print_states(w, w->tr.now_ns ? w->tr.now_ns : realtime_ns());
 	w->tr.emit = on_event;
 	bad = follow_error(&w->wf);
 	if (bad)

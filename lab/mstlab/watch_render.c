@@ -270,10 +270,12 @@ static void end_name(const struct trees *tr, int node, int port,
 		 tr->t->nodes[node].ports[port].name);
 }
 
-/* A port's role as watch words it: a silent port's is unknown. */
+/* A port's role as watch words it: a silent port's is unknown; one whose
+ * link is down is disabled, as in summary.json. */
 static const char *role_word(const struct tree_port *p, const char *silent)
 {
-	return p->role == PORT_ROLE_SILENT ? silent :
+	return p->down ? port_role_name(PORT_ROLE_DISABLED) :
+	       p->role == PORT_ROLE_SILENT ? silent :
 					     port_role_name(p->role);
 }
 
@@ -604,5 +606,50 @@ void watch_event_json(const struct trees *tr, const struct trees_change *e,
 		print_string(&pr, PRINT_JSON, "arg", NULL, e->event->arg);
 		break;
 	}
+	print_close_object(&pr);
+}
+
+void watch_state_json(const struct trees *tr, int tree, int64_t ns,
+		      FILE *out)
+{
+	const struct tree_view *v = trees_now(tr, tree);
+	struct printer pr;
+
+	print_init(&pr, out, true);
+	print_open_object(&pr, NULL);
+	json_time(&pr, ns);
+	print_string(&pr, PRINT_JSON, "type", NULL, "state");
+	json_tree(tr, &pr, tree);
+	json_bridge(tr, &pr, "root", v->root_node, v->root);
+	print_bool(&pr, PRINT_JSON, "tc", NULL, v->tc);
+	print_open_array(&pr, "ports");
+	for (size_t i = 0; i < tr->t->n_nodes; i++) {
+		const struct topo_node *n = &tr->t->nodes[i];
+
+		if (!topo_role_is_bridge(n->role))
+			continue;
+		for (size_t j = 0; j < n->n_ports; j++) {
+			const struct tree_port *p =
+				tree_view_port(v, (int)i, (int)j);
+
+			print_open_object(&pr, NULL);
+			print_string(&pr, PRINT_JSON, "node", NULL, n->name);
+			print_string(&pr, PRINT_JSON, "port", NULL,
+				     n->ports[j].name);
+			json_link(tr, &pr, n->ports[j].link);
+			print_string(&pr, PRINT_JSON, "role", NULL,
+				     role_word(p, "unknown"));
+			print_string(&pr, PRINT_JSON, "state", NULL,
+				     state_word(p));
+			json_bridge(tr, &pr, "root",
+				    trees_node_of_bridge(tr, p->root), p->root);
+			print_bool(&pr, PRINT_JSON, "tc", NULL, p->tc);
+			if (p->inferred)
+				print_bool(&pr, PRINT_JSON, "inferred", NULL,
+					   true);
+			print_close_object(&pr);
+		}
+	}
+	print_close_array(&pr);
 	print_close_object(&pr);
 }

@@ -2,7 +2,7 @@
 /*
  * mstlab watch's output: the screen (a table of trees × bridge ports,
  * then the latest events), one text line per event, one JSON object per
- * event, all from the tree-state engine's live state
+ * event or per tree's state, all from the tree-state engine's live state
  * and changes. Pure: everything is written into a buffer or a FILE the
  * caller owns, so tests read exactly what a terminal would get.
  */
@@ -68,6 +68,10 @@ int watch_line_fit(const struct watch_line *l, int width, struct sbuf *out);
 void watch_line_hourless(const struct watch_line *l, struct watch_line *out);
 /* One event as one JSON object on one line. */
 void watch_event_json(const struct trees *tr, const struct trees_change *e,
+		      FILE *out);
+/* A tree's state now (trees_now) as one JSON object on one line, "type"
+ * "state", at ns: its root, TC and every bridge port. */
+void watch_state_json(const struct trees *tr, int tree, int64_t ns,
 		      FILE *out);
 
 #endif

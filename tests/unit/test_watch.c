@@ -434,9 +434,9 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
  * What mstlab watch --json said, folded up to an instant, against one
  * summary.json snapshot: the same root and, per link end, the same
  * link state and, on a link that is up, the same role, forwarding and
- * deduction. The fold follows the JSON contract (README): a port line
- * sets a port, a root line a root, a link line takes its ends down, or
- * up and unheard.
+ * deduction. The fold follows the JSON contract (docs/cli.md): a state
+ * line sets a tree's root and every port, a port line a port, a root
+ * line a root, a link line takes its ends down, or up and unheard.
  */
 struct fold {
 	json_t *root;		/* tree (msti) -> root or null */
@@ -450,7 +450,33 @@ static void fold_line(struct fold *f, json_t *o)
 	json_int_t msti = json_integer_value(json_object_get(o, "msti"));
 	char key[128];
 
-	if (!strcmp(type, "root")) {
+	if (!strcmp(type, "state")) {
+		json_t *ports = json_object_get(o, "ports");
+
+		snprintf(key, sizeof(key), "%lld", (long long)msti);
+		json_object_set(f->root, key, json_object_get(o, "root"));
+		for (size_t i = 0; i < json_array_size(ports); i++) {
+			json_t *p = json_array_get(ports, i);
+			char end[96];
+			bool down = !strcmp(json_string_value(
+				json_object_get(p, "state")), "down");
+
+			snprintf(end, sizeof(end), "%s:%s",
+				 json_string_value(json_object_get(p, "node")),
+				 json_string_value(json_object_get(p, "port")));
+			snprintf(key, sizeof(key), "%lld %s", (long long)msti,
+				 end);
+			json_object_set_new(f->down, end, json_boolean(down));
+			if (down)
+				continue;
+			json_object_set_new(f->port, key, json_pack(
+				"{s:O, s:O, s:b}",
+				"role", json_object_get(p, "role"),
+				"state", json_object_get(p, "state"),
+				"inferred",
+				json_is_true(json_object_get(p, "inferred"))));
+		}
+	} else if (!strcmp(type, "root")) {
 		snprintf(key, sizeof(key), "%lld", (long long)msti);
 		json_object_set(f->root, key, json_object_get(o, "root"));
 	} else if (!strcmp(type, "port")) {
@@ -1057,6 +1083,7 @@ TEST(a_finished_run_is_replayed_and_watch_exits)
 	lines = json_lines(out);
 	free(out);
 	CHECK(json_array_size(lines) > 10);
+	CHECK_STR(type_of(lines, 0), "state");
 	CHECK_STR(type_of(lines, json_array_size(lines) - 1), "port");
 	json_decref(lines);
 	/* --follow: the run so far is the first picture; it waits. */
@@ -1108,14 +1135,84 @@ TEST(the_table_is_the_state_after_the_newest_event_printed)
 		      "mstlab watch tri-1 "));
 	CHECK(strstr(out, "\ncist   sw1         Df  --  Rf  Df  Ad  --  \n"));
 	free(out);
-	/* --json --count: that many events. */
+	/* --json --count: the states, then that many events. */
 	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--count", count,
 				 "--json", "--for", "5", NULL }, &rc, NULL);
 	lines = json_lines(out);
 	free(out);
-	CHECK_INT(json_array_size(lines), k);
-	CHECK_STR(type_of(lines, k - 1), "link");
+	CHECK_INT(json_array_size(lines), 3 + k);
+	CHECK_STR(type_of(lines, 2 + k), "link");
 	json_decref(lines);
+	run_free(&r);
+	fx_free(&f);
+}
+
+/*
+ * --json starts with every tree's state, so a settled lab answers at
+ * once, and a reader that folds the events onto it has the trees: the
+ * state agrees with all the events from the run's start.
+ */
+TEST(json_starts_with_the_state_of_every_tree)
+{
+	char *argv[] = { "mstlab", "watch", "tri", "--json", "--count", "5",
+			 "--for", "0.3", NULL };
+	char *replay[] = { "mstlab", "watch", "tri", "--json", "--replay",
+			   "--for", "0", NULL };
+	struct fold all = { json_object(), json_object(), json_object() };
+	struct fold now = { json_object(), json_object(), json_object() };
+	static const char *const root[] = { "sw1", "sw1", "sw2" };
+	json_t *lines, *events;
+	const char *k;
+	struct run r;
+	struct fx f;
+	json_t *v;
+	char *out;
+	int rc;
+
+	CHECK(failover_run(&f, &r, false) == 0);
+	out = mstlab(argv, &rc, NULL);
+	CHECK_INT(rc, 0);
+	lines = json_lines(out);
+	free(out);
+	/* Settled: the three trees' states and no event. */
+	CHECK_INT(json_array_size(lines), 3);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *o = json_array_get(lines, i);
+
+		CHECK_STR(type_of(lines, i), "state");
+		CHECK_INT(json_integer_value(json_object_get(o, "msti")), i);
+		CHECK_STR(json_string_value(json_object_get(o, "root")),
+			  root[i]);
+		CHECK_INT(json_array_size(json_object_get(o, "ports")), 6);
+		fold_line(&now, o);
+	}
+	out = mstlab(replay, &rc, NULL);
+	events = json_lines(out);
+	free(out);
+	for (size_t i = 0; i < json_array_size(events); i++)
+		fold_line(&all, json_array_get(events, i));
+	CHECK(json_equal(all.root, now.root));
+	json_object_foreach(now.port, k, v) {
+		char *a = json_dumps(v, 0),
+		     *b = json_dumps(json_object_get(all.port, k), 0);
+
+		if (!json_equal(v, json_object_get(all.port, k)))
+			unit_fail(__FILE__, __LINE__, "%s: state %s, events %s",
+				  k, a, b ? b : "none");
+		free(a);
+		free(b);
+	}
+	json_object_foreach(now.down, k, v)
+		CHECK(json_is_true(v) ==
+		      json_is_true(json_object_get(all.down, k)));
+	json_decref(lines);
+	json_decref(events);
+	json_decref(all.root);
+	json_decref(all.port);
+	json_decref(all.down);
+	json_decref(now.root);
+	json_decref(now.port);
+	json_decref(now.down);
 	run_free(&r);
 	fx_free(&f);
 }

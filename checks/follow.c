@@ -99,10 +99,12 @@ static bool capture_peek(struct follow_source *s)
 			return false;
 		}
 		s->frames++;
+		s->seen = (int64_t)h->ts.tv_sec * 1000000000LL +
+			  h->ts.tv_usec;
 		if (h->caplen < 6 || memcmp(data, bpdu_group_addr, 6))
 			continue;
 		s->frame_no = s->frames;
-		s->ns = (int64_t)h->ts.tv_sec * 1000000000LL + h->ts.tv_usec;
+		s->ns = s->seen;
 		s->len = h->caplen < sizeof(s->frame) ? h->caplen :
 							sizeof(s->frame);
 		memcpy(s->frame, data, s->len);
@@ -137,7 +139,7 @@ static bool line_peek(struct follow_source *s)
 		s->have -= (size_t)(nl + 1 - s->buf);
 		memmove(s->buf, nl + 1, s->have);
 		if (s->pending) {
-			s->ns = s->ev.ns;
+			s->ns = s->seen = s->ev.ns;
 			return true;
 		}
 	}
@@ -152,23 +154,48 @@ static bool before(const struct follow_source *s,
 	       (s->ns == next->ns && s->link >= 0 && next->link < 0);
 }
 
-size_t follow_pump(struct follow *wf, struct trees *tr, size_t max)
+/* Whether s can hold nothing that goes before next, the oldest item
+ * read: what s reads from now on is no older than what it read last
+ * (and at one instant an event goes after a BPDU). */
+static bool past(const struct follow_source *s,
+		 const struct follow_source *next)
+{
+	return s == next || s->pending || s->seen > next->ns ||
+	       (s->seen == next->ns && s->link < 0 && next->link >= 0);
+}
+
+/* The oldest item read and not given; NULL if none. */
+static struct follow_source *oldest(struct follow *wf)
+{
+	struct follow_source *next = NULL;
+
+	for (size_t i = 0; i < wf->n; i++) {
+		struct follow_source *s = &wf->src[i];
+
+		if (!s->pending &&
+		    !(s->link < 0 ? line_peek(s) : capture_peek(s)))
+			continue;
+		if (!next || before(s, next))
+			next = s;
+	}
+	return next;
+}
+
+size_t follow_pump(struct follow *wf, struct trees *tr, size_t max,
+		   int64_t horizon)
 {
 	size_t given = 0;
 
 	while (given < max) {
-		struct follow_source *next = NULL;
+		struct follow_source *next = oldest(wf);
+		bool all_past = true;
 
-		for (size_t i = 0; i < wf->n; i++) {
-			struct follow_source *s = &wf->src[i];
-
-			if (!s->pending &&
-			    !(s->link < 0 ? line_peek(s) : capture_peek(s)))
-				continue;
-			if (!next || before(s, next))
-				next = s;
-		}
 		if (!next)
+			break;
+		for (size_t i = 0; i < wf->n && all_past; i++)
+			all_past = past(&wf->src[i], next);
+		/* Held: some file may still put one before it. */
+		if (!all_past && next->ns > horizon)
 			break;
 		if (next->link < 0)
 			trees_event(tr, &next->ev);
@@ -179,6 +206,13 @@ size_t follow_pump(struct follow *wf, struct trees *tr, size_t max)
 		given++;
 	}
 	return given;
+}
+
+int64_t follow_next(struct follow *wf)
+{
+	const struct follow_source *next = oldest(wf);
+
+	return next ? next->ns : INT64_MAX;
 }
 
 const char *follow_error(const struct follow *wf)

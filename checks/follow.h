@@ -6,6 +6,15 @@
  * at the same instant as an event goes first, as the engine's history
  * has it.
  *
+ * The files do not grow in step: tcpdump writes a frame a little after
+ * its capture, and a link change is logged once it is made, stamped when
+ * it began, while the guests already answer it on the wire. So an item
+ * read at t waits until every other file has shown it holds nothing
+ * older (it has read something from t on), or until t is no later than
+ * a horizon: now - FOLLOW_LAG_NS while the run is being written (a file
+ * that lags more than that can still put its item late), everything for
+ * a finished run.
+ *
  * Why the files and not our own libpcap handles on the link bridges:
  * the files hold the run from its first frame, and RSTP/MSTP root and
  * alternate ports only speak during a handshake, so a watcher started
@@ -27,6 +36,11 @@
 #include "events.h"
 #include "trees.h"
 
+/* How far behind the clock a growing run is merged: longer than tcpdump
+ * takes to write a frame (a few ms, 16 at most in the VM test) or mstlab
+ * to fail or restore a link (tens of ms), short enough for a screen. */
+#define FOLLOW_LAG_NS (200 * 1000000LL)
+
 struct follow_source {
 	char path[PATH_MAX];
 	int link;		/* link position; -1: the event log */
@@ -45,6 +59,7 @@ struct follow_source {
 	size_t len;
 	uint8_t frame[BPDU_FRAME_MAX_LEN + 64];
 	struct event ev;
+	int64_t seen;		/* the newest record or line read, or 0 */
 	struct errbuf err;	/* why it cannot be read */
 };
 
@@ -61,11 +76,17 @@ void follow_close(struct follow *fw);
 
 /*
  * Gives tr at most max items (frames to the bridge group address, event
- * lines) that the files hold now, oldest first across files. A record
- * or line still being written is left for the next call. Returns the
- * number given.
+ * lines) that the files hold now, oldest first across files, each once
+ * every file is past it or it is no later than horizon (above; INT64_MAX:
+ * a finished run, all of it). A record or line still being written is
+ * left for the next call. Returns the number given.
  */
-size_t follow_pump(struct follow *fw, struct trees *tr, size_t max);
+size_t follow_pump(struct follow *fw, struct trees *tr, size_t max,
+		   int64_t horizon);
+
+/* The time of the oldest item the files hold that tr has not been given
+ * (held back, or not read yet); INT64_MAX if none. */
+int64_t follow_next(struct follow *fw);
 
 /* The first source that cannot be read (not Ethernet, …), or NULL. */
 const char *follow_error(const struct follow *fw);

@@ -360,9 +360,9 @@ static const struct command {
 	{ "shell", cli_shell, "shell TOPO.yaml|LAB NODE  a shell on its console (Ctrl-] ends)", NULL, true },
 	{ "link", cli_link, "link TOPO.yaml|LAB NODE:PORT fail [carrier|silent] | restore", NULL, true },
 	{ "watch", cli_watch, "watch TOPO.yaml|LAB|RUN_DIR [--json] [--count N] [--for SECONDS]\n"
-	  "                    [--replay]  trees and events, live",
+	  "                    [--replay] [--follow]  trees and events, live",
 	  "watch TOPO.yaml|LAB|RUN_DIR [-j|--json] [--count N] [--for SECONDS]\n"
-	  "                    [--replay]  trees and events, live", false },
+	  "                    [--replay] [--follow]  trees and events, live", false },
 	{ "decode", cli_decode, "decode FILE.pcap [--json]  BPDUs, one per line",
 	  "decode FILE.pcap [-j|--json]  BPDUs, one per line", false },
 	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run", NULL, false },

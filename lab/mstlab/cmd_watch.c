@@ -3,6 +3,9 @@
  * mstlab watch: the lab's trees live, from its captures (follow.h says
  * why the files) through the tree-state engine the verdicts use too: a
  * screen on a terminal, event lines otherwise, JSON lines with --json.
+ * A run still being written is followed; a finished one is replayed.
+ * Whatever it prints, the trees it shows are the engine's state after
+ * the newest event it printed.
  */
 #include "cmd_watch.h"
 
@@ -27,11 +30,11 @@
 
 static const char watch_usage[] =
 	"watch TOPO.yaml|LAB|RUN_DIR [--json] [--count N] [--for SECONDS]\n"
-	"                    [--replay]";
+	"                    [--replay] [--follow]";
 
 struct watch_opts {
 	const char *what;
-	bool json, replay;
+	bool json, replay, follow;
 	long count;		/* 0: no limit */
 	double for_s;		/* < 0: no limit */
 };
@@ -40,6 +43,7 @@ struct watch_run {
 	struct watch_opts o;
 	char run_dir[PATH_MAX], lab[64];
 	bool live;		/* the lab's current run: ends with `down` */
+	bool following;		/* live or --follow: waits for more */
 	struct topo *t;
 	struct plan *p;
 	struct trees tr;
@@ -66,10 +70,11 @@ static int64_t realtime_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-enum { O_REPLAY = 256, O_COUNT, O_FOR };
+enum { O_REPLAY = 256, O_FOLLOW, O_COUNT, O_FOR };
 
 static const struct opt watch_opt_table[] = {
 	OPT_FLAG("json", 'j'), OPT_FLAG("replay", O_REPLAY),
+	OPT_FLAG("follow", O_FOLLOW),
 	OPT_VALUE("count", O_COUNT),
 	OPT_VALUE("for", O_FOR),
 	{ 0 },
@@ -98,6 +103,9 @@ static int parse_opts(struct watch_opts *o, int argc, char **argv)
 			break;
 		case O_REPLAY:
 			o->replay = true;
+			break;
+		case O_FOLLOW:
+			o->follow = true;
 			break;
 		case O_COUNT:
 			errno = 0;
@@ -128,7 +136,7 @@ static bool is_dir(const char *path)
 }
 
 /* TOPO.yaml and LAB name the lab's current run; a run folder itself can
- * be watched (replayed) too. Sets run_dir and live. */
+ * be watched too, replayed once its lab is down. Sets run_dir and live. */
 static int find_run(struct watch_run *w)
 {
 	const char *what = w->o.what;
@@ -184,12 +192,17 @@ static int find_run(struct watch_run *w)
 	return 0;
 }
 
+static bool counted_out(const struct watch_run *w)
+{
+	return w->o.count && w->emitted >= w->o.count;
+}
+
 static void on_event(void *ctx, const struct trees_change *e)
 {
 	struct watch_run *w = ctx;
-	char line[WATCH_LINE_MAX];
+	struct watch_line line;
 
-	if (w->o.count && w->emitted >= w->o.count)
+	if (counted_out(w))
 		return;
 	w->emitted++;
 	if (w->o.json) {
@@ -197,13 +210,45 @@ static void on_event(void *ctx, const struct trees_change *e)
 		fflush(w->out);
 		return;
 	}
-	watch_event_text(&w->tr, e, line, sizeof(line));
+	watch_event_line(&w->tr, e, &line);
 	if (w->tty) {
-		watch_log_add(&w->log, line);
+		watch_log_add(&w->log, &line);
 	} else {
-		fprintf(w->out, "%s\n", line);
+		fprintf(w->out, "%s\n", line.text);
 		fflush(w->out);
 	}
+}
+
+/* Up to when the files are merged: a run being written lags the clock
+ * a little (follow.h), a finished one is all there. */
+static int64_t horizon(const struct watch_run *w)
+{
+	return w->following ? realtime_ns() - FOLLOW_LAG_NS : INT64_MAX;
+}
+
+/* Into the engine, what the files hold up to h; with --count item by
+ * item, so that the trees shown are those after the last event counted. */
+static void pump(struct watch_run *w, int64_t h)
+{
+	size_t step = w->o.count ? 1 : 4096;
+
+	while (!counted_out(w) && follow_pump(&w->wf, &w->tr, step, h))
+		;
+}
+
+/* Time passes up to ns: TC nobody refreshed lapses. */
+static void tick(struct watch_run *w, int64_t ns)
+{
+	if (!counted_out(w))
+		trees_tick(&w->tr, ns);
+}
+
+/* --json: every tree's state at ns, before the events after it. */
+static void print_states(struct watch_run *w, int64_t ns)
+{
+	for (size_t s = 0; s < w->tr.ntrees; s++)
+		watch_state_json(&w->tr, (int)s, ns, w->out);
+	fflush(w->out);
 }
 
 static void screen_size(FILE *f, int *width, int *height)
@@ -221,7 +266,11 @@ static void screen_size(FILE *f, int *width, int *height)
 
 static void draw(struct watch_run *w, bool clear)
 {
-	struct watch_screen scr = { .colour = w->tty, .now_ns = realtime_ns() };
+	/* The time of the state shown: that of its newest event, or now. */
+	struct watch_screen scr = {
+		.colour = w->tty,
+		.now_ns = w->tr.now_ns ? w->tr.now_ns : realtime_ns(),
+	};
 	char title[PATH_MAX];
 	struct sbuf sb;
 	const char *base = strrchr(w->run_dir, '/');
@@ -287,18 +336,19 @@ static int follow(struct watch_run *w)
 	const char *why = NULL;
 
 	while (!lab_interrupted && !why) {
-		int64_t now = realtime_ns();
+		int64_t now = realtime_ns(), h, due;
 		long wait_ms = 250;
 		char drain[4096];
 
-		if (w->o.count && w->emitted >= w->o.count)
-			break;
-		if (now >= stop)
+		if (counted_out(w) || now >= stop)
 			break;
 		if (w->live && now - last_check >= 1000000000LL) {
 			last_check = now;
-			if (!still_up(w))
+			if (!still_up(w)) {
 				why = "the lab went down";
+				pump(w, INT64_MAX);	/* its last words */
+				break;
+			}
 		}
 		if (w->tty && (w->tr.changes != seen || resized ||
 			       now - last_draw >= 1000000000LL)) {
@@ -309,6 +359,13 @@ static int follow(struct watch_run *w)
 		}
 		if ((stop - now) / 1000000 < wait_ms)
 			wait_ms = (long)((stop - now) / 1000000) + 1;
+		/* An item held back is due once the lag has passed. */
+		due = follow_next(&w->wf);
+		if (due != INT64_MAX) {
+			due = (due + FOLLOW_LAG_NS - now) / 1000000 + 1;
+			if (due < wait_ms)
+				wait_ms = due > 0 ? (long)due : 0;
+		}
 		if (fd >= 0) {
 			struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
@@ -318,9 +375,9 @@ static int follow(struct watch_run *w)
 		} else {
 			usleep((useconds_t)wait_ms * 1000);
 		}
-		while (follow_pump(&w->wf, &w->tr, 4096))
-			;
-		trees_tick(&w->tr, realtime_ns());
+		h = horizon(w);
+		pump(w, h);
+		tick(w, h);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -342,6 +399,8 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	struct watch_run *w = calloc(1, sizeof(*w));
 	struct sigaction sa = { .sa_handler = on_winch };
 	const char *bad;
+	bool replay;
+	int64_t h;
 	int rc;
 
 	if (!w)
@@ -356,15 +415,28 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	rc = find_run(w);
 	if (rc)
 		goto done;
-	w->tty = !w->o.json && isatty(fileno(out));
+	/* A run no lab is writing any more is told from its start, once. */
+	w->following = w->live || w->o.follow;
+	replay = w->o.replay || !w->following;
+	w->tty = !w->o.json && w->following && isatty(fileno(out));
 	w->tr.emit_ctx = w;
 	/* The run so far makes the first picture; its events are history,
-	 * printed only with --replay. */
-	if (w->o.replay)
+	 * printed only when replaying, after the state they start from. */
+	if (replay) {
+		h = follow_next(&w->wf);
+		if (w->o.json)
+			print_states(w, h != INT64_MAX ? h : realtime_ns());
 		w->tr.emit = on_event;
-	while (follow_pump(&w->wf, &w->tr, 4096))
-		;
-	trees_tick(&w->tr, realtime_ns());	/* history's TC that lapsed */
+	}
+	h = horizon(w);
+	pump(w, h);
+	/* History's TC that lapsed: by now, or after the run's last word. */
+	if (w->following)
+		tick(w, h);
+	else if (w->tr.now_ns)
+		tick(w, w->tr.now_ns + w->tr.tc_hold_ns + 1);
+	if (!replay && w->o.json)
+		print_states(w, w->tr.now_ns ? w->tr.now_ns : realtime_ns());
 	w->tr.emit = on_event;
 	bad = follow_error(&w->wf);
 	if (bad)
@@ -375,9 +447,9 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	sigaction(SIGWINCH, &sa, NULL);
 	if (w->tty)	/* the alternate screen, no cursor: restored below */
 		fputs("\033[?1049h\033[?25l", out);
-	else if (!w->o.json)
+	else if (!w->o.json && !replay)
 		draw(w, false);
-	rc = follow(w);
+	rc = w->following ? follow(w) : 0;
 	if (w->tty) {
 		fputs("\033[?25h\033[?1049l", out);
 		draw(w, false);		/* the last picture stays on screen */

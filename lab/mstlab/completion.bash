@@ -21,7 +21,7 @@ _mstlab_options() {
 	exec) echo "-n --no-stdin --timeout $_mstlab_lab_options" ;;
 	run) echo "-s --scenario --keep $_mstlab_lab_options" ;;
 	status) echo "--json $_mstlab_lab_options" ;;
-	watch) echo '--json -j --count --for --replay' ;;
+	watch) echo '--json -j --count --for --replay --follow' ;;
 	decode) echo '--json -j' ;;
 	esac
 }

@@ -11,20 +11,21 @@
 #define TC_W 3
 #define PREFIX_W (TREE_W + ROOT_W + TC_W)
 
-void watch_log_add(struct watch_log *log, const char *line)
+void watch_log_add(struct watch_log *log, const struct watch_line *line)
 {
-	snprintf(log->line[log->next], WATCH_LINE_MAX, "%s", line);
+	log->line[log->next] = *line;
 	log->next = (log->next + 1) % WATCH_LOG_LINES;
 	if (log->n < WATCH_LOG_LINES)
 		log->n++;
 }
 
-const char *watch_log_newest(const struct watch_log *log, size_t i)
+const struct watch_line *watch_log_newest(const struct watch_log *log,
+					  size_t i)
 {
 	if (i >= log->n)
 		return NULL;
-	return log->line[(log->next + WATCH_LOG_LINES - 1 - i) %
-			 WATCH_LOG_LINES];
+	return &log->line[(log->next + WATCH_LOG_LINES - 1 - i) %
+			  WATCH_LOG_LINES];
 }
 
 /* text cut or padded to exactly width columns, in an SGR colour. */
@@ -192,6 +193,46 @@ static void table(const struct trees *tr, const struct watch_screen *scr,
 	}
 }
 
+/* The i-th newest line of log, without the hour when hourless. */
+static const struct watch_line *log_line(const struct watch_log *log,
+					 size_t i, bool hourless,
+					 struct watch_line *buf)
+{
+	const struct watch_line *l = watch_log_newest(log, i);
+
+	if (!l || !hourless)
+		return l;
+	watch_line_hourless(l, buf);
+	return buf;
+}
+
+/* The newest lines of log that fit in rows, oldest first; when one is
+ * too wide, every time loses its hour, so that they stay in a column. */
+static void events(const struct watch_log *log, int width, int rows,
+		   struct sbuf *out)
+{
+	const struct watch_line *l;
+	struct watch_line buf;
+	bool hourless = false;
+	struct sbuf row;
+	size_t k;
+
+	for (k = 0; k < (size_t)(rows > 0 ? rows : 0) &&
+		    (l = watch_log_newest(log, k)); k++)
+		if ((int)strlen(l->text) > width)
+			hourless = true;
+	sbuf_init(&row);
+	for (k = 0; (l = log_line(log, k, hourless, &buf)); k++) {
+		sbuf_reset(&row);
+		rows -= watch_line_fit(l, width, &row);
+		if (rows < 0)
+			break;
+	}
+	sbuf_free(&row);
+	while (k-- > 0)
+		watch_line_fit(log_line(log, k, hourless, &buf), width, out);
+}
+
 void watch_render_screen(const struct trees *tr,
 			 const struct watch_log *log,
 			 const struct watch_screen *scr, struct sbuf *out)
@@ -218,15 +259,8 @@ void watch_render_screen(const struct trees *tr,
 		sbuf_puts(out, "\n");
 		lines++;
 	}
-	/* The newest events at the bottom, as many as fit. */
-	for (size_t k = (size_t)(max_lines - lines); k-- > 0;) {
-		const char *l = watch_log_newest(log, k);
-
-		if (!l)
-			continue;
-		cell(out, false, NULL, l, (int)strnlen(l, (size_t)scr->width));
-		sbuf_puts(out, "\n");
-	}
+	/* The newest events at the bottom, as many as fit whole. */
+	events(log, scr->width, max_lines - lines, out);
 }
 
 static void end_name(const struct trees *tr, int node, int port,
@@ -236,10 +270,12 @@ static void end_name(const struct trees *tr, int node, int port,
 		 tr->t->nodes[node].ports[port].name);
 }
 
-/* A port's role as watch words it: a silent port's is unknown. */
+/* A port's role as watch words it: a silent port's is unknown; one whose
+ * link is down is disabled, as in summary.json. */
 static const char *role_word(const struct tree_port *p, const char *silent)
 {
-	return p->role == PORT_ROLE_SILENT ? silent :
+	return p->down ? port_role_name(PORT_ROLE_DISABLED) :
+	       p->role == PORT_ROLE_SILENT ? silent :
 					     port_role_name(p->role);
 }
 
@@ -262,18 +298,50 @@ static void mac_str(const uint8_t mac[6], char out[18])
 		 mac[2], mac[3], mac[4], mac[5]);
 }
 
-void watch_event_text(const struct trees *tr, const struct trees_change *e,
-		      char *buf, size_t len)
+/* s after the n characters of l's text, cut to fit; the new length. */
+static size_t line_put(struct watch_line *l, size_t n, const char *s)
 {
-	char t[32], tree[16], a[80], b[80], mac[18];
+	size_t k = strnlen(s, sizeof(l->text) - 1 - n);
+
+	memcpy(l->text + n, s, k);
+	l->text[n + k] = 0;
+	return n + k;
+}
+
+/* l = "TIME HEAD CHANGE" (HEAD may be empty). */
+static void line_join(struct watch_line *l, int64_t ns, const char *head,
+		      const char *change)
+{
+	char t[32];
+	size_t n;
+
+	hms(ns, t, sizeof(t));
+	n = line_put(l, 0, t);
+	n = line_put(l, n, " ");
+	l->head = (unsigned short)n;
+	if (*head) {
+		n = line_put(l, n, head);
+		n = line_put(l, n, " ");
+	}
+	l->change = (unsigned short)n;
+	line_put(l, n, change);
+}
+
+void watch_event_line(const struct trees *tr, const struct trees_change *e,
+		      struct watch_line *l)
+{
+	char tree[16], head[200], buf[WATCH_LINE_MAX], a[80], b[80];
+	char mac[18];
+	const char *what = buf;
 	const struct topo_link *tl = e->link >= 0 ? &tr->t->links[e->link] :
 						    NULL;
 
-	hms(e->ns, t, sizeof(t));
 	trees_tree_name(tr, e->tree, tree, sizeof(tree));
+	snprintf(head, sizeof(head), "%-7s", tree);
 	switch (e->kind) {
 	case TREES_PORT:
 		end_name(tr, e->node, e->port, a, sizeof(a));
+		snprintf(head, sizeof(head), "%-7s %-10s", tree, a);
 		b[0] = 0;
 		if (e->was.last_ns && e->was.root != e->now.root) {
 			char r0[32], r1[32];
@@ -284,8 +352,8 @@ void watch_event_text(const struct trees *tr, const struct trees_change *e,
 				    e->now.root, r1, sizeof(r1));
 			snprintf(b, sizeof(b), ", root %s -> %s", r0, r1);
 		}
-		snprintf(buf, len, "%s %-7s %-10s %s/%s -> %s/%s%s%s", t, tree,
-			 a, role_word(&e->was, "?"), state_word(&e->was),
+		snprintf(buf, sizeof(buf), "%s/%s -> %s/%s%s%s",
+			 role_word(&e->was, "?"), state_word(&e->was),
 			 role_word(&e->now, "?"), state_word(&e->now), b,
 			 e->now.inferred ? " (inferred)" :
 			 e->was.inferred ? " (said)" : "");
@@ -293,41 +361,119 @@ void watch_event_text(const struct trees *tr, const struct trees_change *e,
 	case TREES_ROOT:
 		bridge_name(tr, e->was_root_node, e->was_root, a, sizeof(a));
 		bridge_name(tr, e->root_node, e->root, b, sizeof(b));
-		snprintf(buf, len, "%s %-7s root %s -> %s", t, tree, a, b);
+		snprintf(buf, sizeof(buf), "root %s -> %s", a, b);
 		break;
 	case TREES_TC:
 		a[0] = 0;
 		if (e->node >= 0)
 			end_name(tr, e->node, e->port, a, sizeof(a));
-		snprintf(buf, len, "%s %-7s TC %s (%s)", t, tree,
+		snprintf(buf, sizeof(buf), "TC %s (%s)",
 			 e->on ? "set" : "cleared", a);
 		break;
 	case TREES_LINK:
 		end_name(tr, tl->end[0].node, tl->end[0].port, a, sizeof(a));
 		end_name(tr, tl->end[1].node, tl->end[1].port, b, sizeof(b));
-		snprintf(buf, len, "%s link%u %s-%s %s%s%s", t, tl->index, a, b,
-			 e->on ? "up" : "down", e->on ? "" : " ",
-			 e->on ? "" : link_mode(e->event));
+		snprintf(head, sizeof(head), "link%u %s-%s", tl->index, a, b);
+		snprintf(buf, sizeof(buf), "%s%s%s", e->on ? "up" : "down",
+			 e->on ? "" : " ", e->on ? "" : link_mode(e->event));
 		break;
 	case TREES_BAD_BPDU:
 		mac_str(e->src, mac);
 		a[0] = 0;
 		if (e->node >= 0)
 			end_name(tr, e->node, e->port, a, sizeof(a));
-		snprintf(buf, len, "%s link%u bad BPDU from %s%s%s: %s", t,
-			 tl ? tl->index : 0, a[0] ? a : mac, a[0] ? " " : "",
-			 a[0] ? mac : "", e->error);
+		snprintf(head, sizeof(head), "link%u", tl ? tl->index : 0);
+		snprintf(buf, sizeof(buf), "bad BPDU from %s%s%s: %s",
+			 a[0] ? a : mac, a[0] ? " " : "", a[0] ? mac : "",
+			 e->error);
 		break;
 	case TREES_UNKNOWN_SENDER:
 		mac_str(e->src, mac);
-		snprintf(buf, len, "%s link%u BPDU from %s: not a port of "
-			 "this lab", t, tl ? tl->index : 0, mac);
+		snprintf(head, sizeof(head), "link%u", tl ? tl->index : 0);
+		snprintf(buf, sizeof(buf), "BPDU from %s: not a port of "
+			 "this lab", mac);
 		break;
 	case TREES_LAB:
-		snprintf(buf, len, "%s %s %s", t, e->event->word,
-			 e->event->arg);
+		snprintf(head, sizeof(head), "%s", e->event->word);
+		what = e->event->arg;
 		break;
 	}
+	line_join(l, e->ns, head, what);
+}
+
+#define WRAP_INDENT 4
+
+/* s in rows of at most width columns, broken at spaces where it can
+ * be; rows after the first (all, if indent_first) indented. */
+static int wrap(struct sbuf *out, const char *s, int width,
+		bool indent_first)
+{
+	int rows = 0;
+
+	while (*s) {
+		int pre = rows || indent_first ? WRAP_INDENT : 0;
+		int room = width - pre > 1 ? width - pre : 1;
+		int n = (int)strlen(s);
+
+		if (n > room) {
+			int k = room;
+
+			while (k > 0 && s[k] != ' ')
+				k--;
+			n = k > 0 ? k : room;
+		}
+		sbuf_printf(out, "%*s%.*s\n", pre, "", n, s);
+		s += n;
+		while (*s == ' ')
+			s++;
+		rows++;
+	}
+	return rows;
+}
+
+/* The time as "HH:MM:SS.mmm": the hour can go. */
+static bool has_hour(const struct watch_line *l)
+{
+	return l->head >= 13 && l->text[2] == ':' && l->text[5] == ':';
+}
+
+void watch_line_hourless(const struct watch_line *l, struct watch_line *out)
+{
+	*out = *l;
+	if (!has_hour(l))
+		return;
+	memmove(out->text, out->text + 3, strlen(out->text + 3) + 1);
+	out->head -= 3;
+	out->change -= 3;
+}
+
+int watch_line_fit(const struct watch_line *l, int width, struct sbuf *out)
+{
+	const char *change = l->text + l->change;
+	struct watch_line s;
+	char head[WATCH_LINE_MAX];
+	size_t n = 0;
+
+	if ((int)strlen(l->text) <= width) {
+		sbuf_printf(out, "%s\n", l->text);
+		return 1;
+	}
+	if (has_hour(l)) {
+		watch_line_hourless(l, &s);
+		return watch_line_fit(&s, width, out);
+	}
+	/* HEAD without its padding: what changed stays whole. */
+	for (size_t i = 0; i < l->change; i++)
+		if (l->text[i] != ' ' || (n && head[n - 1] != ' '))
+			head[n++] = l->text[i];
+	while (n && head[n - 1] == ' ')
+		n--;
+	head[n] = 0;
+	if ((int)(n + 1 + strlen(change)) <= width) {
+		sbuf_printf(out, "%s %s\n", head, change);
+		return 1;
+	}
+	return wrap(out, head, width, false) + wrap(out, change, width, true);
 }
 
 static void json_time(struct printer *pr, int64_t ns)
@@ -460,5 +606,50 @@ void watch_event_json(const struct trees *tr, const struct trees_change *e,
 		print_string(&pr, PRINT_JSON, "arg", NULL, e->event->arg);
 		break;
 	}
+	print_close_object(&pr);
+}
+
+void watch_state_json(const struct trees *tr, int tree, int64_t ns,
+		      FILE *out)
+{
+	const struct tree_view *v = trees_now(tr, tree);
+	struct printer pr;
+
+	print_init(&pr, out, true);
+	print_open_object(&pr, NULL);
+	json_time(&pr, ns);
+	print_string(&pr, PRINT_JSON, "type", NULL, "state");
+	json_tree(tr, &pr, tree);
+	json_bridge(tr, &pr, "root", v->root_node, v->root);
+	print_bool(&pr, PRINT_JSON, "tc", NULL, v->tc);
+	print_open_array(&pr, "ports");
+	for (size_t i = 0; i < tr->t->n_nodes; i++) {
+		const struct topo_node *n = &tr->t->nodes[i];
+
+		if (!topo_role_is_bridge(n->role))
+			continue;
+		for (size_t j = 0; j < n->n_ports; j++) {
+			const struct tree_port *p =
+				tree_view_port(v, (int)i, (int)j);
+
+			print_open_object(&pr, NULL);
+			print_string(&pr, PRINT_JSON, "node", NULL, n->name);
+			print_string(&pr, PRINT_JSON, "port", NULL,
+				     n->ports[j].name);
+			json_link(tr, &pr, n->ports[j].link);
+			print_string(&pr, PRINT_JSON, "role", NULL,
+				     role_word(p, "unknown"));
+			print_string(&pr, PRINT_JSON, "state", NULL,
+				     state_word(p));
+			json_bridge(tr, &pr, "root",
+				    trees_node_of_bridge(tr, p->root), p->root);
+			print_bool(&pr, PRINT_JSON, "tc", NULL, p->tc);
+			if (p->inferred)
+				print_bool(&pr, PRINT_JSON, "inferred", NULL,
+					   true);
+			print_close_object(&pr);
+		}
+	}
+	print_close_array(&pr);
 	print_close_object(&pr);
 }

@@ -94,7 +94,7 @@ static int live_vs_history(struct agree *g, const struct plan *p,
 		snprintf(g->why, g->len, "out of memory");
 		return -1;
 	}
-	while (follow_pump(&fw, g->live, 4096))
+	while (follow_pump(&fw, g->live, 4096, INT64_MAX))
 		;
 	if (follow_error(&fw) && !g->differ) {
 		snprintf(g->why, g->len, "%s", follow_error(&fw));

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bpdu.h"
@@ -113,11 +114,11 @@ static int visible(const char *s, size_t n)
 
 static void fill_log(struct fx *f, struct watch_log *log)
 {
-	char line[WATCH_LINE_MAX];
+	struct watch_line line;
 
 	for (size_t i = 0; i < f->c.n; i++) {
-		watch_event_text(&f->tr, &f->c.ch[i], line, sizeof(line));
-		watch_log_add(log, line);
+		watch_event_line(&f->tr, &f->c.ch[i], &line);
+		watch_log_add(log, &line);
 	}
 }
 
@@ -340,22 +341,22 @@ TEST(the_follower_reads_a_capture_as_tcpdump_writes_it)
 	bytes = capture_bytes(&f, &len);
 	rec = (len - 24) / 2;
 	CHECK(follow_init(&wf, f.t, f.p, r.dir) == 0);
-	CHECK_INT(follow_pump(&wf, &f.tr, 100), 0);	/* no files */
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, INT64_MAX), 0); /* no files */
 	append(r.pcap, bytes, 10);				/* half a header */
-	CHECK_INT(follow_pump(&wf, &f.tr, 100), 0);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, INT64_MAX), 0);
 	append(r.pcap, bytes + 10, 24 - 10 + rec + 7);	/* 1.x records */
-	CHECK_INT(follow_pump(&wf, &f.tr, 100), 1);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, INT64_MAX), 1);
 	CHECK_INT(trees_port_now(&f.tr, 2, 1, 1)->role, PORT_ROLE_ALTERNATE);
-	CHECK_INT(follow_pump(&wf, &f.tr, 100), 0);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, INT64_MAX), 0);
 	append(r.pcap, bytes + 24 + rec + 7, rec - 7);	/* the rest */
 	snprintf(path, sizeof(path), "%s/events", r.dir);
 	append(path, "1500000000 link-down link1 carrier\n1700000000 li", 48);
-	CHECK_INT(follow_pump(&wf, &f.tr, 100), 2);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, INT64_MAX), 2);
 	CHECK_INT(trees_port_now(&f.tr, 2, 1, 1)->role, PORT_ROLE_DESIGNATED);
 	CHECK_INT(tree_port_state(trees_port_now(&f.tr, 0, 0, 0)),
 		  PORT_STATE_DOWN);
 	append(path, "nk-up link1\n", 12);
-	CHECK_INT(follow_pump(&wf, &f.tr, 100), 1);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, INT64_MAX), 1);
 	CHECK_INT(trees_port_now(&f.tr, 0, 0, 0)->role, PORT_ROLE_SILENT);
 	CHECK(!follow_error(&wf));
 	follow_close(&wf);
@@ -433,9 +434,9 @@ TEST(watch_replays_a_lab_as_json_lines_and_refuses_one_that_is_not_up)
  * What mstlab watch --json said, folded up to an instant, against one
  * summary.json snapshot: the same root and, per link end, the same
  * link state and, on a link that is up, the same role, forwarding and
- * deduction. The fold follows the JSON contract (README): a port line
- * sets a port, a root line a root, a link line takes its ends down, or
- * up and unheard.
+ * deduction. The fold follows the JSON contract (docs/cli.md): a state
+ * line sets a tree's root and every port, a port line a port, a root
+ * line a root, a link line takes its ends down, or up and unheard.
  */
 struct fold {
 	json_t *root;		/* tree (msti) -> root or null */
@@ -449,7 +450,33 @@ static void fold_line(struct fold *f, json_t *o)
 	json_int_t msti = json_integer_value(json_object_get(o, "msti"));
 	char key[128];
 
-	if (!strcmp(type, "root")) {
+	if (!strcmp(type, "state")) {
+		json_t *ports = json_object_get(o, "ports");
+
+		snprintf(key, sizeof(key), "%lld", (long long)msti);
+		json_object_set(f->root, key, json_object_get(o, "root"));
+		for (size_t i = 0; i < json_array_size(ports); i++) {
+			json_t *p = json_array_get(ports, i);
+			char end[96];
+			bool down = !strcmp(json_string_value(
+				json_object_get(p, "state")), "down");
+
+			snprintf(end, sizeof(end), "%s:%s",
+				 json_string_value(json_object_get(p, "node")),
+				 json_string_value(json_object_get(p, "port")));
+			snprintf(key, sizeof(key), "%lld %s", (long long)msti,
+				 end);
+			json_object_set_new(f->down, end, json_boolean(down));
+			if (down)
+				continue;
+			json_object_set_new(f->port, key, json_pack(
+				"{s:O, s:O, s:b}",
+				"role", json_object_get(p, "role"),
+				"state", json_object_get(p, "state"),
+				"inferred",
+				json_is_true(json_object_get(p, "inferred"))));
+		}
+	} else if (!strcmp(type, "root")) {
 		snprintf(key, sizeof(key), "%lld", (long long)msti);
 		json_object_set(f->root, key, json_object_get(o, "root"));
 	} else if (!strcmp(type, "port")) {
@@ -749,6 +776,27 @@ static int write_failover(struct run *r, struct fx *f)
 	return 0;
 }
 
+/* mstlab down forgets the lab: its run folder is a finished run. */
+static void lab_down(struct run *r)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/labs/tri", r->results);
+	unlink(path);
+}
+
+/* The failover above in a new run folder; with down, its lab is down
+ * (a finished run). */
+static int failover_run(struct fx *f, struct run *r, bool down)
+{
+	if (fx_init(f, tri_yaml) || make_run_of(r, f, tri_run_yaml) ||
+	    write_failover(r, f))
+		return -1;
+	if (down)
+		lab_down(r);
+	return 0;
+}
+
 /*
  * watch --json and summary.json say the same about a run: folded up to
  * each snapshot's instant, watch's lines give the snapshot's root and
@@ -764,9 +812,7 @@ TEST(watch_json_and_summary_json_agree_at_every_snapshot)
 	struct run r;
 	struct fx f;
 
-	CHECK(fx_init(&f, tri_yaml) == 0);
-	CHECK(make_run_of(&r, &f, tri_run_yaml) == 0);
-	CHECK(write_failover(&r, &f) == 0);
+	CHECK(failover_run(&f, &r, false) == 0);
 	if (!watch_agrees_with_verdicts(r.dir, &snaps, why, sizeof(why)))
 		unit_fail(__FILE__, __LINE__, "%s", why);
 	/* before-failure, after the failure, end; three trees each */
@@ -776,6 +822,397 @@ TEST(watch_json_and_summary_json_agree_at_every_snapshot)
 		if (!watch_agrees_with_verdicts(dir, &snaps, why, sizeof(why)))
 			unit_fail(__FILE__, __LINE__, "%s", why);
 	free(list);
+	run_free(&r);
+	fx_free(&f);
+}
+
+/* The tri lab with the longer names labs have. */
+static const char long_yaml[] =
+	"name: tri\n"
+	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"
+	"nodes:\n"
+	"  core-west: { role: bridge, priority: { cist: 4096, 1: 4096 } }\n"
+	"  core-east: { role: bridge, priority: { 2: 4096 } }\n"
+	"  access-03: { role: bridge }\n"
+	"links:\n"
+	"  - [core-west:uplink1, core-east:uplink1]\n"
+	"  - [core-east:uplink2, access-03:uplink1]\n"
+	"  - [access-03:uplink2, core-west:uplink2]\n";
+
+/* Rows as watch_line_fit writes them back into one line: each row's
+ * indent dropped, the rows joined by a space. */
+static void unwrap(const char *rows, char *out, size_t len)
+{
+	size_t n = 0;
+
+	while (*rows && n + 2 < len) {
+		size_t k;
+
+		while (*rows == ' ')
+			rows++;
+		k = strcspn(rows, "\n");
+		if (n)
+			out[n++] = ' ';
+		if (k > len - 1 - n)
+			k = len - 1 - n;
+		memcpy(out + n, rows, k);
+		n += k;
+		rows += k + (rows[k] ? 1 : 0);
+	}
+	out[n] = 0;
+}
+
+/*
+ * A port deduced alternate after a restore, a root port handed over:
+ * lines wider than 80 columns. Each keeps its change whole, on one row
+ * without the time's hour and HEAD's padding, or on rows of its own.
+ */
+TEST(event_lines_keep_the_change_they_report_at_80_columns)
+{
+	struct watch_log log = { 0 };
+	struct watch_screen scr = { 80, 24, false, "tri", S(9) };
+	char all[8192];
+	struct sbuf sb;
+	struct fx f;
+	int wide = 0, wrapped = 0, widest;
+
+	CHECK(fx_init(&f, long_yaml) == 0);
+	send_adv(&f, S(2), 2, 1, RF, RF, AD);
+	send_adv(&f, S(2) + 1, 2, 0, AD, AD, RF);
+	send_adv(&f, S(2) + 2, 0, 1, DF, DF, DF);
+	send_adv(&f, S(2) + 3, 1, 1, DF, DF, DF);
+	log_line(&f, "5000000000 link-down link3 carrier");
+	send_adv(&f, S(5) + 12, 2, 0, RF, RF, RF);
+	log_line(&f, "7000000000 link-up link3");
+	send_adv(&f, S(7) + 1, 0, 1, DF, DF, DF);
+	send_adv(&f, S(8), 2, 1, RF, RF, AD);
+	sbuf_init(&sb);
+	for (size_t i = 0; i < f.c.n; i++) {
+		struct watch_line l;
+		int rows;
+
+		watch_event_line(&f.tr, &f.c.ch[i], &l);
+		sbuf_reset(&sb);
+		rows = watch_line_fit(&l, 80, &sb);
+		wide += strlen(l.text) > 80;
+		wrapped += rows > 1;
+		screen_lines(sbuf_str(&sb), 80, &widest);
+		CHECK(widest <= 80);
+		unwrap(sbuf_str(&sb), all, sizeof(all));
+		if (!strstr(all, l.text + l.change)) {
+			unit_fail(__FILE__, __LINE__, "\"%s\" at 80 columns: "
+				  "\"%s\"", l.text, all);
+			return;
+		}
+	}
+	CHECK(wide > 4 && wrapped > 0);
+	/* The screen: every time without its hour, so they stay in a
+	 * column; the newest events whole at the bottom. */
+	fill_log(&f, &log);
+	sbuf_reset(&sb);
+	watch_render_screen(&f.tr, &log, &scr, &sb);
+	CHECK(screen_lines(sbuf_str(&sb), 80, &widest) <= 23);
+	CHECK(widest <= 80);
+	CHECK(strstr(sbuf_str(&sb), "\n00:07.000 msti 2  access-03:uplink2 "
+		     "?/unknown -> alternate/discarding (inferred)\n"));
+	CHECK(strstr(sbuf_str(&sb), "\n00:08.000 msti 1 access-03:uplink1\n"
+		     "    root/forwarding -> alternate/discarding "
+		     "(inferred)\n"));
+	unwrap(sbuf_str(&sb), all, sizeof(all));
+	for (size_t i = f.c.n - 3; i < f.c.n; i++) {
+		struct watch_line l;
+
+		watch_event_line(&f.tr, &f.c.ch[i], &l);
+		CHECK(strstr(all, l.text + l.change));
+	}
+	sbuf_free(&sb);
+	fx_free(&f);
+}
+
+/* pcap records as tcpdump -U writes them (nanosecond, host order). */
+static void pcap_header(const char *path)
+{
+	const uint32_t h[6] = { 0xa1b23c4d, 0x00040002, 0, 0, 65535,
+				DLT_EN10MB };
+
+	append(path, (const char *)h, sizeof(h));
+}
+
+static void pcap_bpdu(struct fx *f, const char *dir, int64_t ns, int node,
+		      int port, struct fx_adv a0, struct fx_adv a1,
+		      struct fx_adv a2)
+{
+	const struct fx_adv adv[3] = { a0, a1, a2 };
+	uint8_t rec[16 + BPDU_FRAME_MAX_LEN];
+	int link = f->t->nodes[node].ports[port].link;
+	size_t len = fx_mst_bpdu(f->p, node, port, 0, (const int[2]){ 0, 1 },
+				 adv, rec + 16, sizeof(rec) - 16);
+	const uint32_t h[4] = { (uint32_t)(ns / S(1)),
+				(uint32_t)(ns % S(1)), (uint32_t)len,
+				(uint32_t)len };
+	char path[600];
+
+	memcpy(rec, h, sizeof(h));
+	snprintf(path, sizeof(path), "%s/%s", dir, f->p->links[link].pcap);
+	append(path, (const char *)rec, 16 + len);
+}
+
+static bool in_time_order(const struct fx_changes *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (c->ch[i].ns < c->ch[i - 1].ns)
+			return false;
+	return true;
+}
+
+/*
+ * The files of a run being written do not grow in step: link1 has a
+ * BPDU at 1.166 s and the event log link3's failure at 1.154 s, while
+ * link2's BPDU at 1.150 s is not written yet. Nothing is given until
+ * every file is past it, or the horizon (now - the lag) is; the engine
+ * sees everything in time order.
+ */
+TEST(the_follower_merges_growing_files_in_time_order)
+{
+	struct follow wf;
+	struct run r;
+	struct fx f;
+	char path[600];
+
+	CHECK(fx_init(&f, tri_yaml) == 0);
+	CHECK(make_run(&r, &f) == 0);
+	for (int l = 0; l < 3; l++) {
+		snprintf(path, sizeof(path), "%s/%s", r.dir,
+			 f.p->links[l].pcap);
+		pcap_header(path);
+	}
+	pcap_bpdu(&f, r.dir, 1166000000, 0, 0, DF, DF, RF);	/* link1 */
+	pcap_bpdu(&f, r.dir, S(2), 0, 1, DF, DF, DF);		/* link3 */
+	snprintf(path, sizeof(path), "%s/events", r.dir);
+	append(path, "1154000000 link-down link3 carrier\n", 35);
+	CHECK(follow_init(&wf, f.t, f.p, r.dir) == 0);
+	/* link2 may still put something before 1.154 s. */
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, 0), 0);
+	CHECK_INT(follow_next(&wf), 1154000000);
+	pcap_bpdu(&f, r.dir, 1150000000, 1, 1, DF, DF, DF);	/* link2 */
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, 0), 1);	/* only that */
+	pcap_bpdu(&f, r.dir, 1300000000, 1, 1, DF, DF, DF);
+	/* Every file is past 1.154 s: the event; link1's BPDU at 1.166 s
+	 * waits for the event log (read up to 1.154 s). */
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, 0), 1);
+	CHECK_INT(follow_next(&wf), 1166000000);
+	/* The horizon lets what is no later than it go. */
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, 1300000000), 2);
+	CHECK_INT(follow_next(&wf), S(2));
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, INT64_MAX), 1);
+	CHECK_INT(follow_next(&wf), INT64_MAX);
+	CHECK(f.c.n > 4 && in_time_order(&f.c));
+	follow_close(&wf);
+	run_free(&r);
+	fx_free(&f);
+}
+
+/* mstlab with argv (NULL-terminated): what it printed (free it), how
+ * long it took in *secs. */
+static char *mstlab(char **argv, int *rc, double *secs)
+{
+	struct timespec t0, t1;
+	char *out, *err;
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	out = unit_capture(mstlab_cli, argc, argv, rc, &err);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	free(err);
+	if (secs)
+		*secs = (double)(t1.tv_sec - t0.tv_sec) +
+			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	return out;
+}
+
+/* --json's lines, parsed. */
+static json_t *json_lines(char *out)
+{
+	json_t *lines = json_array();
+	char *save = NULL;
+
+	for (char *l = strtok_r(out, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save))
+		json_array_append_new(lines, json_loads(l, 0, NULL));
+	return lines;
+}
+
+static const char *type_of(json_t *lines, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(lines, i),
+						 "type"));
+}
+
+/*
+ * A run whose lab is down is told from its start, at once, and watch
+ * exits (well before --for, which only bounds a failure): the events,
+ * then the table. --follow waits for more.
+ */
+TEST(a_finished_run_is_replayed_and_watch_exits)
+{
+	double secs;
+	json_t *lines;
+	struct run r;
+	struct fx f;
+	char *out;
+	int rc;
+
+	CHECK(failover_run(&f, &r, true) == 0);
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--for", "5",
+				 NULL }, &rc, &secs);
+	CHECK_INT(rc, 0);
+	CHECK(secs < 2);
+	/* No table of nothing first: the run's first event is. */
+	CHECK(!strncmp(out, "00:00:01.000 scenario s\n", 24));
+	CHECK(strstr(out, " link3 sw3:p2-sw1:p2 down carrier\n"));
+	CHECK(strstr(out, "00:00:09.000 run-end ok\n"));
+	CHECK(strstr(out, "(said)\nmstlab watch tri-1 "));
+	CHECK(strstr(out, "\ncist   sw1 "));
+	free(out);
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--json", "--for",
+				 "5", NULL }, &rc, &secs);
+	CHECK(secs < 2);
+	CHECK_INT(rc, 0);
+	lines = json_lines(out);
+	free(out);
+	CHECK(json_array_size(lines) > 10);
+	CHECK_STR(type_of(lines, 0), "state");
+	CHECK_STR(type_of(lines, json_array_size(lines) - 1), "port");
+	json_decref(lines);
+	/* --follow: the run so far is the first picture; it waits. */
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--follow", "--for",
+				 "0.5", NULL }, &rc, &secs);
+	CHECK_INT(rc, 0);
+	CHECK(secs >= 0.45);
+	CHECK(!strstr(out, "scenario s"));
+	CHECK(!strncmp(out, "mstlab watch tri-1 ", 19));
+	free(out);
+	run_free(&r);
+	fx_free(&f);
+}
+
+/*
+ * What watch shows is the engine's state after the newest event it
+ * printed: with --count stopping at link3's failure, the table has
+ * link3's ends down and sw3:p1 still alternate, not what came after.
+ */
+TEST(the_table_is_the_state_after_the_newest_event_printed)
+{
+	char count[16];
+	json_t *lines;
+	size_t k = 0;
+	struct run r;
+	struct fx f;
+	char *out;
+	int rc;
+
+	CHECK(failover_run(&f, &r, true) == 0);
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--json", "--for",
+				 "5", NULL }, &rc, NULL);
+	lines = json_lines(out);
+	free(out);
+	/* The events up to link3's failure. */
+	for (size_t i = 0; i < json_array_size(lines); i++) {
+		if (strcmp(type_of(lines, i), "state"))
+			k++;
+		if (!strcmp(type_of(lines, i), "link"))
+			break;
+		CHECK(i + 1 < json_array_size(lines));
+	}
+	json_decref(lines);
+	snprintf(count, sizeof(count), "%zu", k);
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--count", count,
+				 "--for", "5", NULL }, &rc, NULL);
+	CHECK_INT(rc, 0);
+	CHECK(strstr(out, "00:00:05.000 link3 sw3:p2-sw1:p2 down carrier\n"
+		      "mstlab watch tri-1 "));
+	CHECK(strstr(out, "\ncist   sw1         Df  --  Rf  Df  Ad  --  \n"));
+	free(out);
+	/* --json --count: the states, then that many events. */
+	out = mstlab((char *[]){ "mstlab", "watch", r.dir, "--count", count,
+				 "--json", "--for", "5", NULL }, &rc, NULL);
+	lines = json_lines(out);
+	free(out);
+	CHECK_INT(json_array_size(lines), 3 + k);
+	CHECK_STR(type_of(lines, 2 + k), "link");
+	json_decref(lines);
+	run_free(&r);
+	fx_free(&f);
+}
+
+/*
+ * --json starts with every tree's state, so a settled lab answers at
+ * once, and a reader that folds the events onto it has the trees: the
+ * state agrees with all the events from the run's start.
+ */
+TEST(json_starts_with_the_state_of_every_tree)
+{
+	char *argv[] = { "mstlab", "watch", "tri", "--json", "--count", "5",
+			 "--for", "0.3", NULL };
+	char *replay[] = { "mstlab", "watch", "tri", "--json", "--replay",
+			   "--for", "0", NULL };
+	struct fold all = { json_object(), json_object(), json_object() };
+	struct fold now = { json_object(), json_object(), json_object() };
+	static const char *const root[] = { "sw1", "sw1", "sw2" };
+	json_t *lines, *events;
+	const char *k;
+	struct run r;
+	struct fx f;
+	json_t *v;
+	char *out;
+	int rc;
+
+	CHECK(failover_run(&f, &r, false) == 0);
+	out = mstlab(argv, &rc, NULL);
+	CHECK_INT(rc, 0);
+	lines = json_lines(out);
+	free(out);
+	/* Settled: the three trees' states and no event. */
+	CHECK_INT(json_array_size(lines), 3);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *o = json_array_get(lines, i);
+
+		CHECK_STR(type_of(lines, i), "state");
+		CHECK_INT(json_integer_value(json_object_get(o, "msti")), i);
+		CHECK_STR(json_string_value(json_object_get(o, "root")),
+			  root[i]);
+		CHECK_INT(json_array_size(json_object_get(o, "ports")), 6);
+		fold_line(&now, o);
+	}
+	out = mstlab(replay, &rc, NULL);
+	events = json_lines(out);
+	free(out);
+	for (size_t i = 0; i < json_array_size(events); i++)
+		fold_line(&all, json_array_get(events, i));
+	CHECK(json_equal(all.root, now.root));
+	json_object_foreach(now.port, k, v) {
+		char *a = json_dumps(v, 0),
+		     *b = json_dumps(json_object_get(all.port, k), 0);
+
+		if (!json_equal(v, json_object_get(all.port, k)))
+			unit_fail(__FILE__, __LINE__, "%s: state %s, events %s",
+				  k, a, b ? b : "none");
+		free(a);
+		free(b);
+	}
+	json_object_foreach(now.down, k, v)
+		CHECK(json_is_true(v) ==
+		      json_is_true(json_object_get(all.down, k)));
+	json_decref(lines);
+	json_decref(events);
+	json_decref(all.root);
+	json_decref(all.port);
+	json_decref(all.down);
+	json_decref(now.root);
+	json_decref(now.port);
+	json_decref(now.down);
 	run_free(&r);
 	fx_free(&f);
 }

@@ -50,6 +50,20 @@ static int node_arg(struct runtime *rt, const char *name)
 	return n;
 }
 
+/* attach, then the node the first word names: 0 with *node, else the
+ * exit status. */
+static int attach_node(struct runtime *rt, struct lab *l, int argc,
+		       char **argv, FILE *out, FILE *err, const char *usage,
+		       int nargs_min, int *node)
+{
+	int rc = attach(rt, l, argc, argv, out, err, usage, nargs_min);
+
+	if (rc)
+		return rc;
+	*node = node_arg(rt, rt->args[0]);
+	return *node < 0 ? 1 : 0;
+}
+
 int cmd_status(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct runtime rt;
@@ -153,16 +167,13 @@ int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 	char host[2][PATH_MAX + 64], guest[2][128], *input = NULL;
 	const char *name;
 	struct errbuf e;
-	int node, rc = attach(&rt, &l, argc, argv, out, err,
-			      "exec [-n] [--timeout D] TOPO.yaml|LAB NODE CMD "
-			      "[ARG...]", 2);
+	int node, rc = attach_node(&rt, &l, argc, argv, out, err,
+				   "exec [-n] [--timeout D] TOPO.yaml|LAB NODE "
+				   "CMD [ARG...]", 2, &node);
 
 	if (rc)
 		goto out;
 	rc = 1;
-	node = node_arg(&rt, rt.args[0]);
-	if (node < 0)
-		goto out;
 	input = stdin_b64(&rt);
 	if (!input)
 		goto out;
@@ -292,15 +303,12 @@ int cmd_shell(int argc, char **argv, FILE *out, FILE *err)
 	struct runtime rt;
 	struct lab l = { 0 };
 	struct errbuf e;
-	int node, rc = attach(&rt, &l, argc, argv, out, err,
-			      "shell TOPO.yaml|LAB NODE", 1);
+	int node, rc = attach_node(&rt, &l, argc, argv, out, err,
+				   "shell TOPO.yaml|LAB NODE", 1, &node);
 
 	if (rc)
 		goto out;
 	rc = 1;
-	node = node_arg(&rt, rt.args[0]);
-	if (node < 0)
-		goto out;
 	if (!isatty(0))
 		fprintf(err, "mstlab shell: standard input is not a terminal: "
 			"it goes to the console as it is\n");
@@ -328,15 +336,12 @@ int cmd_console(int argc, char **argv, FILE *out, FILE *err)
 	char path[PATH_MAX + 64], buf[4096];
 	size_t n;
 	FILE *f;
-	int node, rc = attach(&rt, &l, argc, argv, out, err,
-			      "console TOPO.yaml NODE", 1);
+	int node, rc = attach_node(&rt, &l, argc, argv, out, err,
+				   "console TOPO.yaml|LAB NODE", 1, &node);
 
 	if (rc)
 		goto out;
 	rc = 1;
-	node = node_arg(&rt, rt.args[0]);
-	if (node < 0)
-		goto out;
 	snprintf(path, sizeof(path), "%s/console/%s.log", l.run_dir,
 		 rt.t->nodes[node].name);
 	f = fopen(path, "re");

@@ -290,7 +290,7 @@ test_flush() {
 # ---- errors: message and exit code ----------------------------------------------
 
 test_errors() {
-	expect_usage "mstctl --help prints its usage" "Usage: mstctl [-j]" \
+	expect_usage "mstctl --help prints its usage" "Usage: mstctl [-j|--json]" \
 		mstctl --help
 	ip link add lone0 type veth peer name lone1
 	ip link add br2 type bridge vlan_filtering 1

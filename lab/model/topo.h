@@ -117,7 +117,14 @@ struct topo_mst {
 	size_t n_msti;
 	struct topo_msti msti[TOPO_MAX_MSTI];	/* sorted by id */
 	unsigned hello_s, max_age_s, forward_delay_s, max_hops;
+	unsigned tx_hold;		/* BPDUs per second at most, 1..10 */
+	enum topo_force_version {	/* 802.1Q ForceProtocolVersion */
+		TOPO_FORCE_MSTP,
+		TOPO_FORCE_RSTP,
+		TOPO_FORCE_STP,
+	} force_version;
 };
+const char *topo_force_version_name(enum topo_force_version v);
 
 struct topo_port {
 	char name[TOPO_PORT_NAME_MAX + 1];

@@ -296,3 +296,9 @@ int topo_parse_duration_ms(const char *s, unsigned *ms)
 	}
 	return -EINVAL;
 }
+
+const char *topo_force_version_name(enum topo_force_version v)
+{
+	return v == TOPO_FORCE_STP ? "stp" : v == TOPO_FORCE_RSTP ? "rstp" :
+	       "mstp";
+}

@@ -305,7 +305,10 @@ static int parse_mst(struct ty_ctx *c, struct topo_mst *m,
 		     const yaml_node_t *n, const char *what)
 {
 	static const char *const keys[] = { "region", "revision", "instances",
-		"hello", "max_age", "forward_delay", "max_hops", NULL };
+		"hello", "max_age", "forward_delay", "max_hops", "tx_hold",
+		"force_version", NULL };
+	static const char *const versions[] = { "mstp", "rstp", "stp", NULL };
+	int fv;
 	yaml_node_t *v;
 	unsigned long x;
 
@@ -342,6 +345,18 @@ static int parse_mst(struct ty_ctx *c, struct topo_mst *m,
 			return -1;
 		m->max_hops = (unsigned)x;
 	}
+	v = ty_get(c, n, "tx_hold");
+	if (v) {
+		if (ty_uint(c, v, "tx_hold", 1, 10, &x))
+			return -1;
+		m->tx_hold = (unsigned)x;
+	}
+	v = ty_get(c, n, "force_version");
+	if (v) {
+		if (ty_enum(c, v, "force_version", versions, &fv))
+			return -1;
+		m->force_version = (enum topo_force_version)fv;
+	}
 	/* 802.1Q 13.25: 2 * (forward delay - 1) >= max age >= 2 * (hello + 1) */
 	if (2 * (m->forward_delay_s - 1) < m->max_age_s ||
 	    m->max_age_s < 2 * (m->hello_s + 1))
@@ -358,6 +373,8 @@ static void mst_defaults(struct topo_mst *m, const char *region)
 	m->max_age_s = 20;
 	m->forward_delay_s = 15;
 	m->max_hops = 20;
+	m->tx_hold = 6;
+	m->force_version = TOPO_FORCE_MSTP;
 }
 
 static int parse_vlans(struct ty_ctx *c, const yaml_node_t *n,

@@ -9,7 +9,7 @@ mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/cli.c \
 	lab/mstlab/console.c \
 	lab/mstlab/guardian.c \
 	lab/mstlab/hostnet.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
-	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
+	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/run_ref.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
 	lab/mstlab/version.c lab/mstlab/watch_render.c
 mstlabcore_USES := checks model libmst util

@@ -58,7 +58,7 @@ static void half(struct sbuf *o, const struct result_run *r, size_t l,
 	plan_dot_id(o, label);
 	if (page)
 		sbuf_printf(o, ", class=\"port e-%zu-%d\", dir=forward, "
-			    "arrowsize=0.7", l, end);
+			    "arrowsize=1.1", l, end);
 	else if (p->down)
 		sbuf_puts(o, ", class=\"port down\", style=dotted, "
 			  "color=\"#aaaaaa\"");
@@ -82,12 +82,17 @@ static void topo_dot(const struct result_run *r,
 		     const struct result_snapshot *s, bool page,
 		     struct sbuf *o)
 {
-	sbuf_puts(o, "graph topology {\n"
-		  "  graph [overlap=false, splines=true, pad=0.15];\n"
-		  "  node [fontname=\"Helvetica\", fontsize=11, "
-		  "style=filled, fillcolor=\"#f4f6f8\"];\n"
-		  "  edge [fontname=\"Helvetica\", fontsize=9, len=0.8, "
-		  "penwidth=1.5, color=\"#555555\"];\n");
+	/* The page's links are longer: their ends carry its colours. Its
+	 * overlaps go by scaling the layout up, not by prism's pass, which
+	 * shrinks every link to its shortest. */
+	sbuf_printf(o, "graph topology {\n"
+		    "  graph [overlap=%s, splines=true, pad=0.15];\n"
+		    "  node [fontname=\"Helvetica\", fontsize=%d, "
+		    "style=filled, fillcolor=\"#f4f6f8\"];\n"
+		    "  edge [fontname=\"Helvetica\", fontsize=%d, len=%s, "
+		    "penwidth=1.5, color=\"#555555\"];\n",
+		    page ? "scale" : "false", page ? 14 : 11, page ? 12 : 9,
+		    page ? "1.1" : "0.8");
 	for (size_t i = 0; i < r->n_nodes; i++) {
 		bool root = s->root == (int)i;
 

@@ -11,9 +11,10 @@ mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/cli.c \
 	lab/mstlab/hostnet.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
 	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/run_ref.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
-	lab/mstlab/version.c lab/mstlab/watch_render.c
+	lab/mstlab/version.c lab/mstlab/watch_render.c \
+	lab/mstlab/serve_http.c lab/mstlab/serve_assets.c
 mstlabcore_USES := checks model libmst util
-mstlabcore_LDLIBS := -lvirt -lvirt-qemu -ljansson
+mstlabcore_LDLIBS := -lvirt -lvirt-qemu -ljansson -lmicrohttpd -lpthread
 
 PROGRAMS += mstlab
 mstlab_SRCS := lab/mstlab/main.c
@@ -31,3 +32,8 @@ test_watch_USES := mstlabcore
 UNIT_TESTS += test_version
 test_version_SRCS := tests/unit/test_version.c
 test_version_USES := mstlabcore
+
+# The page of mstlab serve is assembled into serve_assets.o (.incbin):
+# it is rebuilt when a file of the page changes.
+SERVE_PAGE := $(wildcard lab/mstlab/serve/*)
+$(call obj,lab/mstlab/serve_assets.c) $(call obj_san,lab/mstlab/serve_assets.c): $(SERVE_PAGE)

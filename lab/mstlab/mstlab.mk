@@ -12,7 +12,9 @@ mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/cli.c \
 	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/run_ref.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
 	lab/mstlab/version.c lab/mstlab/watch_render.c \
-	lab/mstlab/serve_http.c lab/mstlab/serve_assets.c
+	lab/mstlab/cmd_serve.c lab/mstlab/serve_http.c \
+	lab/mstlab/serve_assets.c lab/mstlab/serve_model.c \
+	lab/mstlab/serve_flows.c
 mstlabcore_USES := checks model libmst util
 mstlabcore_LDLIBS := -lvirt -lvirt-qemu -ljansson -lmicrohttpd -lpthread
 

@@ -31,6 +31,12 @@ test_lab_SRCS := tests/unit/test_lab.c
 test_lab_USES := mstlabcore
 test_watch_SRCS := tests/unit/test_watch.c tests/unit/checks_fixture.c tests/unit/fixture_agree.c
 test_watch_USES := mstlabcore
+# mstlab serve: routes, tokens, hostile clients against a real server,
+# the page's data from run folders, live flows.
+UNIT_TESTS += test_serve
+test_serve_SRCS := tests/unit/test_serve.c tests/unit/checks_fixture.c tests/unit/fixture_agree.c
+test_serve_USES := mstlabcore
+test_serve_LDLIBS := -lpthread
 UNIT_TESTS += test_version
 test_version_SRCS := tests/unit/test_version.c
 test_version_USES := mstlabcore

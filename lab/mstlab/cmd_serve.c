@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lab.h"
@@ -38,6 +37,8 @@ static const char serve_usage[] =
 struct serve_opts {
 	const char *what, *listen, *token_file, *uri;
 	bool read_only;
+	struct sockaddr_storage addr;	/* --listen's */
+	socklen_t addr_len;
 };
 
 struct serve_run {
@@ -55,14 +56,6 @@ struct serve_run {
 	unsigned long flows_sent;	/* flows.version then */
 	char token[SERVE_TOKEN_MAX + 1];
 };
-
-static int64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 enum { O_LISTEN = 256, O_TOKEN_FILE, O_READ_ONLY, O_URI };
 
@@ -82,6 +75,7 @@ static const struct opt_spec serve_spec = {
 static int parse_opts(struct serve_opts *o, int argc, char **argv,
 		      char *why, size_t len)
 {
+	struct errbuf e;
 	struct opts op;
 	int c;
 
@@ -100,6 +94,10 @@ static int parse_opts(struct serve_opts *o, int argc, char **argv,
 	}
 	if (c != OPT_END) {
 		opts_why(&op, why, len);
+		return -1;
+	}
+	if (serve_listen_parse(o->listen, &o->addr, &o->addr_len, &e)) {
+		snprintf(why, len, "--listen: %s", e.msg);
 		return -1;
 	}
 	o->what = argv[op.ind];
@@ -123,8 +121,6 @@ static void on_change(void *ctx, const struct trees_change *c)
 	size_t len = 0;
 	FILE *f;
 
-	if (c->kind == TREES_LAB)
-		serve_flows_event(&s->m.flows, c->event);
 	if (c->kind == TREES_LINK)
 		memset(s->dirty, true, sizeof(s->dirty));
 	else if (c->tree >= 0 && c->tree < TOPO_MAX_TREES)
@@ -142,49 +138,35 @@ static void on_change(void *ctx, const struct trees_change *c)
 	free(buf);
 }
 
-static bool probe_keep(void *ctx, const uint8_t *frame, size_t len)
+/* A message (j, freed) to one stream, or to every one (c NULL). */
+static void send_to(struct serve_run *s, struct serve_client *c,
+		    const char *event, char *j, size_t len)
 {
-	(void)ctx;
-	return serve_flows_keep(frame, len);
-}
-
-static void probe_frame(void *ctx, int64_t ns, int link, uint32_t frame_no,
-			const uint8_t *frame, size_t len)
-{
-	struct serve_run *s = ctx;
-
-	(void)frame_no;
-	serve_flows_frame(&s->m.flows, ns, link, frame, len);
+	if (!j)
+		return;
+	if (c)
+		serve_http_send(c, event, j, len);
+	else
+		serve_http_broadcast(s->h, event, j, len);
+	free(j);
 }
 
 static void send_state(struct serve_run *s, struct serve_client *c, int tree,
 		       int64_t ns)
 {
-	size_t len;
+	size_t len = 0;
 	char *j = serve_model_state(&s->m, tree, ns, &len);
 
-	if (!j)
-		return;
-	if (c)
-		serve_http_send(c, "state", j, len);
-	else
-		serve_http_broadcast(s->h, "state", j, len);
-	free(j);
+	send_to(s, c, "state", j, len);
 }
 
 static void send_flows(struct serve_run *s, struct serve_client *c,
 		       int64_t now)
 {
-	size_t len;
+	size_t len = 0;
 	char *j = serve_model_flows(&s->m, now, &len);
 
-	if (!j)
-		return;
-	if (c)
-		serve_http_send(c, "flows", j, len);
-	else
-		serve_http_broadcast(s->h, "flows", j, len);
-	free(j);
+	send_to(s, c, "flows", j, len);
 }
 
 /* The lab's time: the newest item the engine had, or the horizon. */
@@ -245,7 +227,7 @@ static bool on_stream(void *ctx, struct serve_client *c,
 		      struct serve_reply *r)
 {
 	struct serve_run *s = ctx;
-	int64_t now = lab_now(s, realtime_ns() - FOLLOW_LAG_NS);
+	int64_t now = lab_now(s, events_now() - FOLLOW_LAG_NS);
 	char hello[128];
 
 	if (s->m.replay) {
@@ -260,6 +242,19 @@ static bool on_stream(void *ctx, struct serve_client *c,
 		send_state(s, c, (int)t, now);
 	send_flows(s, c, now);
 	return true;
+}
+
+/* The link an action names, what it does to it: the link, or -1 with
+ * why. */
+static int link_action(const struct serve_run *s, const struct serve_args *a,
+		       bool *fail, enum topo_fail_mode *mode, struct errbuf *e)
+{
+	if (!a->end || !a->action)
+		return errbuf_set(e, "end=NODE:PORT and action=fail|restore "
+				  "are needed");
+	if (lab_link_words(a->action, a->mode, fail, mode, e))
+		return -1;
+	return lab_link_at(s->ref.t, a->end, e);
 }
 
 static bool on_control_check(void *ctx, const struct serve_args *a,
@@ -277,13 +272,7 @@ static bool on_control_check(void *ctx, const struct serve_args *a,
 				  "mstlab serve --read-only");
 		return false;
 	}
-	if (!a->end || !a->action) {
-		serve_reply_error(r, 400, "end=NODE:PORT and action=fail|restore "
-				  "are needed");
-		return false;
-	}
-	if (lab_link_words(a->action, a->mode, &fail, &mode, &e) ||
-	    lab_link_at(s->ref.t, a->end, &e) < 0) {
+	if (link_action(s, a, &fail, &mode, &e) < 0) {
 		serve_reply_error(r, 400, "%s", e.msg);
 		return false;
 	}
@@ -301,8 +290,7 @@ static void on_control(void *ctx, const struct serve_args *a,
 	int link;
 	char *body;
 
-	lab_link_words(a->action, a->mode, &fail, &mode, &e);
-	link = lab_link_at(s->ref.t, a->end, &e);
+	link = link_action(s, a, &fail, &mode, &e);	/* checked before */
 	if (fail ? lab_link_fail(&s->lab, link, mode, &e) :
 		   lab_link_restore(&s->lab, link, &e)) {
 		serve_reply_error(r, 500, "%s", e.msg);
@@ -359,13 +347,13 @@ static void lab_gone(struct serve_run *s)
 
 static void loop(struct serve_run *s)
 {
-	int64_t last_flows = 0, last_alive = realtime_ns(), last_check = 0;
+	int64_t last_flows = 0, last_alive = events_now(), last_check = 0;
 	int ino = s->m.replay ? -1 : watch_fd(s->ref.run_dir);
 	char drain[4096];
 
 	while (!lab_interrupted) {
 		struct pollfd pfd = { .fd = ino, .events = POLLIN };
-		int64_t now = realtime_ns(), h, due;
+		int64_t now = events_now(), h, due;
 		int wait = s->m.replay ? 1000 : 250;
 
 		/* An item held back is due once the lag has passed. */
@@ -381,7 +369,7 @@ static void loop(struct serve_run *s)
 				;
 		if (s->m.replay)
 			continue;
-		now = realtime_ns();
+		now = events_now();
 		h = now - FOLLOW_LAG_NS;
 		if (s->up) {
 			pump(s, h);
@@ -430,15 +418,13 @@ static int attach(struct serve_run *s)
 
 static int start(struct serve_run *s)
 {
-	struct serve_cfg cfg = { 0 };
+	struct serve_cfg cfg = { .addr = s->o.addr, .addr_len = s->o.addr_len };
 	const struct serve_app app = {
 		.ctx = s, .get = on_get, .stream = on_stream,
 		.control_check = on_control_check, .control = on_control,
 	};
 	struct errbuf e;
 
-	if (serve_listen_parse(s->o.listen, &cfg.addr, &cfg.addr_len, &e))
-		goto bad;
 	if (s->o.token_file) {
 		if (serve_token_read(s->o.token_file, s->token,
 				     sizeof(s->token), &e))
@@ -476,7 +462,7 @@ int cmd_serve(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct serve_run *s = calloc(1, sizeof(*s));
 	struct errbuf e;
-	char why[160];
+	char why[ERRBUF_LEN + 16];
 	int rc = 1;
 
 	if (!s)
@@ -502,12 +488,9 @@ int cmd_serve(int argc, char **argv, FILE *out, FILE *err)
 		s->control = true;
 	}
 	if (s->up) {
-		s->m.live.emit = on_change;
-		s->m.live.emit_ctx = s;
-		s->m.fw.keep = probe_keep;
-		s->m.fw.frame = probe_frame;
-		s->m.fw.ctx = s;
-		pump(s, realtime_ns() - FOLLOW_LAG_NS);
+		s->m.on_change = on_change;
+		s->m.on_change_ctx = s;
+		pump(s, events_now() - FOLLOW_LAG_NS);
 		memset(s->dirty, 0, sizeof(s->dirty));
 	}
 	rc = start(s);

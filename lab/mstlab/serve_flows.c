@@ -190,11 +190,23 @@ static int64_t outage_now(const struct serve_flow *f, int64_t now)
 		       now - since : 0;
 }
 
+/* What a flow and a flood both say: their VLAN's tree, and a rate over
+ * the last second. */
+static void tree_rate(struct printer *pr, const struct serve_flows *fl,
+		      int tree, const char *key, const struct serve_rate *r,
+		      int64_t now)
+{
+	char name[16];
+
+	print_string(pr, PRINT_JSON, "tree", NULL,
+		     trees_tree_name(fl->tr, tree, name, sizeof(name)));
+	print_uint(pr, PRINT_JSON, key, NULL, (unsigned)rate_sum(r, now));
+}
+
 void serve_flows_json(const struct serve_flows *fl, int64_t now, FILE *out)
 {
 	const struct topo *t = fl->t;
 	struct printer pr;
-	char tree[16];
 
 	print_init(&pr, out, true);
 	print_open_object(&pr, NULL);
@@ -210,15 +222,11 @@ void serve_flows_json(const struct serve_flows *fl, int64_t now, FILE *out)
 			     t->nodes[f->from].name);
 		print_string(&pr, PRINT_JSON, "to", NULL, t->nodes[f->to].name);
 		print_uint(&pr, PRINT_JSON, "vid", NULL, f->vid);
-		print_string(&pr, PRINT_JSON, "tree", NULL,
-			     trees_tree_name(fl->tr, f->tree, tree,
-					     sizeof(tree)));
+		tree_rate(&pr, fl, f->tree, "rx_per_s", &f->rate, now);
 		print_uint(&pr, PRINT_JSON, "pps", NULL, f->pps);
 		print_bool(&pr, PRINT_JSON, "running", NULL,
 			   f->stop_ns == INT64_MAX);
 		print_u64(&pr, PRINT_JSON, "rx", NULL, f->rx);
-		print_uint(&pr, PRINT_JSON, "rx_per_s", NULL,
-			   (unsigned)rate_sum(&f->rate, now));
 		print_uint(&pr, PRINT_JSON, "outage_ms", NULL,
 			   (unsigned)(cur / 1000000));
 		print_uint(&pr, PRINT_JSON, "longest_ms", NULL,
@@ -233,12 +241,8 @@ void serve_flows_json(const struct serve_flows *fl, int64_t now, FILE *out)
 
 		print_open_object(&pr, NULL);
 		print_uint(&pr, PRINT_JSON, "vid", NULL, fd->vid);
-		print_string(&pr, PRINT_JSON, "tree", NULL,
-			     trees_tree_name(fl->tr, fd->tree, tree,
-					     sizeof(tree)));
+		tree_rate(&pr, fl, fd->tree, "per_s", &fd->rate, now);
 		print_u64(&pr, PRINT_JSON, "total", NULL, fd->total);
-		print_uint(&pr, PRINT_JSON, "per_s", NULL,
-			   (unsigned)rate_sum(&fd->rate, now));
 		print_u64(&pr, PRINT_JSON, "last_ns", NULL,
 			  (uint64_t)fd->last_ns);
 		print_close_object(&pr);

@@ -223,12 +223,42 @@ static void replay_json(struct serve_model *m, const char *run_dir,
 
 /* ---- opening ------------------------------------------------------------------- */
 
+static void live_change(void *ctx, const struct trees_change *c)
+{
+	struct serve_model *m = ctx;
+
+	if (c->kind == TREES_LAB)
+		serve_flows_event(&m->flows, c->event);
+	if (m->on_change)
+		m->on_change(m->on_change_ctx, c);
+}
+
+static bool live_keep(void *ctx, const uint8_t *frame, size_t len)
+{
+	(void)ctx;
+	return serve_flows_keep(frame, len);
+}
+
+static void live_frame(void *ctx, int64_t ns, int link, uint32_t frame_no,
+		       const uint8_t *frame, size_t len)
+{
+	struct serve_model *m = ctx;
+
+	(void)frame_no;
+	serve_flows_frame(&m->flows, ns, link, frame, len);
+}
+
 static int open_live(struct serve_model *m, const struct run_ref *ref)
 {
 	if (trees_init(&m->live, m->t, m->p, TREES_LIVE) ||
 	    follow_init(&m->fw, m->t, m->p, ref->run_dir))
 		return -1;
 	serve_flows_init(&m->flows, m->t, &m->live);
+	m->live.emit = live_change;
+	m->live.emit_ctx = m;
+	m->fw.keep = live_keep;
+	m->fw.frame = live_frame;
+	m->fw.ctx = m;
 	return 0;
 }
 

@@ -33,6 +33,8 @@ struct serve_model {
 	struct trees live;
 	struct follow fw;
 	struct serve_flows flows;
+	trees_emit_fn on_change;	/* the application's, or NULL */
+	void *on_change_ctx;
 	/* replay */
 	struct analysis *a;
 	struct tree_view view;
@@ -41,7 +43,10 @@ struct serve_model {
 	json_t *lab;		/* /api/lab but for control and up */
 };
 
-/* The model of ref's run, live or replayed: 0, or -1 with err. */
+/* The model of ref's run, live or replayed: 0, or -1 with err. Live,
+ * the follower (m->fw) feeds the engine (m->live) and the probe frames
+ * to the flows, and the engine's changes, once the flows have had the
+ * event log's probe lines, go to m->on_change. */
 int serve_model_open(struct serve_model *m, const struct run_ref *ref,
 		     bool replay, struct errbuf *err);
 void serve_model_close(struct serve_model *m);

@@ -50,6 +50,15 @@ def wait_end(page, tree, end, state, timeout=BOUND_S):
         return None
 
 
+def waited(page, expr, timeout):
+    """Whether expr came true within timeout seconds."""
+    try:
+        page.wait(expr, timeout, every=0.02)
+        return True
+    except CDPError:
+        return False
+
+
 def events_lines(run_dir):
     with open(os.path.join(run_dir, "events")) as f:
         return f.read().splitlines()
@@ -187,7 +196,9 @@ def replay(url, summary_path, out, readme):
     snaps = [s for s in sc["topology"]]
     with Browser() as b:
         page = b.open(url)
-        page.wait("window.mstlab && mstlab.ready", 30)
+        if not waited(page, "window.mstlab && mstlab.ready", 30):
+            tap(False, "the replay page loads", page.errors())
+            return
         failed = [c for s in summary["scenarios"] for c in s["checks"]
                   if c["result"] == "fail" and c["evidence"]]
         if failed:
@@ -200,7 +211,7 @@ def replay(url, summary_path, out, readme):
             # Elsewhere, then a click on the failed check in the list.
             page.eval("mstlab.seek(mstlab.lab.start_ns)")
             page.click('#checks li.fail')
-            page.wait("String(mstlab.t) === '%s'" % want, 5)
+            waited(page, "String(mstlab.t) === '%s'" % want, 5)
             at = page.eval("String(mstlab.t)")
             tap(at == want, "clicking the failed check jumps to its "
                 "evidence instant", f"{at} != {want}")
@@ -211,8 +222,8 @@ def replay(url, summary_path, out, readme):
                 continue
             t = group[0]["time_ns"]
             page.eval("mstlab.seek('%s')" % t)
-            page.wait("String(mstlab.t) === '%s'" % t, 5)
-            diffs = []
+            diffs = [] if waited(page, "String(mstlab.t) === '%s'" % t, 5) \
+                else [f"the page is at {page.eval('String(mstlab.t)')}"]
             for s in group:
                 shown = ends(page, s["tree"])
                 root = page.eval("mstlab.states.find(x => x.tree === '%s').root"
@@ -237,7 +248,7 @@ def replay(url, summary_path, out, readme):
                               if s["at"] == "after-event"), None)
             if link_down:
                 page.eval("mstlab.seek('%s')" % link_down)
-                page.wait("String(mstlab.t) === '%s'" % link_down, 5)
+                waited(page, "String(mstlab.t) === '%s'" % link_down, 5)
                 time.sleep(0.3)
                 page.screenshot(readme)
                 print(f"# README picture: {readme}")

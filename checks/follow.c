@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -224,6 +225,19 @@ int64_t follow_next(struct follow *wf)
 	const struct follow_source *next = oldest(wf);
 
 	return next ? next->ns : INT64_MAX;
+}
+
+int follow_inotify(const char *run_dir)
+{
+	char pcap_dir[PATH_MAX + 8];
+	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	snprintf(pcap_dir, sizeof(pcap_dir), "%s/pcap", run_dir);
+	inotify_add_watch(fd, run_dir, IN_MODIFY | IN_CREATE);
+	inotify_add_watch(fd, pcap_dir, IN_MODIFY | IN_CREATE);
+	return fd;
 }
 
 const char *follow_error(const struct follow *wf)

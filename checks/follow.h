@@ -96,6 +96,11 @@ size_t follow_pump(struct follow *fw, struct trees *tr, size_t max,
  * (held back, or not read yet); INT64_MAX if none. */
 int64_t follow_next(struct follow *fw);
 
+/* An inotify fd that is readable when run_dir's event log or a capture
+ * grows or appears (to wait on, between pumps), or -1: then poll on a
+ * timer. */
+int follow_inotify(const char *run_dir);
+
 /* The first source that cannot be read (not Ethernet, …), or NULL. */
 const char *follow_error(const struct follow *fw);
 

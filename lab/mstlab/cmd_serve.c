@@ -11,10 +11,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <unistd.h>
 
 #include "lab.h"
@@ -286,9 +286,10 @@ static void on_control(void *ctx, const struct serve_args *a,
 	struct serve_run *s = ctx;
 	enum topo_fail_mode mode;
 	struct errbuf e;
+	char *body, name[16];
 	bool fail;
 	int link;
-	char *body;
+	json_t *o;
 
 	link = link_action(s, a, &fail, &mode, &e);	/* checked before */
 	if (fail ? lab_link_fail(&s->lab, link, mode, &e) :
@@ -299,11 +300,12 @@ static void on_control(void *ctx, const struct serve_args *a,
 	fprintf(s->err, "mstlab serve: link%u (%s) %s from the page\n",
 		s->ref.t->links[link].index, a->end, !fail ? "restored" :
 		mode == TOPO_FAIL_CARRIER ? "down (carrier)" : "down (silent)");
-	if (asprintf(&body, "{\"link\":\"link%u\",\"end\":\"%s\",\"state\":"
-		     "\"%s\",\"mode\":%s}", s->ref.t->links[link].index, a->end,
-		     fail ? "down" : "up", !fail ? "null" :
-		     mode == TOPO_FAIL_CARRIER ? "\"carrier\"" : "\"silent\"") < 0)
-		body = NULL;
+	snprintf(name, sizeof(name), "link%u", s->ref.t->links[link].index);
+	o = json_pack("{s:s, s:s, s:s, s:s?}", "link", name, "end", a->end,
+		      "state", fail ? "down" : "up", "mode", !fail ? NULL :
+		      mode == TOPO_FAIL_CARRIER ? "carrier" : "silent");
+	body = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
 	reply_json(r, body, body ? strlen(body) : 0);
 }
 
@@ -315,19 +317,6 @@ static void pump(struct serve_run *s, int64_t h)
 	while (follow_pump(&s->m.fw, &s->m.live, 4096, h))
 		;
 	trees_tick(&s->m.live, h);
-}
-
-static int watch_fd(const char *run_dir)
-{
-	char pcap_dir[PATH_MAX + 8];
-	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-
-	if (fd < 0)
-		return -1;	/* the timer still works */
-	snprintf(pcap_dir, sizeof(pcap_dir), "%s/pcap", run_dir);
-	inotify_add_watch(fd, run_dir, IN_MODIFY | IN_CREATE);
-	inotify_add_watch(fd, pcap_dir, IN_MODIFY | IN_CREATE);
-	return fd;
 }
 
 /* The lab went down: what it wrote last, and no more control. */
@@ -348,7 +337,7 @@ static void lab_gone(struct serve_run *s)
 static void loop(struct serve_run *s)
 {
 	int64_t last_flows = 0, last_alive = events_now(), last_check = 0;
-	int ino = s->m.replay ? -1 : watch_fd(s->ref.run_dir);
+	int ino = s->m.replay ? -1 : follow_inotify(s->ref.run_dir);
 	char drain[4096];
 
 	while (!lab_interrupted) {

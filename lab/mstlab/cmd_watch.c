@@ -15,7 +15,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -254,26 +253,13 @@ static void draw(struct watch_run *w, bool clear)
 	fflush(w->out);
 }
 
-static int watch_fd(const struct watch_run *w)
-{
-	char pcap_dir[PATH_MAX + 8];
-	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-
-	if (fd < 0)
-		return -1;	/* polling on a timer still works */
-	snprintf(pcap_dir, sizeof(pcap_dir), "%s/pcap", w->ref.run_dir);
-	inotify_add_watch(fd, w->ref.run_dir, IN_MODIFY | IN_CREATE);
-	inotify_add_watch(fd, pcap_dir, IN_MODIFY | IN_CREATE);
-	return fd;
-}
-
 static int follow(struct watch_run *w)
 {
 	int64_t start = realtime_ns(), last_draw = 0, last_check = start;
 	int64_t stop = w->o.for_s >= 0 ?
 			       start + (int64_t)(w->o.for_s * 1e9) : INT64_MAX;
 	unsigned long seen = w->tr.changes;
-	int fd = watch_fd(w);
+	int fd = follow_inotify(w->ref.run_dir);
 	const char *why = NULL;
 
 	while (!lab_interrupted && !why) {

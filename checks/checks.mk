@@ -13,7 +13,8 @@ checks_SRCS := checks/pcapread.c checks/bpdu_print.c checks/analyze.c \
 	checks/snapshot.c checks/report_topo.c \
 	checks/cmd_checks.c checks/follow.c checks/roles.c \
 	checks/trees.c checks/trees_frame.c checks/trees_rules.c \
-	checks/trees_history.c checks/tree_checks.c checks/expect_cover.c
+	checks/trees_history.c checks/tree_checks.c checks/expect_cover.c \
+	checks/tree_path.c
 checks_USES := model libmst util
 checks_LDLIBS := -lpcap -ljansson -lm
 

@@ -8,6 +8,7 @@
 
 #include "fdb_dumps.h"
 #include "flows.h"
+#include "tree_path.h"
 
 /* Steady windows: the path a flow had just before an event, and frames
  * seen off it, are judged over this much time. */
@@ -15,91 +16,43 @@
 /* A flow's first frames are flooded until its destination is learned. */
 #define FLOW_WARMUP_NS 300000000LL
 
-/*
- * Whether a port forwards in the tree (v), as the engine has it.
- * Designated ports repeat their flags every hello; a root port speaks
- * rarely (an agreement) and forwards once the tree is stable, and a
- * port nothing is known of (a host's NIC, an edge port not yet heard,
- * an STP port: its BPDUs carry no state) forwards.
- */
-static bool port_forwards(const struct analysis *a, const struct tree_view *v,
-			  int node, int port)
-{
-	const struct tree_port *p = tree_view_port(v, node, port);
+/* The tree (v) at its instant, links up or down by the event log. */
+struct at_view {
+	struct tree_topo tt;
+	const struct analysis *a;
+};
 
-	if (!topo_role_is_bridge(a->t->nodes[node].role) ||
-	    p->role == PORT_ROLE_SILENT || p->role == PORT_ROLE_NONE ||
-	    p->role == PORT_ROLE_ROOT)
-		return true;
-	return p->role != PORT_ROLE_ALTERNATE &&
-	       p->state == PORT_STATE_FORWARDING;
+static bool link_up_at(const void *ctx, size_t link)
+{
+	const struct at_view *w = ctx;
+
+	return analysis_link_up(w->a, link, w->tt.v->ns);
+}
+
+static void at_view(struct at_view *w, const struct analysis *a,
+		    const struct tree_view *v)
+{
+	w->a = a;
+	w->tt = (struct tree_topo){ .t = a->t, .v = v, .link_up = link_up_at,
+				    .ctx = w };
 }
 
 static bool link_forwards(const struct analysis *a, const struct tree_view *v,
 			  size_t link)
 {
-	const struct topo_link *l = &a->t->links[link];
+	struct at_view w;
 
-	return analysis_link_up(a, link, v->ns) &&
-	       port_forwards(a, v, l->end[0].node, l->end[0].port) &&
-	       port_forwards(a, v, l->end[1].node, l->end[1].port);
+	at_view(&w, a, v);
+	return tree_link_forwards(&w.tt, link);
 }
 
-/* Not reached, and the node searched from, in toward_node()'s toward[]. */
-#define NOT_REACHED (-2)
-#define THE_NODE (-1)
-
-/*
- * The tree's active topology (v) searched from node `to`: each node's
- * link towards it in toward[] (THE_NODE for `to`, NOT_REACHED).
- */
 static void toward_node(const struct analysis *a, const struct tree_view *v,
 			int to, int *toward)
 {
-	int queue[TOPO_MAX_NODES];
-	size_t head = 0, tail = 0;
+	struct at_view w;
 
-	for (size_t n = 0; n < a->t->n_nodes; n++)
-		toward[n] = NOT_REACHED;
-	toward[to] = THE_NODE;
-	queue[tail++] = to;
-	while (head < tail) {
-		int n = queue[head++];
-
-		for (size_t l = 0; l < a->t->n_links; l++) {
-			const struct topo_link *lk = &a->t->links[l];
-			int other;
-
-			if (lk->end[0].node == n)
-				other = lk->end[1].node;
-			else if (lk->end[1].node == n)
-				other = lk->end[0].node;
-			else
-				continue;
-			if (toward[other] != NOT_REACHED ||
-			    !link_forwards(a, v, l))
-				continue;
-			toward[other] = (int)l;
-			queue[tail++] = other;
-		}
-	}
-}
-
-/* The links from `from` along toward[] (toward_node) marked in
- * on_path[]; false if it was not reached. */
-static bool tree_path(const struct analysis *a, const int *toward, int from,
-		      bool *on_path)
-{
-	memset(on_path, 0, a->t->n_links * sizeof(*on_path));
-	if (toward[from] == NOT_REACHED)
-		return false;
-	for (int n = from; toward[n] >= 0;) {
-		const struct topo_link *lk = &a->t->links[toward[n]];
-
-		on_path[toward[n]] = true;
-		n = lk->end[0].node == n ? lk->end[1].node : lk->end[0].node;
-	}
-	return true;
+	at_view(&w, a, v);
+	tree_toward(&w.tt, to, toward);
 }
 
 /* What one link event did to one tree. */
@@ -261,7 +214,7 @@ static void forgetting(const struct analysis *a, const int *toward,
 		forgets[n] = false;
 		if (!topo_role_is_bridge(a->t->nodes[n].role))
 			continue;
-		if (l == NOT_REACHED || l == event_link) {
+		if (l == TREE_NOT_REACHED || l == event_link) {
 			forgets[n] = true;
 			continue;
 		}
@@ -300,7 +253,7 @@ static enum flow_fate judge_flow(const struct analysis *a,
 	mine = &tf[slot];
 	trees_view_at(&a->tr, slot, t - 1, v);
 	toward_node(a, v, f->to, toward);
-	if (!tree_path(a, toward, f->from, keep))
+	if (!tree_path(a->t, toward, f->from, keep))
 		return FLOW_NO_PATH;
 	if (off_path(a, f, keep, pre, t, NULL))
 		return FLOW_FLOODED;
@@ -308,7 +261,7 @@ static enum flow_fate judge_flow(const struct analysis *a,
 		   forgets);
 	trees_view_at(&a->tr, slot, end - 1, v);
 	toward_node(a, v, f->to, toward);
-	if (tree_path(a, toward, f->from, scratch))
+	if (tree_path(a->t, toward, f->from, scratch))
 		for (size_t l = 0; l < a->t->n_links; l++)
 			keep[l] = keep[l] || scratch[l];
 	/* The failed or restored link carries what was in flight when

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,7 +14,7 @@
 int follow_init(struct follow *wf, const struct topo *t, const struct plan *p,
 		const char *run_dir)
 {
-	wf->n = 1 + t->n_links;
+	*wf = (struct follow){ .n = 1 + t->n_links };
 	wf->src = calloc(wf->n, sizeof(*wf->src));
 	if (!wf->src)
 		return -1;
@@ -77,7 +78,15 @@ static bool capture_open(struct follow_source *s)
 	return true;
 }
 
-static bool capture_peek(struct follow_source *s)
+/* A BPDU, or a frame the follower's keep() takes. */
+static bool wanted(const struct follow *fw, const uint8_t *data, size_t len,
+		   bool *bpdu)
+{
+	*bpdu = len >= 6 && !memcmp(data, bpdu_group_addr, 6);
+	return *bpdu || (fw->keep && fw->keep(fw->ctx, data, len));
+}
+
+static bool capture_peek(const struct follow *fw, struct follow_source *s)
 {
 	struct pcap_pkthdr *h;
 	const u_char *data;
@@ -101,7 +110,7 @@ static bool capture_peek(struct follow_source *s)
 		s->frames++;
 		s->seen = (int64_t)h->ts.tv_sec * 1000000000LL +
 			  h->ts.tv_usec;
-		if (h->caplen < 6 || memcmp(data, bpdu_group_addr, 6))
+		if (!wanted(fw, data, h->caplen, &s->bpdu))
 			continue;
 		s->frame_no = s->frames;
 		s->ns = s->seen;
@@ -173,7 +182,7 @@ static struct follow_source *oldest(struct follow *wf)
 		struct follow_source *s = &wf->src[i];
 
 		if (!s->pending &&
-		    !(s->link < 0 ? line_peek(s) : capture_peek(s)))
+		    !(s->link < 0 ? line_peek(s) : capture_peek(wf, s)))
 			continue;
 		if (!next || before(s, next))
 			next = s;
@@ -199,9 +208,12 @@ size_t follow_pump(struct follow *wf, struct trees *tr, size_t max,
 			break;
 		if (next->link < 0)
 			trees_event(tr, &next->ev);
-		else
+		else if (next->bpdu)
 			trees_frame(tr, next->ns, next->link, next->frame_no,
 				    next->frame, next->len);
+		else
+			wf->frame(wf->ctx, next->ns, next->link,
+				  next->frame_no, next->frame, next->len);
 		next->pending = false;
 		given++;
 	}
@@ -213,6 +225,19 @@ int64_t follow_next(struct follow *wf)
 	const struct follow_source *next = oldest(wf);
 
 	return next ? next->ns : INT64_MAX;
+}
+
+int follow_inotify(const char *run_dir)
+{
+	char pcap_dir[PATH_MAX + 8];
+	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	snprintf(pcap_dir, sizeof(pcap_dir), "%s/pcap", run_dir);
+	inotify_add_watch(fd, run_dir, IN_MODIFY | IN_CREATE);
+	inotify_add_watch(fd, pcap_dir, IN_MODIFY | IN_CREATE);
+	return fd;
 }
 
 const char *follow_error(const struct follow *wf)

@@ -56,6 +56,7 @@ struct follow_source {
 	bool pending;
 	int64_t ns;
 	uint32_t frame_no;
+	bool bpdu;		/* else one the follower's keep() took */
 	size_t len;
 	uint8_t frame[BPDU_FRAME_MAX_LEN + 64];
 	struct event ev;
@@ -66,6 +67,13 @@ struct follow_source {
 struct follow {
 	size_t n;
 	struct follow_source *src;
+	/* Other frames than BPDUs, when set: those keep() takes are merged
+	 * in time order too and given to frame() (mstlab serve's probe
+	 * frames), after the engine has had every earlier item. */
+	bool (*keep)(void *ctx, const uint8_t *frame, size_t len);
+	void (*frame)(void *ctx, int64_t ns, int link, uint32_t frame_no,
+		      const uint8_t *frame, size_t len);
+	void *ctx;
 };
 
 /* Sources for run_dir's event log and every link's capture; nothing is
@@ -76,7 +84,7 @@ void follow_close(struct follow *fw);
 
 /*
  * Gives tr at most max items (frames to the bridge group address, event
- * lines) that the files hold now, oldest first across files, each once
+ * lines; and the frames keep() takes to frame()) that the files hold now, oldest first across files, each once
  * every file is past it or it is no later than horizon (above; INT64_MAX:
  * a finished run, all of it). A record or line still being written is
  * left for the next call. Returns the number given.
@@ -87,6 +95,11 @@ size_t follow_pump(struct follow *fw, struct trees *tr, size_t max,
 /* The time of the oldest item the files hold that tr has not been given
  * (held back, or not read yet); INT64_MAX if none. */
 int64_t follow_next(struct follow *fw);
+
+/* An inotify fd that is readable when run_dir's event log or a capture
+ * grows or appears (to wait on, between pumps), or -1: then poll on a
+ * timer. */
+int follow_inotify(const char *run_dir);
 
 /* The first source that cannot be read (not Ethernet, …), or NULL. */
 const char *follow_error(const struct follow *fw);

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "errbuf.h"
 #include "report.h"
 #include "sbuf.h"
 
@@ -17,6 +18,16 @@ void report_svg_timeline(FILE *out, const struct result_scenario *sc,
  * host; edge classes port, rootport, blocked, down, inferred. */
 void report_topo_dot(const struct result_run *r,
 		     const struct result_snapshot *s, struct sbuf *o);
+/* The same lab for mstlab serve's page, laid out once and coloured by
+ * the page: every node also classed n-I (its index), every link end
+ * port e-L-E (link position, end 0 or 1) with an arrowhead at the
+ * link's midpoint that the page shows on root ports; no other style. */
+void report_topo_page_dot(const struct result_run *r,
+			  const struct result_snapshot *s, struct sbuf *o);
+/* DOT drawn by Graphviz (neato): 0 and *svg (malloc'd), its <svg>
+ * element alone and only if plain drawing (no script, no handler, no
+ * foreign content), or -1 with err. */
+int report_topo_svg(const struct sbuf *dot, char **svg, struct errbuf *err);
 /* Drawn by Graphviz (neato) as one inline <svg class="topology">; if
  * dot fails, a <p class="topo-missing"> saying why. */
 void report_svg_topology(FILE *out, const struct result_run *r,

@@ -36,9 +36,11 @@ static const char *abbrev(const struct result_port *p)
 	}
 }
 
-/* One half of a link: from the node to the link's midpoint. */
+/* One half of a link: from the node to the link's midpoint. For the
+ * page, classed by link and end, with an arrowhead the page shows or
+ * hides. */
 static void half(struct sbuf *o, const struct result_run *r, size_t l,
-		 int end, const struct result_port *p)
+		 int end, const struct result_port *p, bool page)
 {
 	const struct result_link *k = &r->links[l];
 	char label[96];
@@ -54,7 +56,10 @@ static void half(struct sbuf *o, const struct result_run *r, size_t l,
 	plan_dot_id(o, k->name);
 	sbuf_puts(o, " [taillabel=");
 	plan_dot_id(o, label);
-	if (p->down)
+	if (page)
+		sbuf_printf(o, ", class=\"port e-%zu-%d\", dir=forward, "
+			    "arrowsize=1.1", l, end);
+	else if (p->down)
 		sbuf_puts(o, ", class=\"port down\", style=dotted, "
 			  "color=\"#aaaaaa\"");
 	else if (result_port_blocked(p))
@@ -73,25 +78,34 @@ static void half(struct sbuf *o, const struct result_run *r, size_t l,
 	sbuf_puts(o, "];\n");
 }
 
-void report_topo_dot(const struct result_run *r,
-		     const struct result_snapshot *s, struct sbuf *o)
+static void topo_dot(const struct result_run *r,
+		     const struct result_snapshot *s, bool page,
+		     struct sbuf *o)
 {
-	sbuf_puts(o, "graph topology {\n"
-		  "  graph [overlap=false, splines=true, pad=0.15];\n"
-		  "  node [fontname=\"Helvetica\", fontsize=11, "
-		  "style=filled, fillcolor=\"#f4f6f8\"];\n"
-		  "  edge [fontname=\"Helvetica\", fontsize=9, len=0.8, "
-		  "penwidth=1.5, color=\"#555555\"];\n");
+	/* The page's links are longer: their ends carry its colours. Its
+	 * overlaps go by scaling the layout up, not by prism's pass, which
+	 * shrinks every link to its shortest. */
+	sbuf_printf(o, "graph topology {\n"
+		    "  graph [overlap=%s, splines=true, pad=0.15];\n"
+		    "  node [fontname=\"Helvetica\", fontsize=%d, "
+		    "style=filled, fillcolor=\"#f4f6f8\"];\n"
+		    "  edge [fontname=\"Helvetica\", fontsize=%d, len=%s, "
+		    "penwidth=1.5, color=\"#555555\"];\n",
+		    page ? "scale" : "false", page ? 14 : 11, page ? 12 : 9,
+		    page ? "1.1" : "0.8");
 	for (size_t i = 0; i < r->n_nodes; i++) {
 		bool root = s->root == (int)i;
 
 		sbuf_puts(o, "  ");
 		plan_dot_id(o, r->nodes[i].name);
-		sbuf_printf(o, " [shape=%s, class=\"%s\"",
+		sbuf_printf(o, " [shape=%s, class=\"%s",
 			    plan_dot_shape((enum topo_role)r->nodes[i].role),
 			    root ? "bridge root" :
 			    topo_role_is_bridge((enum topo_role)r->nodes[i].role) ?
 				   "bridge" : "host");
+		if (page)
+			sbuf_printf(o, " n-%zu", i);
+		sbuf_puts(o, "\"");
 		if (root)
 			sbuf_puts(o, ", style=\"filled,bold\", fillcolor=\""
 				  ROOT_FILL "\", penwidth=2.5, xlabel=root");
@@ -104,9 +118,21 @@ void report_topo_dot(const struct result_run *r,
 		plan_dot_id(o, r->links[l].name);
 		sbuf_puts(o, " [shape=point, width=0.05, class=\"mid\"];\n");
 		for (int e = 0; e < 2; e++)
-			half(o, r, l, e, &s->ports[l * 2 + e]);
+			half(o, r, l, e, &s->ports[l * 2 + e], page);
 	}
 	sbuf_puts(o, "}\n");
+}
+
+void report_topo_dot(const struct result_run *r,
+		     const struct result_snapshot *s, struct sbuf *o)
+{
+	topo_dot(r, s, false, o);
+}
+
+void report_topo_page_dot(const struct result_run *r,
+			  const struct result_snapshot *s, struct sbuf *o)
+{
+	topo_dot(r, s, true, o);
 }
 
 /* Case-insensitive search in [s, end). */
@@ -155,31 +181,44 @@ static const char *svg_element(const char *svg, size_t *len)
 	return start;
 }
 
+int report_topo_svg(const struct sbuf *dot, char **el, struct errbuf *err)
+{
+	char *svg = NULL;
+	const char *start = NULL;
+	size_t len = 0;
+
+	*el = NULL;
+	if (sbuf_failed(dot))
+		return errbuf_set(err, "out of memory");
+	if (graphviz_svg("neato", sbuf_str(dot), &svg, err))
+		return -1;
+	start = svg_element(svg, &len);
+	if (start)
+		*el = strndup(start, len);
+	free(svg);
+	if (!start)
+		return errbuf_set(err, "dot wrote no plain SVG");
+	return *el ? 0 : errbuf_set(err, "out of memory");
+}
+
 void report_svg_topology(FILE *out, const struct result_run *r,
 			 const struct result_snapshot *s)
 {
 	struct sbuf g;
-	char *svg = NULL;
+	char *el;
 	struct errbuf err;
-	const char *el = NULL;
-	size_t len = 0;
 
 	sbuf_init(&g);
 	report_topo_dot(r, s, &g);
-	if (sbuf_failed(&g))
-		errbuf_set(&err, "out of memory");
-	else if (!graphviz_svg("neato", sbuf_str(&g), &svg, &err) &&
-		 !(el = svg_element(svg, &len)))
-		errbuf_set(&err, "dot wrote no plain SVG");
-	if (el) {
+	if (!report_topo_svg(&g, &el, &err)) {
 		fputs("<svg class=\"topology\" ", out);
-		fwrite(el + 5, 1, len - 5, out);
+		fputs(el + 5, out);
 		fputc('\n', out);
+		free(el);
 	} else {
 		fputs("<p class=\"topo-missing\">No drawing: ", out);
 		report_put_xml(out, err.msg);
 		fputs("</p>\n", out);
 	}
-	free(svg);
 	sbuf_free(&g);
 }

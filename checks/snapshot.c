@@ -3,10 +3,9 @@
 
 #include "events.h"
 
-static void add_lab(const struct analysis *a, struct result_run *r)
+void snapshot_lab(const struct topo *t, const struct plan *p,
+		  struct result_run *r)
 {
-	const struct topo *t = a->t;
-
 	for (size_t i = 0; i < t->n_nodes; i++)
 		result_add_node(r, t->nodes[i].name, (int)t->nodes[i].role);
 	for (size_t l = 0; l < t->n_links; l++) {
@@ -21,7 +20,7 @@ static void add_lab(const struct analysis *a, struct result_run *r)
 					  .ports[k->end[e].port].name;
 		}
 		snprintf(name, sizeof(name), "link%u", k->index);
-		result_add_link(r, name, a->p->links[l].pcap, node, port);
+		result_add_link(r, name, p->links[l].pcap, node, port);
 	}
 }
 
@@ -76,7 +75,7 @@ void snapshot_scenario(const struct analysis *a, struct result_run *r,
 	if (!sc)
 		return;
 	if (!r->n_nodes)
-		add_lab(a, r);
+		snapshot_lab(a->t, a->p, r);
 	/* Each link event's outcome is the state just before the next
 	 * one; the last one's is the end. */
 	for (size_t i = first + 1; i < a->n_events && a->ev[i].ns < end; i++) {

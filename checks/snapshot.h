@@ -10,6 +10,9 @@
 #include "analyze.h"
 #include "result.h"
 
+/* Adds the lab's nodes and links to r, for drawings. */
+void snapshot_lab(const struct topo *t, const struct plan *p,
+		  struct result_run *r);
 /* Adds the snapshots of sc (events first..end of the log) to r, and
  * the lab's nodes and links, once. */
 void snapshot_scenario(const struct analysis *a, struct result_run *r,

@@ -10,6 +10,7 @@
 
 #include "cmd_checks.h"
 #include "cmd_lab.h"
+#include "cmd_serve.h"
 #include "cmd_watch.h"
 #include "graphviz.h"
 #include "opts.h"
@@ -337,6 +338,7 @@ LAB_COMMAND(shell)
 LAB_COMMAND(decode)
 LAB_COMMAND(verdict)
 LAB_COMMAND(watch)
+LAB_COMMAND(serve)
 
 static const struct command {
 	const char *name;
@@ -363,6 +365,11 @@ static const struct command {
 	  "                    [--replay] [--follow]  trees and events, live",
 	  "watch TOPO.yaml|LAB|RUN_DIR [-j|--json] [--count N] [--for SECONDS]\n"
 	  "                    [--replay] [--follow]  trees and events, live", false },
+	{ "serve", cli_serve, "serve TOPO.yaml|LAB|RUN_DIR [--listen ADDR:PORT] [--token-file FILE]\n"
+	  "                    [--read-only] [--uri URI]  the trees on a web page, links failed from it",
+	  "serve TOPO.yaml|LAB|RUN_DIR [--listen ADDR:PORT] [--token-file FILE]\n"
+	  "                    [--read-only] [--uri URI]  the trees on a web page, live or\n"
+	  "                    replayed; links failed from it (default 127.0.0.1:8470)", false },
 	{ "decode", cli_decode, "decode FILE.pcap [--json]  BPDUs, one per line",
 	  "decode FILE.pcap [-j|--json]  BPDUs, one per line", false },
 	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run", NULL, false },

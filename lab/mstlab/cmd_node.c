@@ -211,51 +211,6 @@ out:
 	return rc;
 }
 
-/* "node:port" -> link position, or -1 (reported). */
-static int link_arg(struct runtime *rt, const char *ref)
-{
-	char node[64];
-	const char *colon = strchr(ref, ':');
-	int n, p;
-
-	if (!colon || (size_t)(colon - ref) >= sizeof(node)) {
-		fprintf(rt->err, "mstlab: '%s' is not NODE:PORT\n", ref);
-		return -1;
-	}
-	memcpy(node, ref, (size_t)(colon - ref));
-	node[colon - ref] = 0;
-	n = node_arg(rt, node);
-	if (n < 0)
-		return -1;
-	p = topo_port_find(&rt->t->nodes[n], colon + 1);
-	if (p < 0) {
-		fprintf(rt->err, "mstlab: node %s has no port '%s'\n", node,
-			colon + 1);
-		return -1;
-	}
-	return rt->t->nodes[n].ports[p].link;
-}
-
-/* "END fail [carrier|silent]" or "END restore": 0, or -1 with why. */
-static int link_words(const struct runtime *rt, char *why, size_t len)
-{
-	const char *act = rt->args[1], *mode = rt->nargs > 2 ? rt->args[2] :
-								NULL;
-	bool fail = strcmp(act, "fail") == 0;
-
-	if (!fail && strcmp(act, "restore"))
-		snprintf(why, len, "'%.60s' is not fail or restore", act);
-	else if (mode && !fail)
-		snprintf(why, len, "restore takes no mode ('%.60s')", mode);
-	else if (mode && strcmp(mode, "carrier") && strcmp(mode, "silent"))
-		snprintf(why, len, "'%.60s' is not carrier or silent", mode);
-	else if (rt->nargs > 3)
-		snprintf(why, len, "unexpected argument '%.60s'", rt->args[3]);
-	else
-		return 0;
-	return -1;
-}
-
 int cmd_link(int argc, char **argv, FILE *out, FILE *err)
 {
 	static const char usage[] =
@@ -263,32 +218,35 @@ int cmd_link(int argc, char **argv, FILE *out, FILE *err)
 	struct runtime rt;
 	struct lab l = { 0 };
 	struct errbuf e;
-	enum topo_fail_mode mode = TOPO_FAIL_CARRIER;
-	char why[160];
+	enum topo_fail_mode mode;
+	bool fail;
 	int link, rc = attach(&rt, &l, argc, argv, out, err, usage, 2);
 
 	if (rc)
 		goto out;
 	rc = 2;
-	if (link_words(&rt, why, sizeof(why))) {
-		fprintf(err, "mstlab link: %s\nusage: mstlab %s\n", why,
+	if (rt.nargs > 3)
+		errbuf_set(&e, "unexpected argument '%.60s'", rt.args[3]);
+	if (rt.nargs > 3 || lab_link_words(rt.args[1], rt.nargs > 2 ?
+					   rt.args[2] : NULL, &fail, &mode,
+					   &e)) {
+		fprintf(err, "mstlab link: %s\nusage: mstlab %s\n", e.msg,
 			usage);
 		goto out;
 	}
 	rc = 1;
-	if (rt.nargs == 3 && strcmp(rt.args[2], "silent") == 0)
-		mode = TOPO_FAIL_SILENT;
-	link = link_arg(&rt, rt.args[0]);
-	if (link < 0)
+	link = lab_link_at(rt.t, rt.args[0], &e);
+	if (link < 0) {
+		fprintf(err, "mstlab: %s\n", e.msg);
 		goto out;
-	if (strcmp(rt.args[1], "fail") == 0 ?
-	    lab_link_fail(&l, link, mode, &e) : lab_link_restore(&l, link,
-								 &e)) {
+	}
+	if (fail ? lab_link_fail(&l, link, mode, &e) :
+		   lab_link_restore(&l, link, &e)) {
 		fprintf(err, "mstlab: %s\n", e.msg);
 		goto out;
 	}
 	fprintf(out, "link %u (%s) %s\n", rt.t->links[link].index, rt.args[0],
-		strcmp(rt.args[1], "fail") ? "restored" :
+		!fail ? "restored" :
 		mode == TOPO_FAIL_CARRIER ? "down (carrier)" : "down (silent)");
 	rc = 0;
 out:

@@ -15,15 +15,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "lab.h"
-#include "registry.h"
 #include "opts.h"
+#include "run_ref.h"
 #include "runtime.h"
 #include "follow.h"
 #include "watch_render.h"
@@ -41,10 +40,9 @@ struct watch_opts {
 
 struct watch_run {
 	struct watch_opts o;
-	char run_dir[PATH_MAX], lab[64];
-	bool live;		/* the lab's current run: ends with `down` */
+	struct run_ref ref;	/* live: the lab's current run, ends with
+				 * `down` */
 	bool following;		/* live or --follow: waits for more */
-	struct topo *t;
 	struct plan *p;
 	struct trees tr;
 	struct follow wf;
@@ -128,64 +126,14 @@ static int parse_opts(struct watch_opts *o, int argc, char **argv)
 	return 0;
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* TOPO.yaml and LAB name the lab's current run; a run folder itself can
- * be watched too, replayed once its lab is down. Sets run_dir and live. */
+/* The run (run_ref.h), its plan, the engine and the follower. */
 static int find_run(struct watch_run *w)
 {
-	const char *what = w->o.what;
-	char topo[PATH_MAX + 32], cur[PATH_MAX];
-	struct errbuf msg;
-	struct topo_error te;
-	struct topo *t;
-	size_t n = strlen(what);
-
-	snprintf(topo, sizeof(topo), "%s/topology.yaml", what);
-	if (is_dir(what) && access(topo, R_OK) == 0) {
-		if (!realpath(what, w->run_dir)) {
-			fprintf(w->err, "mstlab: %s: %s\n", what,
-				strerror(errno));
-			return 1;
-		}
-	} else {
-		if ((n > 5 && !strcmp(what + n - 5, ".yaml")) ||
-		    (n > 4 && !strcmp(what + n - 4, ".yml")) ||
-		    strchr(what, '/')) {
-			if (topo_parse_file(what, &t, &te)) {
-				fprintf(w->err, "%s\n",
-					topo_error_format(&te, &msg));
-				return 1;
-			}
-			snprintf(w->lab, sizeof(w->lab), "%s", t->name);
-			topo_free(t);
-		} else {
-			snprintf(w->lab, sizeof(w->lab), "%s", what);
-		}
-		if (!topo_valid_lab_name(w->lab) ||
-		    registry_find(w->lab, w->run_dir,
-				    sizeof(w->run_dir))) {
-			fprintf(w->err, "mstlab: lab %s is not up: 'mstlab "
-				"up' or 'mstlab run' it first\n", w->lab);
-			return 1;
-		}
-	}
-	snprintf(topo, sizeof(topo), "%s/topology.yaml", w->run_dir);
-	if (topo_parse_file(topo, &w->t, &te)) {
-		fprintf(w->err, "%s\n", topo_error_format(&te, &msg));
+	if (run_ref_find(&w->ref, w->o.what, w->err))
 		return 1;
-	}
-	snprintf(w->lab, sizeof(w->lab), "%s", w->t->name);
-	w->live = registry_find(w->lab, cur, sizeof(cur)) == 0 &&
-		  strcmp(cur, w->run_dir) == 0;
-	if (plan_build(w->t, &w->p) ||
-	    trees_init(&w->tr, w->t, w->p, TREES_LIVE) ||
-	    follow_init(&w->wf, w->t, w->p, w->run_dir)) {
+	if (plan_build(w->ref.t, &w->p) ||
+	    trees_init(&w->tr, w->ref.t, w->p, TREES_LIVE) ||
+	    follow_init(&w->wf, w->ref.t, w->p, w->ref.run_dir)) {
 		fprintf(w->err, "mstlab: out of memory\n");
 		return 1;
 	}
@@ -273,9 +221,9 @@ static void draw(struct watch_run *w, bool clear)
 	};
 	char title[PATH_MAX];
 	struct sbuf sb;
-	const char *base = strrchr(w->run_dir, '/');
+	const char *base = strrchr(w->ref.run_dir, '/');
 
-	snprintf(title, sizeof(title), "%s", base ? base + 1 : w->run_dir);
+	snprintf(title, sizeof(title), "%s", base ? base + 1 : w->ref.run_dir);
 	scr.title = title;
 	screen_size(w->out, &scr.width, &scr.height);
 	if (!clear)	/* a table in a log: all of it, no event lines */
@@ -305,34 +253,13 @@ static void draw(struct watch_run *w, bool clear)
 	fflush(w->out);
 }
 
-static int watch_fd(const struct watch_run *w)
-{
-	char pcap_dir[PATH_MAX + 8];
-	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-
-	if (fd < 0)
-		return -1;	/* polling on a timer still works */
-	snprintf(pcap_dir, sizeof(pcap_dir), "%s/pcap", w->run_dir);
-	inotify_add_watch(fd, w->run_dir, IN_MODIFY | IN_CREATE);
-	inotify_add_watch(fd, pcap_dir, IN_MODIFY | IN_CREATE);
-	return fd;
-}
-
-static bool still_up(const struct watch_run *w)
-{
-	char cur[PATH_MAX];
-
-	return registry_find(w->lab, cur, sizeof(cur)) == 0 &&
-	       strcmp(cur, w->run_dir) == 0;
-}
-
 static int follow(struct watch_run *w)
 {
 	int64_t start = realtime_ns(), last_draw = 0, last_check = start;
 	int64_t stop = w->o.for_s >= 0 ?
 			       start + (int64_t)(w->o.for_s * 1e9) : INT64_MAX;
 	unsigned long seen = w->tr.changes;
-	int fd = watch_fd(w);
+	int fd = follow_inotify(w->ref.run_dir);
 	const char *why = NULL;
 
 	while (!lab_interrupted && !why) {
@@ -342,9 +269,9 @@ static int follow(struct watch_run *w)
 
 		if (counted_out(w) || now >= stop)
 			break;
-		if (w->live && now - last_check >= 1000000000LL) {
+		if (w->ref.live && now - last_check >= 1000000000LL) {
 			last_check = now;
-			if (!still_up(w)) {
+			if (!run_ref_still_up(&w->ref)) {
 				why = "the lab went down";
 				pump(w, INT64_MAX);	/* its last words */
 				break;
@@ -391,7 +318,7 @@ static void run_free(struct watch_run *w)
 	follow_close(&w->wf);
 	trees_free(&w->tr);
 	plan_free(w->p);
-	topo_free(w->t);
+	run_ref_free(&w->ref);
 }
 
 int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
@@ -416,7 +343,7 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 	if (rc)
 		goto done;
 	/* A run no lab is writing any more is told from its start, once. */
-	w->following = w->live || w->o.follow;
+	w->following = w->ref.live || w->o.follow;
 	replay = w->o.replay || !w->following;
 	w->tty = !w->o.json && w->following && isatty(fileno(out));
 	w->tr.emit_ctx = w;

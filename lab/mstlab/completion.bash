@@ -9,7 +9,7 @@
 # typed on the line is ever evaluated: it is passed to mstlab as an
 # argument.
 
-_mstlab_commands='check graph plan up down run status exec shell console link watch decode verdict'
+_mstlab_commands='check graph plan up down run status exec shell console link watch serve decode verdict'
 _mstlab_lab_options='--results --uri --virt --kernel --debug-kernel --initrd'
 
 # _mstlab_options COMMAND: the options it takes (--help aside).
@@ -22,6 +22,7 @@ _mstlab_options() {
 	run) echo "-s --scenario --keep $_mstlab_lab_options" ;;
 	status) echo "--json $_mstlab_lab_options" ;;
 	watch) echo '--json -j --count --for --replay --follow' ;;
+	serve) echo '--listen --token-file --read-only --uri' ;;
 	decode) echo '--json -j' ;;
 	esac
 }
@@ -31,7 +32,8 @@ _mstlab_takes_value() {
 	case $1 in
 	-o | -s | --scenario | --results | --uri | --virt | --kernel | \
 		--debug-kernel | --initrd | --xml | --user-data | --meta-data | \
-		--mstd-conf | --run | --count | --for | --timeout) return 0 ;;
+		--mstd-conf | --run | --count | --for | --timeout | --listen | \
+		--token-file) return 0 ;;
 	esac
 	return 1
 }
@@ -145,7 +147,8 @@ _mstlab() {
 			;;
 		--results | --run) compopt -o filenames 2>/dev/null
 			_mstlab_reply -d ;;
-		--kernel | --debug-kernel | --initrd | -o) _mstlab_files ;;
+		--kernel | --debug-kernel | --initrd | -o | --token-file) _mstlab_files ;;
+		--listen) _mstlab_reply -W '127.0.0.1:8470 0.0.0.0:8470 127.0.0.1:0' ;;
 		--xml | --user-data | --meta-data | --mstd-conf)
 			_mstlab_reply -W "$(_mstlab_plan_words "$prog" "$topo" nodes)" ;;
 		-s | --scenario)
@@ -162,6 +165,7 @@ _mstlab() {
 	decode:0) _mstlab_files pcap ;;
 	verdict:0) compopt -o filenames 2>/dev/null
 		_mstlab_reply -d ;;
+	serve:0) _mstlab_files yaml yml ;;
 	check:0 | graph:0 | plan:0 | up:0 | down:0 | run:0 | status:0 | \
 		exec:0 | shell:0 | console:0 | link:0 | watch:0) _mstlab_files yaml yml ;;
 	exec:1 | shell:1 | console:1)

@@ -604,6 +604,46 @@ static const char *const *link_taps(struct lab *l,
 	return taps;
 }
 
+int lab_link_at(const struct topo *t, const char *end, struct errbuf *why)
+{
+	char node[TOPO_NODE_NAME_MAX + 1];
+	const char *colon = strchr(end, ':');
+	int n, p;
+
+	if (!colon || (size_t)(colon - end) >= sizeof(node))
+		return errbuf_set(why, "'%.60s' is not NODE:PORT", end);
+	memcpy(node, end, (size_t)(colon - end));
+	node[colon - end] = 0;
+	n = topo_node_find(t, node);
+	if (n < 0)
+		return errbuf_set(why, "%s has no node '%s'", t->file, node);
+	p = topo_port_find(&t->nodes[n], colon + 1);
+	if (p < 0)
+		return errbuf_set(why, "node %s has no port '%.60s'", node,
+				  colon + 1);
+	if (t->nodes[n].ports[p].link < 0)
+		return errbuf_set(why, "%s has no link", end);
+	return t->nodes[n].ports[p].link;
+}
+
+int lab_link_words(const char *action, const char *mode, bool *fail,
+		   enum topo_fail_mode *m, struct errbuf *why)
+{
+	*fail = strcmp(action, "fail") == 0;
+	*m = mode && !strcmp(mode, "silent") ? TOPO_FAIL_SILENT :
+					       TOPO_FAIL_CARRIER;
+	if (!*fail && strcmp(action, "restore"))
+		return errbuf_set(why, "'%.60s' is not fail or restore",
+				  action);
+	if (mode && !*fail)
+		return errbuf_set(why, "restore takes no mode ('%.60s')",
+				  mode);
+	if (mode && strcmp(mode, "carrier") && strcmp(mode, "silent"))
+		return errbuf_set(why, "'%.60s' is not carrier or silent",
+				  mode);
+	return 0;
+}
+
 int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 		  struct errbuf *err)
 {

@@ -85,6 +85,13 @@ int lab_health(struct lab *l);
 int lab_down(const char *lab, const char *run_dir, const struct lab_ops *ops,
 	     FILE *log);
 
+/* The link (position) whose end "NODE:PORT" of t names: its position,
+ * or -1 with why (for mstlab link and the page of mstlab serve). */
+int lab_link_at(const struct topo *t, const char *end, struct errbuf *why);
+/* "fail [carrier|silent]" or "restore" (mode NULL: none given) into
+ * *fail and *mode: 0, or -1 with why. */
+int lab_link_words(const char *action, const char *mode, bool *fail,
+		   enum topo_fail_mode *m, struct errbuf *why);
 int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 		  struct errbuf *err);
 int lab_link_restore(struct lab *l, int link, struct errbuf *err);

@@ -9,11 +9,14 @@ mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/cli.c \
 	lab/mstlab/console.c \
 	lab/mstlab/guardian.c \
 	lab/mstlab/hostnet.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
-	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
+	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/run_ref.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
-	lab/mstlab/version.c lab/mstlab/watch_render.c
+	lab/mstlab/version.c lab/mstlab/watch_render.c \
+	lab/mstlab/cmd_serve.c lab/mstlab/serve_http.c \
+	lab/mstlab/serve_assets.c lab/mstlab/serve_model.c \
+	lab/mstlab/serve_flows.c
 mstlabcore_USES := checks model libmst util
-mstlabcore_LDLIBS := -lvirt -lvirt-qemu -ljansson
+mstlabcore_LDLIBS := -lvirt -lvirt-qemu -ljansson -lmicrohttpd -lpthread
 
 PROGRAMS += mstlab
 mstlab_SRCS := lab/mstlab/main.c
@@ -28,6 +31,17 @@ test_lab_SRCS := tests/unit/test_lab.c
 test_lab_USES := mstlabcore
 test_watch_SRCS := tests/unit/test_watch.c tests/unit/checks_fixture.c tests/unit/fixture_agree.c
 test_watch_USES := mstlabcore
+# mstlab serve: routes, tokens, hostile clients against a real server,
+# the page's data from run folders, live flows.
+UNIT_TESTS += test_serve
+test_serve_SRCS := tests/unit/test_serve.c tests/unit/checks_fixture.c tests/unit/fixture_agree.c
+test_serve_USES := mstlabcore
+test_serve_LDLIBS := -lpthread
 UNIT_TESTS += test_version
 test_version_SRCS := tests/unit/test_version.c
 test_version_USES := mstlabcore
+
+# The page of mstlab serve is assembled into serve_assets.o (.incbin):
+# it is rebuilt when a file of the page changes.
+SERVE_PAGE := $(wildcard lab/mstlab/serve/*)
+$(call obj,lab/mstlab/serve_assets.c) $(call obj_san,lab/mstlab/serve_assets.c): $(SERVE_PAGE)

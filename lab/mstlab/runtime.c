@@ -119,6 +119,18 @@ static void lab_topology(struct runtime *rt)
 		rt->topo_path = rt->topo_copy;
 }
 
+void runtime_for(struct runtime *rt, const char *uri, FILE *out, FILE *err)
+{
+	memset(rt, 0, sizeof(*rt));
+	rt->guardian = -1;
+	rt->out = out;
+	rt->err = err;
+	rt->virt = -1;
+	rt->uri = uri ? uri : getenv("MSTLAB_URI") ? getenv("MSTLAB_URI") :
+						     "qemu:///system";
+	rt->uri_given = uri;
+}
+
 int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		  FILE *err, const char *usage)
 {
@@ -131,13 +143,7 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	char why[160] = "";
 	int c = OPT_END, r;
 
-	memset(rt, 0, sizeof(*rt));
-	rt->guardian = -1;
-	rt->out = out;
-	rt->err = err;
-	rt->virt = -1;
-	rt->uri = getenv("MSTLAB_URI") ? getenv("MSTLAB_URI") :
-					 "qemu:///system";
+	runtime_for(rt, NULL, out, err);
 	rt->args = calloc((size_t)argc + 1, sizeof(char *));
 	if (!rt->args)
 		return 1;

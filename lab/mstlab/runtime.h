@@ -48,6 +48,10 @@ struct runtime {
  */
 int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		  FILE *err, const char *usage);
+/* For a command with options of its own that acts on a lab that is up
+ * (serve): rt empty but for its streams and the libvirt URI (NULL: the
+ * default), ready for runtime_connect(). */
+void runtime_for(struct runtime *rt, const char *uri, FILE *out, FILE *err);
 /*
  * 0 when the kernels the topology's nodes boot and the initramfs are
  * there; else says which file is missing and how to build it.

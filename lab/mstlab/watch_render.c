@@ -609,10 +609,9 @@ void watch_event_json(const struct trees *tr, const struct trees_change *e,
 	print_close_object(&pr);
 }
 
-void watch_state_json(const struct trees *tr, int tree, int64_t ns,
-		      FILE *out)
+void watch_view_json(const struct trees *tr, const struct tree_view *v,
+		     int tree, int64_t ns, FILE *out)
 {
-	const struct tree_view *v = trees_now(tr, tree);
 	struct printer pr;
 
 	print_init(&pr, out, true);
@@ -652,4 +651,10 @@ void watch_state_json(const struct trees *tr, int tree, int64_t ns,
 	}
 	print_close_array(&pr);
 	print_close_object(&pr);
+}
+
+void watch_state_json(const struct trees *tr, int tree, int64_t ns,
+		      FILE *out)
+{
+	watch_view_json(tr, trees_now(tr, tree), tree, ns, out);
 }

@@ -73,5 +73,9 @@ void watch_event_json(const struct trees *tr, const struct trees_change *e,
  * "state", at ns: its root, TC and every bridge port. */
 void watch_state_json(const struct trees *tr, int tree, int64_t ns,
 		      FILE *out);
+/* The same for a view of the tree (trees_view_at: an instant of a
+ * finished run), at ns. */
+void watch_view_json(const struct trees *tr, const struct tree_view *v,
+		     int tree, int64_t ns, FILE *out);
 
 #endif

@@ -16,6 +16,22 @@
 #include "plan.h"
 #include "trees.h"
 
+/* triangle.yaml's bridges as the tests' lab "tri": sw1 roots the CIST
+ * and MSTI 1, sw2 MSTI 2. FX_TRI_NODES then more nodes, FX_TRI_LINKS
+ * then more links. */
+#define FX_TRI_NODES							\
+	"name: tri\n"							\
+	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"	\
+	"nodes:\n"							\
+	"  sw1: { role: bridge, priority: { cist: 4096, 1: 4096 } }\n"	\
+	"  sw2: { role: bridge, priority: { 2: 4096 } }\n"		\
+	"  sw3: { role: bridge }\n"
+#define FX_TRI_LINKS							\
+	"links:\n"							\
+	"  - [sw1:p1, sw2:p1]\n"					\
+	"  - [sw2:p2, sw3:p1]\n"					\
+	"  - [sw3:p2, sw1:p2]\n"
+
 /* What a port says about one tree. */
 struct fx_adv {
 	enum bpdu_role role;

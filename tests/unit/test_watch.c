@@ -28,18 +28,7 @@
 #include "trees.h"
 #include "watch_render.h"
 
-/* triangle.yaml's bridges: sw1 roots the CIST and MSTI 1, sw2 MSTI 2. */
-#define TRI_LAB								\
-	"name: tri\n"							\
-	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"	\
-	"nodes:\n"							\
-	"  sw1: { role: bridge, priority: { cist: 4096, 1: 4096 } }\n"	\
-	"  sw2: { role: bridge, priority: { 2: 4096 } }\n"		\
-	"  sw3: { role: bridge }\n"					\
-	"links:\n"							\
-	"  - [sw1:p1, sw2:p1]\n"					\
-	"  - [sw2:p2, sw3:p1]\n"					\
-	"  - [sw3:p2, sw1:p2]\n"
+#define TRI_LAB FX_TRI_NODES FX_TRI_LINKS
 
 static const char tri_yaml[] = TRI_LAB;
 

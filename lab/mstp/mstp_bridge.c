@@ -451,6 +451,11 @@ int mstp_mcheck(struct mstp_bridge *br, unsigned int port)
 	return 0;
 }
 
+const struct mstp_bridge_config *mstp_config(const struct mstp_bridge *br)
+{
+	return &br->cfg;
+}
+
 unsigned int mstp_nports(const struct mstp_bridge *br)
 {
 	return br->nports;

@@ -177,6 +177,9 @@ unsigned int mstp_hello_time(struct mstp_bridge *br,
 unsigned int mstp_edge_delay(struct mstp_bridge *br,
 			     const struct mstp_port *p);
 
+/* 13.13 f: a Boundary Port (another region, RSTP or STP beyond it). */
+bool mstp_boundary(const struct mstp_bridge *br, const struct mstp_port *p);
+
 /* Priority vectors. */
 int mstp_prio_cmp(const struct mstp_prio *a, const struct mstp_prio *b);
 bool mstp_times_equal(const struct mstp_times *a, const struct mstp_times *b);

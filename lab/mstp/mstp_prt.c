@@ -200,6 +200,34 @@ static bool go(struct mstp_bridge *br, struct mstp_pt *pt, enum prt_state s)
 	return true;
 }
 
+/*
+ * 13.13 f: at a Boundary Port an MSTI learns and forwards only while the
+ * CIST does.  The flags that recordProposal, recordAgreement and
+ * recordDispute copy from the CIST keep the two close; this holds the
+ * MSTI back where its own sync, reRoot or timers would let it run ahead
+ * (a CIST Root Port still waiting for its forward delays towards an STP
+ * bridge, a CIST Designated Port re-rooting or re-syncing while the MSTI
+ * is not).
+ */
+static bool may_learn(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	return !pt->tree || !mstp_boundary(br, PORT(br, pt)) ||
+	       CIST(br, pt)->learning;
+}
+
+static bool may_forward(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	return !pt->tree || !mstp_boundary(br, PORT(br, pt)) ||
+	       CIST(br, pt)->forwarding;
+}
+
+/* Learning or forwarding where it may not. */
+static bool ahead(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	return (pt->learn && !may_learn(br, pt)) ||
+	       (pt->forward && !may_forward(br, pt));
+}
+
 static bool master_port(struct mstp_bridge *br, struct mstp_pt *pt)
 {
 	struct mstp_port *p = PORT(br, pt);
@@ -216,12 +244,13 @@ static bool master_port(struct mstp_bridge *br, struct mstp_pt *pt)
 		return go(br, pt, PRT_MASTER_SYNCED);
 	if (pt->re_root && pt->rr_while == 0)
 		return go(br, pt, PRT_MASTER_RETIRED);
-	if (((pt->sync && !pt->synced) || (pt->re_root && pt->rr_while) ||
-	     pt->disputed) && !p->oper_edge && (pt->learn || pt->forward))
+	if ((((pt->sync && !pt->synced) || (pt->re_root && pt->rr_while) ||
+	      pt->disputed) && !p->oper_edge && (pt->learn || pt->forward)) ||
+	    ahead(br, pt))
 		return go(br, pt, PRT_MASTER_DISCARD);
-	if (fd_ok && !pt->learn)
+	if (fd_ok && !pt->learn && may_learn(br, pt))
 		return go(br, pt, PRT_MASTER_LEARN);
-	if (fd_ok && pt->learn && !pt->forward)
+	if (fd_ok && pt->learn && !pt->forward && may_forward(br, pt))
 		return go(br, pt, PRT_MASTER_FORWARD);
 	return false;
 }
@@ -269,12 +298,13 @@ static bool designated_port(struct mstp_bridge *br, struct mstp_pt *pt)
 		return go(br, pt, PRT_DESIGNATED_SYNCED);
 	if (pt->re_root && pt->rr_while == 0)
 		return go(br, pt, PRT_DESIGNATED_RETIRED);
-	if (((pt->sync && !pt->synced) || (pt->re_root && pt->rr_while) ||
-	     pt->disputed) && !p->oper_edge && (pt->learn || pt->forward))
+	if ((((pt->sync && !pt->synced) || (pt->re_root && pt->rr_while) ||
+	      pt->disputed) && !p->oper_edge && (pt->learn || pt->forward)) ||
+	    ahead(br, pt))
 		return go(br, pt, PRT_DESIGNATED_DISCARD);
-	if (ok && !pt->learn)
+	if (ok && !pt->learn && may_learn(br, pt))
 		return go(br, pt, PRT_DESIGNATED_LEARN);
-	if (ok && pt->learn && !pt->forward)
+	if (ok && pt->learn && !pt->forward && may_forward(br, pt))
 		return go(br, pt, PRT_DESIGNATED_FORWARD);
 	return false;
 }

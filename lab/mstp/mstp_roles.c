@@ -47,10 +47,28 @@ static void log_role(struct mstp_bridge *br, const struct mstp_pt *pt,
 		  v->int_cost, dbr, v->dport);
 }
 
+/*
+ * A Boundary Port: the bridge runs RSTP or STP (every port is then one),
+ * the port talks STP, or what it last heard came from outside the region
+ * (13.29.13 rcvdInternal; infoInternal while it holds received CIST
+ * information).  updtRolesTree (13.29.31) names only the received case,
+ * but a Designated Port towards another region is a Boundary Port too:
+ * there as well the MSTIs take the CIST's role and state (13.13 f).
+ */
+bool mstp_boundary(const struct mstp_bridge *br, const struct mstp_port *p)
+{
+	const struct mstp_pt *c = &br->pts[p->index * br->ntrees];
+
+	if (br->cfg.force_version < MSTP_FORCE_MSTP || !p->send_rstp)
+		return true;
+	if (c->info_is == INFO_RECEIVED)
+		return !p->info_internal;
+	return p->rx_seen && !p->rcvd_internal;
+}
+
 static bool is_boundary(struct mstp_bridge *br, const struct mstp_pt *pt)
 {
-	return CIST(br, pt)->info_is == INFO_RECEIVED &&
-	       !PORT(br, pt)->info_internal;
+	return mstp_boundary(br, PORT(br, pt));
 }
 
 /*
@@ -159,6 +177,8 @@ static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 		if (pt->info_is == INFO_DISABLED) {
 			pt->selected_role = MSTP_ROLE_DISABLED;
 		} else if (!cist && is_boundary(br, pt)) {
+			/* 13.29.31 f, g; and likewise for the other roles
+			 * (13.13 f): the MSTIs follow the CIST here. */
 			enum mstp_role cr = CIST(br, pt)->selected_role;
 
 			pt->selected_role = cr == MSTP_ROLE_ROOT ?

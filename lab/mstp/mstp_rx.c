@@ -133,6 +133,8 @@ static bool rcvd_any_msg(struct mstp_bridge *br, struct mstp_port *p)
 static void prx_enter(struct mstp_bridge *br, struct mstp_port *p,
 		      enum prx_state s)
 {
+	bool boundary;
+
 	p->prx = s;
 	if (s == PRX_DISCARD) {
 		p->rcvd_bpdu = p->rcvd_rstp = p->rcvd_stp = false;
@@ -142,9 +144,14 @@ static void prx_enter(struct mstp_bridge *br, struct mstp_port *p,
 		return;
 	}
 	update_bpdu_version(p);
+	boundary = mstp_boundary(br, p);
 	p->rx_seen = true;
 	p->rcvd_internal = from_same_region(br, p);
 	set_rcvd_msgs(br, p);
+	/* The MSTI roles here follow the CIST's at a Boundary Port only. */
+	if (mstp_boundary(br, p) != boundary)
+		for (unsigned int t = 1; t < br->ntrees; t++)
+			PT(br, p->index, t)->reselect = true;
 	p->oper_edge = p->rcvd_bpdu = false;
 	p->edge_delay_while = MSTP_MIGRATE_TIME;
 }

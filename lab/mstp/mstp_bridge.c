@@ -234,6 +234,7 @@ static void dec(unsigned int *timer)
 
 void mstp_tick(struct mstp_bridge *br)
 {
+	dec(&br->master_hold);
 	for (unsigned int i = 0; i < br->nports; i++) {
 		struct mstp_port *p = &br->ports[i];
 
@@ -313,7 +314,7 @@ void mstp_port_set_link(struct mstp_bridge *br, unsigned int port, bool up,
 			  up ? "up" : "down");
 	p->port_enabled = up;
 	if (!up)
-		p->rx_seen = false;
+		p->rx_seen = p->nbr_known = false;
 	run(br);
 }
 

@@ -46,6 +46,7 @@ enum prt_state {
 	PRT_MASTER_LEARN, PRT_MASTER_FORWARD,
 	PRT_ROOT_PORT, PRT_ROOT_PROPOSED, PRT_ROOT_AGREED, PRT_ROOT_SYNCED,
 	PRT_REROOT, PRT_ROOT_FORWARD, PRT_ROOT_LEARN, PRT_REROOTED,
+	PRT_ROOT_DISCARD,	/* not in 13.37: see may_forward() */
 	PRT_DESIGNATED_PORT, PRT_DESIGNATED_PROPOSE, PRT_DESIGNATED_AGREED,
 	PRT_DESIGNATED_SYNCED, PRT_DESIGNATED_RETIRED,
 	PRT_DESIGNATED_DISCARD, PRT_DESIGNATED_LEARN,
@@ -103,6 +104,11 @@ struct mstp_port {
 	bool oper_p2p;
 	bool info_internal, rcvd_internal;
 	bool rx_seen;			/* a BPDU since the link came up */
+	/* The CIST Regional Root the neighbour last named (in any BPDU
+	 * but a TCN since the link came up, nbr_known). */
+	bool nbr_known;
+	struct bridge_id nbr_rroot;
+	uint32_t nbr_ext_cost;		/* and External Root Path Cost */
 	bool mcheck, new_info, new_info_msti;
 	bool rcvd_bpdu, rcvd_rstp, rcvd_stp, rcvd_tc_ack, rcvd_tcn;
 	bool restricted_role, restricted_tcn;
@@ -142,6 +148,9 @@ struct mstp_bridge {
 	struct mstp_tree *trees;
 	struct mstp_pt *pts;		/* [port * ntrees + tree] */
 	unsigned long run_overflows;
+	/* Ticks the Master Ports wait after this bridge became the CIST
+	 * Regional Root (not in the standard, see master_held()). */
+	unsigned int master_hold;
 };
 
 static inline struct mstp_pt *PT(struct mstp_bridge *br, unsigned int port,
@@ -197,6 +206,10 @@ bool mstp_prs(struct mstp_bridge *br, struct mstp_tree *t);
 bool mstp_prt(struct mstp_bridge *br, struct mstp_pt *pt);
 bool mstp_pst(struct mstp_bridge *br, struct mstp_pt *pt);
 bool mstp_tcm(struct mstp_bridge *br, struct mstp_pt *pt);
+
+/* Holds beyond the standard (master_held()): two ticks, at least a
+ * second - long past any BPDU in flight. */
+#define MSTP_HOLD_TICKS	2
 
 /* Procedures shared between files. */
 void mstp_set_tc_prop_tree(struct mstp_bridge *br, struct mstp_pt *pt);

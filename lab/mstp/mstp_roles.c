@@ -154,8 +154,13 @@ static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 	}
 
 	if (cist && bridge_id_cmp(&old_root.rroot, &root.rroot) != 0 &&
-	    (old_root.ext_cost || root.ext_cost))
+	    (old_root.ext_cost || root.ext_cost)) {
 		sync_master(br);
+		/* Now the Regional Root, with a way out: the Master Ports
+		 * wait for the old Regional Root's to stop (mstp_prt.c). */
+		if (root_port >= 0 && !br->ports[root_port].info_internal)
+			br->master_hold = MSTP_HOLD_TICKS;
+	}
 
 	for (unsigned int i = 0; i < br->nports; i++) {
 		struct mstp_pt *pt = PT(br, i, t->index);

@@ -138,7 +138,7 @@ static void prx_enter(struct mstp_bridge *br, struct mstp_port *p,
 	p->prx = s;
 	if (s == PRX_DISCARD) {
 		p->rcvd_bpdu = p->rcvd_rstp = p->rcvd_stp = false;
-		p->rx_seen = false;
+		p->rx_seen = p->nbr_known = false;
 		clear_all_rcvd_msgs(br, p);
 		p->edge_delay_while = MSTP_MIGRATE_TIME;
 		return;
@@ -147,6 +147,11 @@ static void prx_enter(struct mstp_bridge *br, struct mstp_port *p,
 	boundary = mstp_boundary(br, p);
 	p->rx_seen = true;
 	p->rcvd_internal = from_same_region(br, p);
+	if (p->rx.type != BPDU_TYPE_TCN) {
+		p->nbr_known = true;
+		p->nbr_rroot = p->rx.regional_root_id;
+		p->nbr_ext_cost = p->rx.ext_root_path_cost;
+	}
 	set_rcvd_msgs(br, p);
 	/* The MSTI roles here follow the CIST's at a Boundary Port only. */
 	if (mstp_boundary(br, p) != boundary)

@@ -81,6 +81,13 @@ struct mstp_pt {
 	bool learn, learning, master, mastered, proposed, proposing;
 	bool rcvd_msg, rcvd_tc, re_root, reselect, selected, sync, synced;
 	bool tc_prop, updt_info;
+	bool stale;		/* see stale() in mstp_roles.c */
+	/* CIST: the bridge that sent the information port_prio holds (its
+	 * CIST Bridge Identifier, not the Regional Root 13.9 puts in
+	 * port_prio for a message from another region), and when (the
+	 * bridge's rx_seq then). */
+	struct bridge_id sender;
+	unsigned long heard;
 	enum mstp_info_is info_is;
 	enum mstp_rcvd_info rcvd_info;
 	enum mstp_role role, selected_role;
@@ -109,6 +116,11 @@ struct mstp_port {
 	bool nbr_known;
 	struct bridge_id nbr_rroot;
 	uint32_t nbr_ext_cost;		/* and External Root Path Cost */
+	/* The last CIST message on the port: its sender (CIST Bridge
+	 * Identifier), message priority vector and rx_seq. */
+	struct bridge_id last_sender;
+	struct mstp_prio last_msg;
+	unsigned long last_heard;
 	bool mcheck, new_info, new_info_msti;
 	bool rcvd_bpdu, rcvd_rstp, rcvd_stp, rcvd_tc_ack, rcvd_tcn;
 	bool restricted_role, restricted_tcn;
@@ -148,6 +160,7 @@ struct mstp_bridge {
 	struct mstp_tree *trees;
 	struct mstp_pt *pts;		/* [port * ntrees + tree] */
 	unsigned long run_overflows;
+	unsigned long rx_seq;		/* BPDUs received, all ports */
 	/* Ticks the Master Ports wait after this bridge became the CIST
 	 * Regional Root (not in the standard, see master_held()). */
 	unsigned int master_hold;

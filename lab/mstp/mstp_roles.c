@@ -90,12 +90,102 @@ static void sync_master(struct mstp_bridge *br)
 	}
 }
 
+/* The root priority a message's vector carries: all but the Designated
+ * Bridge and Port, and the receiving port. */
+static bool same_root(const struct mstp_prio *a, const struct mstp_prio *b)
+{
+	return bridge_id_cmp(&a->root, &b->root) == 0 &&
+	       a->ext_cost == b->ext_cost &&
+	       bridge_id_cmp(&a->rroot, &b->rroot) == 0 &&
+	       a->int_cost == b->int_cost;
+}
+
+/* c) of stale(). */
+static bool contradicted(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	for (unsigned int i = 0; i < br->nports; i++) {
+		const struct mstp_port *q = &br->ports[i];
+
+		if (q->last_heard > pt->heard && q->port_enabled &&
+		    !own_mac(br, &q->last_sender) &&
+		    !memcmp(q->last_sender.mac, pt->sender.mac, 6) &&
+		    !same_root(&q->last_msg, &pt->port_prio))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Stale CIST information from inside the region, which updtRolesTree
+ * neither takes for a root path nor leaves on an Alternate Port: the port
+ * is Designated, as if the information had aged, so the neighbour hears
+ * the truth at once instead of when the stale copies run out of
+ * remainingHops.  13.29.31 has no such case; it is what keeps a region
+ * from counting to infinity when its way out fails (the CIST Regional
+ * Root re-election is then bounded: lab/mstd/README.md, "Loop freedom
+ * beyond clause 13"):
+ *
+ *  a) Information naming this bridge as the Regional Root was derived
+ *     from it (like a vector from the bridge itself, 13.29.31 b): this
+ *     bridge knows its own way out better.
+ *  b) Information naming the same Regional Root as what the Root Port
+ *     holds now, but another CIST Root or External Root Path Cost: the
+ *     Regional Root changed its mind, and the news came down the tree to
+ *     the Root Port first; the other ports hold what it said before.
+ *
+ * And from inside the region or not:
+ *
+ *  c) Information its sender has since contradicted: a later message of
+ *     the same bridge (on this port or another, parallel, link) carries
+ *     another root priority - a bridge has one at a time.  A moment
+ *     later the sender replaces it here too, or ages; meanwhile it is
+ *     not a root path.
+ *
+ * @auth is what the Root Port (before this selection) holds, if it holds
+ * received information from inside the region.
+ */
+static bool stale(struct mstp_bridge *br, const struct mstp_pt *pt,
+		  const struct mstp_pt *auth)
+{
+	const struct mstp_prio *v = &pt->port_prio;
+
+	if (pt->tree || pt->info_is != INFO_RECEIVED ||
+	    own_mac(br, &v->dbridge))
+		return false;
+	if (contradicted(br, pt))
+		return true;
+	if (!PORT(br, pt)->info_internal)
+		return false;
+	if (own_mac(br, &v->rroot))
+		return true;
+	return auth && auth != pt &&
+	       bridge_id_cmp(&v->rroot, &auth->port_prio.rroot) == 0 &&
+	       (bridge_id_cmp(&v->root, &auth->port_prio.root) != 0 ||
+		v->ext_cost != auth->port_prio.ext_cost);
+}
+
+/* The Root Port's information, as the authority for stale(). */
+static const struct mstp_pt *root_port_info(struct mstp_bridge *br,
+					    const struct mstp_tree *t)
+{
+	const struct mstp_pt *rp;
+
+	if (t->index || t->root_port < 0)
+		return NULL;
+	rp = PT(br, (unsigned int)t->root_port, 0);
+	if (rp->info_is != INFO_RECEIVED ||
+	    !br->ports[t->root_port].info_internal)
+		return NULL;
+	return rp;
+}
+
 /* 13.29.31 updtRolesTree */
 static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 {
 	bool cist = t->index == 0;
 	struct mstp_prio root = t->bridge_prio;
 	struct mstp_prio old_root = t->root_prio;
+	const struct mstp_pt *auth = root_port_info(br, t);
 	int root_port = -1;
 
 	for (unsigned int i = 0; i < br->nports; i++) {
@@ -103,8 +193,9 @@ static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 		struct mstp_port *p = &br->ports[i];
 		struct mstp_prio v;
 
+		pt->stale = stale(br, pt, auth);
 		if (pt->info_is != INFO_RECEIVED || p->restricted_role ||
-		    own_mac(br, &pt->port_prio.dbridge))
+		    own_mac(br, &pt->port_prio.dbridge) || pt->stale)
 			continue;
 		/* MSTI information is only used from inside the region. */
 		if (!cist && is_boundary(br, pt))
@@ -189,7 +280,7 @@ static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 			pt->selected_role = cr == MSTP_ROLE_ROOT ?
 					    MSTP_ROLE_MASTER : cr;
 			pt->updt_info = differs;
-		} else if (pt->info_is == INFO_AGED) {
+		} else if (pt->info_is == INFO_AGED || pt->stale) {
 			pt->selected_role = MSTP_ROLE_DESIGNATED;
 			pt->updt_info = true;
 		} else if (pt->info_is == INFO_MINE) {

@@ -153,6 +153,11 @@ static void prx_enter(struct mstp_bridge *br, struct mstp_port *p,
 		p->nbr_ext_cost = p->rx.ext_root_path_cost;
 	}
 	set_rcvd_msgs(br, p);
+	if (p->rx.type != BPDU_TYPE_TCN) {
+		p->last_sender = p->rx.bridge_id;
+		p->last_msg = PT(br, p->index, 0)->msg_prio;
+		p->last_heard = ++br->rx_seq;
+	}
 	/* The MSTI roles here follow the CIST's at a Boundary Port only. */
 	if (mstp_boundary(br, p) != boundary)
 		for (unsigned int t = 1; t < br->ntrees; t++)
@@ -315,10 +320,20 @@ static enum mstp_rcvd_info rcv_info(struct mstp_bridge *br,
 	cmp = mstp_prio_cmp(msg, prt);
 	switch (pt->msg_flags.role) {
 	case BPDU_ROLE_DESIGNATED: {
-		/* Superior: better, or a change from the same port (13.10). */
-		bool same_tx = mac_equal(&msg->dbridge, &prt->dbridge) &&
-			       PORT_ID_NUM(msg->dport) ==
-			       PORT_ID_NUM(prt->dport);
+		/* Superior: better, or a change from the same port (13.10).
+		 * From another region the Designated Bridge is that region's
+		 * Regional Root (13.9), which changes when the region
+		 * re-elects one: the bridge that sent it is the same
+		 * transmitter still, and what it says now replaces what it
+		 * said (else the old word would stand until it aged out, 3 x
+		 * Hello Time, and hold up the new Regional Root's news). */
+		bool same_port = PORT_ID_NUM(msg->dport) ==
+				 PORT_ID_NUM(prt->dport);
+		bool same_tx = same_port &&
+			       (mac_equal(&msg->dbridge, &prt->dbridge) ||
+				(pt->tree == 0 &&
+				 pt->info_is == INFO_RECEIVED &&
+				 mac_equal(&p->rx.bridge_id, &pt->sender)));
 
 		if (cmp < 0 || (same_tx && cmp != 0))
 			return SUPERIOR_DESIGNATED;
@@ -471,10 +486,12 @@ static void set_tc_flags(struct mstp_bridge *br, struct mstp_pt *pt)
 }
 
 /* 13.29.16/13.29.20 recordPriority, recordTimes */
-static void record_priority_times(struct mstp_pt *pt)
+static void record_priority_times(struct mstp_bridge *br, struct mstp_pt *pt)
 {
 	pt->port_prio = pt->msg_prio;
 	if (pt->tree == 0) {
+		pt->sender = PORT(br, pt)->rx.bridge_id;
+		pt->heard = PORT(br, pt)->last_heard;
 		pt->port_times = pt->msg_times;
 		pt->port_times.hello = MSTP_HELLO_TIME;
 	} else {
@@ -498,6 +515,28 @@ static void updt_rcvd_info_while(struct mstp_bridge *br, struct mstp_pt *pt)
 	else
 		keep = t->hops > 1;
 	pt->rcvd_info_while = keep ? 3 * mstp_hello_time(br, pt) : 0;
+}
+
+/*
+ * Not in 13.35: the neighbour whose designated information this port
+ * holds now sends a Root or Alternate Port message here - it is no
+ * longer Designated on this link, whatever it said before, and it will
+ * not refresh that.  The information ages now instead of after
+ * rcvdInfoWhile (3 x HelloTime), during which both ends could take the
+ * other for the way to the root.
+ */
+static void no_longer_designated(struct mstp_bridge *br, struct mstp_pt *pt)
+{
+	const struct bridge_id *from = pt->tree ? &pt->msg_prio.dbridge :
+					      &PORT(br, pt)->rx.bridge_id;
+	const struct bridge_id *held = pt->tree ? &pt->port_prio.dbridge :
+					      &pt->sender;
+
+	if (pt->info_is == INFO_RECEIVED &&
+	    (pt->msg_flags.role == BPDU_ROLE_ROOT ||
+	     pt->msg_flags.role == BPDU_ROLE_ALT_BACKUP) &&
+	    mac_equal(from, held))
+		pt->rcvd_info_while = 0;
 }
 
 static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
@@ -542,7 +581,7 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		pt->agree = pt->agree && betterorsame_info(pt, INFO_RECEIVED);
 		record_agreement(br, pt);
 		pt->synced = pt->synced && pt->agreed;
-		record_priority_times(pt);
+		record_priority_times(br, pt);
 		updt_rcvd_info_while(br, pt);
 		pt->info_is = INFO_RECEIVED;
 		pt->reselect = true;
@@ -550,8 +589,10 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		pt->rcvd_msg = false;
 		break;
 	case PIM_REPEATED_DESIGNATED:
-		if (pt->tree == 0)
+		if (pt->tree == 0) {
 			p->info_internal = p->rcvd_internal;
+			pt->heard = p->last_heard;
+		}
 		record_proposal(br, pt);
 		set_tc_flags(br, pt);
 		record_agreement(br, pt);
@@ -564,10 +605,12 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		break;
 	case PIM_NOT_DESIGNATED:
 		record_agreement(br, pt);
+		no_longer_designated(br, pt);
 		set_tc_flags(br, pt);
 		pt->rcvd_msg = false;
 		break;
 	case PIM_OTHER:
+		no_longer_designated(br, pt);
 		pt->rcvd_msg = false;
 		break;
 	}

@@ -250,6 +250,8 @@ void mstp_tick(struct mstp_bridge *br)
 			dec(&pt->rb_while);
 			dec(&pt->tc_while);
 			dec(&pt->rcvd_info_while);
+			mstp_agree_hold_tick(br, pt);
+			dec(&pt->desig_left);
 		}
 	}
 	run(br);

@@ -100,6 +100,10 @@ struct mstp_pt {
 
 	/* Timers (13.25), seconds. */
 	unsigned int fd_while, rr_while, rb_while, tc_while, rcvd_info_while;
+	/* Not in the standard: agreements are not taken while it runs, see
+	 * mstp_hold_agreements() in mstp_rx.c. */
+	unsigned int agree_hold;
+	unsigned int desig_left;	/* counts down after Designated */
 };
 
 /* Per port (13.27). */
@@ -220,11 +224,13 @@ bool mstp_prt(struct mstp_bridge *br, struct mstp_pt *pt);
 bool mstp_pst(struct mstp_bridge *br, struct mstp_pt *pt);
 bool mstp_tcm(struct mstp_bridge *br, struct mstp_pt *pt);
 
-/* Holds beyond the standard (master_held()): two ticks, at least a
- * second - long past any BPDU in flight. */
+/* Holds beyond the standard (master_held(), mstp_hold_agreements()):
+ * two ticks, at least a second - long past any BPDU in flight. */
 #define MSTP_HOLD_TICKS	2
 
 /* Procedures shared between files. */
+void mstp_hold_agreements(struct mstp_bridge *br, struct mstp_pt *pt);
+void mstp_agree_hold_tick(struct mstp_bridge *br, struct mstp_pt *pt);
 void mstp_set_tc_prop_tree(struct mstp_bridge *br, struct mstp_pt *pt);
 void mstp_new_info_xst(struct mstp_bridge *br, struct mstp_pt *pt);
 /* The FDB flushes the TC machines asked for, through the ops. */

@@ -167,6 +167,14 @@ static void prt_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		break;
 
 	case PRT_DESIGNATED_PORT:
+		/* Not in 13.37: a Root Port that turns Designated retires
+		 * like any recent Root Port (rrWhile runs), even where the
+		 * new Root Port already forwarded and so set no reRoot
+		 * (REROOT): else it forwards on, without an agreement, into
+		 * a neighbour that was Designated and still is until it
+		 * hears this port's information. */
+		if (pt->role == MSTP_ROLE_ROOT)
+			pt->re_root = true;
 		pt->role = MSTP_ROLE_DESIGNATED;
 		break;
 	case PRT_DESIGNATED_PROPOSE:

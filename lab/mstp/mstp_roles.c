@@ -74,7 +74,7 @@ static bool is_boundary(struct mstp_bridge *br, const struct mstp_pt *pt)
 /*
  * 13.29.26 syncMaster: the CIST regional root changed while the region
  * is (or was) reached from outside: every MSTI re-syncs its internal
- * ports.
+ * ports.  And takes no agreement still on its way from before.
  */
 static void sync_master(struct mstp_bridge *br)
 {
@@ -86,6 +86,7 @@ static void sync_master(struct mstp_bridge *br)
 
 			pt->agree = pt->agreed = pt->synced = false;
 			pt->sync = true;
+			mstp_hold_agreements(br, pt);
 		}
 	}
 }
@@ -302,6 +303,9 @@ static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 		}
 		if (pt->selected_role != old)
 			log_role(br, pt, old);
+		if (old == MSTP_ROLE_DESIGNATED &&
+		    pt->selected_role != MSTP_ROLE_DESIGNATED)
+			pt->desig_left = MSTP_HOLD_TICKS;
 	}
 }
 

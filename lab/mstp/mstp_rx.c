@@ -414,7 +414,7 @@ static void record_agreement(struct mstp_bridge *br, struct mstp_pt *pt)
 	struct mstp_port *p = PORT(br, pt);
 
 	if (pt->tree == 0) {
-		if (rstp_version(br) && p->oper_p2p &&
+		if (rstp_version(br) && p->oper_p2p && !pt->agree_hold &&
 		    pt->msg_flags.agreement) {
 			pt->agreed = true;
 			pt->proposing = false;
@@ -433,7 +433,8 @@ static void record_agreement(struct mstp_bridge *br, struct mstp_pt *pt)
 			 bridge_id_cmp(&c->msg_prio.rroot,
 				       &c->port_prio.rroot) == 0;
 
-	if (p->oper_p2p && same_cist && pt->msg_flags.agreement) {
+	if (p->oper_p2p && same_cist && !pt->agree_hold &&
+	    pt->msg_flags.agreement) {
 		pt->agreed = true;
 		pt->proposing = false;
 	} else {
@@ -539,6 +540,68 @@ static void no_longer_designated(struct mstp_bridge *br, struct mstp_pt *pt)
 		pt->rcvd_info_while = 0;
 }
 
+/*
+ * An agreement answers the proposal the neighbour last had from this
+ * port.  Where a port turns Designated again within a second of having
+ * left that role (Root or Alternate in between, or its information
+ * aged: the stale information of counting to infinity flips it back and
+ * forth), answers to its earlier proposal may still be on their way,
+ * from a port that since turned Root and then Designated itself and
+ * forwards; taking one lets both ends forward.  Likewise when the CIST
+ * Regional Root changed (syncMaster): a neighbour may have agreed a
+ * moment ago under the old one.  So the port takes no agreement for at
+ * least a second (two ticks, long past any BPDU in flight), then
+ * proposes again if it still waits for one.  The first proposal after a
+ * plain role change or after worse information (agreed cleared by
+ * UPDATE) is answered at once, as in 13.37.
+ */
+void mstp_hold_agreements(struct mstp_bridge *br, struct mstp_pt *pt)
+{
+	(void)br;
+	pt->agree_hold = MSTP_HOLD_TICKS;
+	pt->agreed = false;
+}
+
+/* One second of agree_hold passed (from the Port Timers machine). */
+void mstp_agree_hold_tick(struct mstp_bridge *br, struct mstp_pt *pt)
+{
+	if (!pt->agree_hold || --pt->agree_hold)
+		return;
+	if (pt->proposing)
+		mstp_new_info_xst(br, pt);
+}
+
+static void hold_if_outdated(struct mstp_bridge *br, struct mstp_pt *pt)
+{
+	if (pt->info_is != INFO_MINE && pt->desig_left)
+		mstp_hold_agreements(br, pt);
+}
+
+/*
+ * Not in 13.35: a Root Port message on this port from the bridge this
+ * tree's own Root Port takes its root path from.  Each of the two takes
+ * its root path through the other (over parallel links): the
+ * information is stale, counting to infinity, and the message's
+ * agreement - given under it - must not let this port forward; it is
+ * disputed instead (13.29.10).
+ */
+static bool through_each_other(struct mstp_bridge *br,
+			       const struct mstp_pt *pt)
+{
+	const struct mstp_tree *t = &br->trees[pt->tree];
+	const struct mstp_pt *rp;
+
+	if (pt->msg_flags.role != BPDU_ROLE_ROOT || t->root_port < 0 ||
+	    t->root_port == (int)pt->port)
+		return false;
+	rp = PT(br, (unsigned int)t->root_port, pt->tree);
+	if (rp->info_is != INFO_RECEIVED)
+		return false;
+	if (pt->tree)
+		return mac_equal(&pt->msg_prio.dbridge, &rp->port_prio.dbridge);
+	return mac_equal(&PORT(br, pt)->rx.bridge_id, &rp->sender);
+}
+
 static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		      enum pim_state s)
 {
@@ -560,6 +623,7 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		pt->selected = false;
 		break;
 	case PIM_UPDATE:
+		hold_if_outdated(br, pt);
 		pt->proposing = pt->proposed = false;
 		pt->agreed = pt->agreed && betterorsame_info(pt, INFO_MINE);
 		pt->synced = pt->synced && pt->agreed;
@@ -605,11 +669,24 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		break;
 	case PIM_NOT_DESIGNATED:
 		record_agreement(br, pt);
+		if (through_each_other(br, pt)) {
+			pt->agreed = false;
+			record_dispute(br, pt);
+		}
 		no_longer_designated(br, pt);
 		set_tc_flags(br, pt);
 		pt->rcvd_msg = false;
 		break;
 	case PIM_OTHER:
+		/* Not in 13.35: a Root Port message that forwards, with a
+		 * better priority vector than this port sends it, cannot
+		 * have its root path through this port - one of the two
+		 * holds stale information (counting to infinity).  Like an
+		 * inferior designated message (13.29.10), it is disputed:
+		 * this port must not forward on its forward delay timers
+		 * into it until the two agree. */
+		if (pt->msg_flags.role == BPDU_ROLE_ROOT)
+			record_dispute(br, pt);
 		no_longer_designated(br, pt);
 		pt->rcvd_msg = false;
 		break;

@@ -235,6 +235,8 @@ static void dec(unsigned int *timer)
 void mstp_tick(struct mstp_bridge *br)
 {
 	dec(&br->master_hold);
+	for (unsigned int t = 0; t < br->ntrees; t++)
+		dec(&br->trees[t].best_ttl);
 	for (unsigned int i = 0; i < br->nports; i++) {
 		struct mstp_port *p = &br->ports[i];
 

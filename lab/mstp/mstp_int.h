@@ -152,6 +152,10 @@ struct mstp_tree {
 	unsigned int tc_count;
 	uint64_t last_tc_ms;
 	int last_tc_port;
+	/* The best root path from a port in the last best_ttl ticks (see
+	 * sync_tree() in mstp_roles.c). */
+	struct mstp_prio best_recent;
+	unsigned int best_ttl;
 };
 
 struct mstp_bridge {

@@ -180,6 +180,38 @@ static const struct mstp_pt *root_port_info(struct mstp_bridge *br,
 	return rp;
 }
 
+/* Root, External Root Path Cost, Regional Root, Internal Root Path Cost:
+ * is @now worse than @before? */
+static bool root_path_worse(const struct mstp_prio *now,
+			    const struct mstp_prio *before)
+{
+	struct mstp_prio a = *now, b = *before;
+
+	a.dbridge = b.dbridge;
+	a.dport = b.dport;
+	a.rport = b.rport;
+	return mstp_prio_cmp(&a, &b) > 0;
+}
+
+/*
+ * Not in 13.29.31: the root path got worse (the Root Port failed, or its
+ * information did) and now comes from a port - worse than before, or
+ * than the best from a port in the last two ticks (the bridge may have
+ * been its own root for a moment in between).  13.37 lets the new Root
+ * Port forward at once and the Designated Ports go on; but where the
+ * better path is gone, what an Alternate Port held may have come round
+ * from this bridge's own subtree (counting to infinity), and the
+ * Designated Ports' agreements were given to the better information.
+ * So they sync, as for a proposal (setSyncTree): each discards unless it
+ * is agreed again for the worse information, which its neighbour gives
+ * once it took it - so no cycle of stale Root Ports forwards all round.
+ */
+static void sync_tree(struct mstp_bridge *br, const struct mstp_tree *t)
+{
+	for (unsigned int i = 0; i < br->nports; i++)
+		PT(br, i, t->index)->sync = true;
+}
+
 /* 13.29.31 updtRolesTree */
 static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 {
@@ -252,6 +284,15 @@ static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 		 * wait for the old Regional Root's to stop (mstp_prt.c). */
 		if (root_port >= 0 && !br->ports[root_port].info_internal)
 			br->master_hold = MSTP_HOLD_TICKS;
+	}
+	if (root_port >= 0 &&
+	    (root_path_worse(&root, &old_root) ||
+	     (t->best_ttl && root_path_worse(&root, &t->best_recent))))
+		sync_tree(br, t);
+	if (root_port >= 0 &&
+	    (!t->best_ttl || !root_path_worse(&root, &t->best_recent))) {
+		t->best_recent = root;
+		t->best_ttl = MSTP_HOLD_TICKS;
 	}
 
 	for (unsigned int i = 0; i < br->nports; i++) {

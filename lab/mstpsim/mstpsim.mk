@@ -2,7 +2,7 @@
 # failures, delivered BPDUs. The unit tests and bench/mstp drive it.
 LIBRARIES += mstpsim
 mstpsim_DIR := lab/mstpsim
-mstpsim_SRCS := lab/mstpsim/mstp_sim.c
+mstpsim_SRCS := lab/mstpsim/mstp_sim.c lab/mstpsim/sim_check.c
 mstpsim_USES := mstp
 mstpsim_LDLIBS :=
 

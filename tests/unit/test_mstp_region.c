@@ -5,7 +5,7 @@
  * digest, an RSTP bridge, an STP bridge.  Plus max hops on a chain.
  */
 #include "unit.h"
-#include "mstp_sim.h"
+#include "sim_unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,16 +25,14 @@ static bool line(const struct mst_vid_table *peer_table,
 	static struct mst_vid_table table;
 	struct mstp_bridge_config cfg;
 
-	sim_free(&sim);
-	memset(&sim, 0, sizeof(sim));
-	sim.verbose = getenv("MSTP_VERBOSE") != NULL;
+	sim_unit_reset(&sim);
 	table.mstid[10] = 1;
 	table.mstid[20] = 2;
 	for (unsigned int i = 0; i < 3; i++) {
 		sim_config(&cfg, i, 2, mstids, 2, i == 2 ? peer_table : &table);
 		if (i == 2)
 			cfg.force_version = peer_version;
-		if (!sim_add_bridge(&sim, &cfg))
+		if (!sim_add_bridge(&sim, &cfg, i == 2 ? peer_table : &table))
 			return false;
 	}
 	sim_connect(&sim, 0, 0, 1, 0);

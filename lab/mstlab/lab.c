@@ -98,8 +98,11 @@ static int lab_base(struct lab *l, const struct topo *t,
 	if (plan_build(t, &l->p))
 		return errbuf_set(err, "cannot plan lab %s", t->name);
 	l->links = calloc(t->n_links ? t->n_links : 1, sizeof(*l->links));
-	if (!l->links)
+	l->nodes = calloc(t->n_nodes ? t->n_nodes : 1, sizeof(*l->nodes));
+	if (!l->links || !l->nodes)
 		return errbuf_set(err, "out of memory");
+	for (size_t i = 0; i < t->n_nodes; i++)
+		l->nodes[i].chan = -1;
 	return 0;
 }
 
@@ -166,14 +169,27 @@ int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 	return open_run_files(l, err);
 }
 
+/* A clone's identity channel, once it took its identity. */
+static void close_chan(struct lab *l, size_t i)
+{
+	if (l->nodes && l->nodes[i].chan >= 0)
+		l->ops->chan->close(l->ops->chan_ctx, l->nodes[i].chan);
+	if (l->nodes)
+		l->nodes[i].chan = -1;
+}
+
 void lab_fini(struct lab *l)
 {
+	for (size_t i = 0; l->t && l->nodes && i < l->t->n_nodes; i++)
+		close_chan(l, i);
 	state_close(&l->st);
 	events_close(&l->ev);
 	plan_free(l->p);
 	l->p = NULL;
 	free(l->links);
 	l->links = NULL;
+	free(l->nodes);
+	l->nodes = NULL;
 }
 
 static void console_tail(struct lab *l, const char *node);
@@ -240,19 +256,71 @@ static int up_links(struct lab *l, struct errbuf *err)
 	return 0;
 }
 
+/* A node's template, by its shape (template.h). */
+static const char *node_tpl(const struct lab *l, size_t i)
+{
+	return l->nodes[i].tpl[0] ? l->nodes[i].tpl : NULL;
+}
+
+/* Without a template: cold, or (--boot template) an error. */
+static int no_template(struct lab *l, const char *why, struct errbuf *err)
+{
+	if (l->boot == LAB_BOOT_TEMPLATE)
+		return errbuf_set(err, "%s", why);
+	fprintf(l->log, "mstlab: warning: %s: booting cold instead\n", why);
+	return 0;
+}
+
+/* The template of every templated node, a missing one built. */
+static int lab_templates(struct lab *l, struct errbuf *err)
+{
+	char (*keys)[TPL_KEY_LEN + 1] = calloc(l->t->n_nodes ? l->t->n_nodes :
+					       1, sizeof(*keys));
+	struct errbuf why;
+	int rc;
+
+	if (!keys)
+		return errbuf_set(err, "out of memory");
+	rc = tpl_prepare(l->ops, l->p, &l->pp, l->tpl_cache, &l->st, l->log,
+			 keys, &why);
+	for (size_t i = 0; i < l->t->n_nodes; i++)
+		memcpy(l->nodes[i].tpl, keys[i], sizeof(keys[i]));
+	free(keys);
+	return rc ? no_template(l, why.msg, err) : 0;
+}
+
 struct starter {
 	struct lab *l;
+	size_t node;
 	struct sbuf xml;
 	struct errbuf err;
+	bool started;		/* the domain is ours, whatever came after */
+	pthread_t thread;
 	int rc;
 };
 
+/* A cold node starts; a clone starts paused, its identity channel
+ * connected, and loads its template's state. */
 static void *start_domain(void *arg)
 {
 	struct starter *s = arg;
+	struct lab *l = s->l;
+	const struct lab_ops *o = l->ops;
+	const char *tpl = node_tpl(l, s->node);
+	char path[PATH_MAX + 300];
 
-	s->rc = s->l->ops->hv->start(s->l->ops->hv_ctx, sbuf_str(&s->xml),
-				     &s->err);
+	s->rc = o->hv->start(o->hv_ctx, sbuf_str(&s->xml),
+			     tpl ? HV_START_PAUSED : 0, &s->err);
+	s->started = !s->rc;
+	if (s->rc || !tpl)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/qga/%s.id", l->run_dir,
+		 l->t->nodes[s->node].name);
+	l->nodes[s->node].chan = o->chan->connect(o->chan_ctx, path, &s->err);
+	tpl_path(l->tpl_cache, tpl, "state", path, sizeof(path));
+	if (l->nodes[s->node].chan < 0 ||
+	    tpl_load(o, l->p->nodes[s->node].domain, path, &s->err))
+		s->rc = -1;
 	return NULL;
 }
 
@@ -262,6 +330,8 @@ static int record_nodes(struct lab *l, struct starter *s, struct errbuf *err)
 	for (size_t i = 0; i < l->t->n_nodes; i++) {
 		const struct topo_node *tn = &l->t->nodes[i];
 		const struct plan_node *pn = &l->p->nodes[i];
+		struct plan_params pp = l->pp;
+		char ram[PATH_MAX];
 		enum plan_err pe;
 
 		for (size_t j = 0; j < tn->n_ports; j++)
@@ -269,12 +339,49 @@ static int record_nodes(struct lab *l, struct starter *s, struct errbuf *err)
 				return -1;
 		if (state_add(&l->st, err, "domain %s", pn->domain))
 			return -1;
-		pe = plan_domain_xml(l->p, &l->pp, (int)i, &s[i].xml);
+		if (node_tpl(l, i)) {
+			tpl_path(l->tpl_cache, node_tpl(l, i), "ram", ram,
+				 sizeof(ram));
+			pp.boot = PLAN_BOOT_CLONE;
+			pp.template_ram = ram;
+		}
+		pe = plan_domain_xml(l->p, &pp, (int)i, &s[i].xml);
 		if (pe)
 			return errbuf_set(err, "%s: %s", tn->name,
 					  plan_strerror(pe));
 	}
 	return 0;
+}
+
+/* Runs fn on every starter for which pick says so, each in a thread;
+ * their count. */
+static size_t run_all(struct starter *s, size_t n, void *(*fn)(void *),
+		      bool (*pick)(const struct starter *))
+{
+	size_t ran = 0;
+	bool *threaded = calloc(n ? n : 1, sizeof(*threaded));
+
+	for (size_t i = 0; i < n; i++) {
+		if (!pick(&s[i]))
+			continue;
+		ran++;
+		if (threaded)
+			threaded[i] = !pthread_create(&s[i].thread, NULL, fn,
+						      &s[i]);
+		if (!threaded || !threaded[i])
+			fn(&s[i]);
+	}
+	for (size_t i = 0; threaded && i < n; i++)
+		if (threaded[i])
+			pthread_join(s[i].thread, NULL);
+	free(threaded);
+	return ran;
+}
+
+static bool any(const struct starter *s)
+{
+	(void)s;
+	return true;
 }
 
 /*
@@ -283,54 +390,80 @@ static int record_nodes(struct lab *l, struct starter *s, struct errbuf *err)
  */
 static int up_nodes(struct lab *l, struct errbuf *err)
 {
-	size_t n = l->t->n_nodes, started = 0;
+	size_t n = l->t->n_nodes;
 	struct starter *s = calloc(n ? n : 1, sizeof(*s));
-	pthread_t *tid = calloc(n ? n : 1, sizeof(*tid));
 	int rc = 0;
 
-	if (!s || !tid) {
-		free(s);
-		free(tid);
+	if (!s)
 		return errbuf_set(err, "out of memory");
-	}
 	for (size_t i = 0; i < n; i++) {
 		s[i].l = l;
+		s[i].node = i;
 		sbuf_init(&s[i].xml);
 	}
 	rc = record_nodes(l, s, err);
-	for (; !rc && started < n; started++) {
-		if (pthread_create(&tid[started], NULL, start_domain,
-				   &s[started])) {
-			rc = errbuf_set(err, "cannot start a thread");
-			break;
-		}
-		fprintf(l->log, "mstlab: %s booting (%s)\n",
-			l->t->nodes[started].name,
-			l->p->nodes[started].domain);
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (node_tpl(l, i))
+			fprintf(l->log, "mstlab: %s from template %s (%s)\n",
+				l->t->nodes[i].name, node_tpl(l, i),
+				l->p->nodes[i].domain);
+		else
+			fprintf(l->log, "mstlab: %s booting (%s)\n",
+				l->t->nodes[i].name, l->p->nodes[i].domain);
 	}
-	for (size_t i = 0; i < started; i++) {
+	if (!rc)
+		run_all(s, n, start_domain, any);
+	for (size_t i = 0; i < n; i++) {
 		const struct plan_node *pn = &l->p->nodes[i];
 
-		pthread_join(tid[i], NULL);
-		if (!s[i].rc)
-			continue;
-		/* Not started: its name and taps are not ours to remove. */
-		forget(l, "domain", pn->domain);
-		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
-			forget(l, "tap", pn->nic[j].tap);
-		if (!rc)
+		if (!s[i].started) {
+			/* Not started: its name and taps are not ours to
+			 * remove. */
+			forget(l, "domain", pn->domain);
+			for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
+				forget(l, "tap", pn->nic[j].tap);
+		}
+		if (!rc && s[i].rc)
 			rc = errbuf_set(err, "%s: %s", l->t->nodes[i].name,
 					s[i].err.msg);
-	}
-	for (size_t i = started; i < n; i++) {
-		forget(l, "domain", l->p->nodes[i].domain);
-		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
-			forget(l, "tap", l->p->nodes[i].nic[j].tap);
 	}
 	for (size_t i = 0; i < n; i++)
 		sbuf_free(&s[i].xml);
 	free(s);
-	free(tid);
+	return rc;
+}
+
+static void *awaken(void *arg)
+{
+	struct starter *s = arg;
+
+	s->rc = tpl_awaken(s->l->ops, s->l->p, (int)s->node,
+			   s->l->nodes[s->node].chan, &s->err);
+	return NULL;
+}
+
+static bool is_clone(const struct starter *s)
+{
+	return node_tpl(s->l, s->node) != NULL;
+}
+
+/* The clones run, each told who it is, all at once. */
+static int awaken_clones(struct lab *l, struct errbuf *err)
+{
+	size_t n = l->t->n_nodes;
+	struct starter *s = calloc(n ? n : 1, sizeof(*s));
+	int rc = 0;
+
+	if (!s)
+		return errbuf_set(err, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		s[i] = (struct starter){ .l = l, .node = i };
+	run_all(s, n, awaken, is_clone);
+	for (size_t i = 0; i < n && !rc; i++)
+		if (s[i].rc)
+			rc = errbuf_set(err, "%s: %s", l->t->nodes[i].name,
+					s[i].err.msg);
+	free(s);
 	return rc;
 }
 
@@ -345,10 +478,13 @@ int lab_up(struct lab *l, struct errbuf *err)
 		return -1;
 	if (lab_interrupted)
 		return errbuf_set(err, "interrupted");
+	if (l->boot != LAB_BOOT_COLD && lab_templates(l, err))
+		return -1;
 	if (up_nodes(l, err))
 		return -1;
 	/* The taps exist once their domains run; a guest that died at once
-	 * (libvirt then removes its taps) is the likelier story. */
+	 * (libvirt then removes its taps) is the likelier story. Clones
+	 * wait, paused, until their ports are set up. */
 	for (size_t i = 0; i < l->t->n_nodes; i++)
 		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++) {
 			struct errbuf why;
@@ -365,7 +501,7 @@ int lab_up(struct lab *l, struct errbuf *err)
 					  "(its console is above)",
 					  l->t->nodes[i].name);
 		}
-	return 0;
+	return awaken_clones(l, err);
 }
 
 static void console_tail(struct lab *l, const char *node)
@@ -465,6 +601,7 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, struct errbuf *err)
 			if (state[i] == 0)
 				continue;
 			left--;
+			close_chan(l, i);
 			if (state[i] > 0)
 				fprintf(l->log, "mstlab: %s ready in %.1f s\n",
 					l->t->nodes[i].name,

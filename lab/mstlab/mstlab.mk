@@ -4,13 +4,16 @@
 # the program is main.c.
 LIBRARIES += mstlabcore
 mstlabcore_DIR := lab/mstlab
-mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/cli.c \
-	lab/mstlab/cmd_lab.c lab/mstlab/cmd_node.c lab/mstlab/cmd_watch.c \
+mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/chan.c \
+	lab/mstlab/cli.c \
+	lab/mstlab/cmd_lab.c lab/mstlab/cmd_node.c \
+	lab/mstlab/cmd_watch.c \
 	lab/mstlab/console.c \
 	lab/mstlab/guardian.c \
 	lab/mstlab/hostnet.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
 	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
+	lab/mstlab/template.c \
 	lab/mstlab/version.c lab/mstlab/watch_render.c
 mstlabcore_USES := checks model libmst util
 mstlabcore_LDLIBS := -lvirt -lvirt-qemu -ljansson

@@ -6,7 +6,7 @@ LIBRARIES += mstlabcore
 mstlabcore_DIR := lab/mstlab
 mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/chan.c \
 	lab/mstlab/cli.c \
-	lab/mstlab/cmd_lab.c lab/mstlab/cmd_node.c \
+	lab/mstlab/cmd_lab.c lab/mstlab/cmd_node.c lab/mstlab/cmd_templates.c \
 	lab/mstlab/cmd_watch.c \
 	lab/mstlab/console.c \
 	lab/mstlab/guardian.c \

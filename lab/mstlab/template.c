@@ -360,19 +360,6 @@ static int boot_and_save(const struct lab_ops *ops, const char *domain,
 	return migrate_file(ops, domain, path, true, err);
 }
 
-/* Another process builds the same template: until it is done. */
-static bool built_elsewhere(const struct lab_ops *ops, const char *cache,
-			    const char *key, const char *domain)
-{
-	long long start = ops->now_ms(ops->clock_ctx);
-	struct errbuf e;
-
-	while (ops->hv->running(ops->hv_ctx, domain, &e) == 1 &&
-	       ops->now_ms(ops->clock_ctx) - start < BOOT_TIMEOUT_MS)
-		ops->sleep_ms(ops->clock_ctx, 100);
-	return tpl_ready(cache, key);
-}
-
 static int build_in(const struct lab_ops *ops, const struct plan *p,
 		    const struct plan_params *pp, int node, const char *dir,
 		    const char *domain, struct state *st, struct errbuf *err)
@@ -427,23 +414,20 @@ int tpl_build(const struct lab_ops *ops, const struct plan *p,
 {
 	char dir[PATH_MAX], final[PATH_MAX], domain[64], path[PATH_MAX + 16];
 	long long start = ops->now_ms(ops->clock_ctx);
-	struct errbuf why;
 	int rc;
 
-	snprintf(domain, sizeof(domain), TPL_DOMAIN_PREFIX "%s", key);
+	/* Two processes may build one template at once: each in a domain
+	 * and a folder of its own, and the first one complete is kept. */
+	snprintf(domain, sizeof(domain), TPL_DOMAIN_PREFIX "%s-%d", key,
+		 (int)getpid());
 	snprintf(dir, sizeof(dir), "%s/.build-%s-%d", cache, key,
 		 (int)getpid());
 	tpl_path(cache, key, NULL, final, sizeof(final));
 	if (mkdir_in(cache, NULL, err))
 		return -1;
 	rm_tree(dir);
-	rc = build_in(ops, p, pp, node, dir, domain, st, &why);
-	if (rc && ops->hv->running(ops->hv_ctx, domain, err) == 1 &&
-	    built_elsewhere(ops, cache, key, domain))
-		rc = 0;
-	else if (rc)
-		errbuf_set(err, "%s", why.msg);
-	else if (!(rc = write_shape(dir, p, pp, node, in, key,
+	rc = build_in(ops, p, pp, node, dir, domain, st, err);
+	if (!rc && !(rc = write_shape(dir, p, pp, node, in, key,
 				    (double)(ops->now_ms(ops->clock_ctx) -
 					     start) / 1000, err))) {
 		/* What only the build needed. */

@@ -37,7 +37,8 @@
 #include "state.h"
 
 #define TPL_KEY_LEN 16
-/* The domain a template boots in: this and its key. */
+/* The domain a template boots in: this, its key and the building
+ * process's id. */
 #define TPL_DOMAIN_PREFIX "mstlab-tpl-"
 
 /* What a template depends on besides its shape. */
@@ -65,7 +66,7 @@ bool tpl_ready(const char *cache, const char *key);
  * Builds node's template into the cache under key (tpl_key). Its domain
  * is written to @st first when st is not NULL (a lab's state file), and
  * forgotten there once destroyed. A template the cache got meanwhile
- * from another build is kept, and this one dropped.
+ * from another process's build is kept, and this one dropped.
  */
 int tpl_build(const struct lab_ops *ops, const struct plan *p,
 	      const struct plan_params *pp, int node,

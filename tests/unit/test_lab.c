@@ -925,7 +925,8 @@ TEST(nodes_of_one_shape_come_from_one_template_built_once)
 	template_of(fk.calls, key);
 	CHECK_INT(strlen(key), TPL_KEY_LEN);
 	CHECK(tpl_ready(fx.l.tpl_cache, key));
-	snprintf(tpl, sizeof(tpl), TPL_DOMAIN_PREFIX "%s", key);
+	snprintf(tpl, sizeof(tpl), TPL_DOMAIN_PREFIX "%s-%d", key,
+		 (int)getpid());
 	/* Built: started paused, its channel connected before it runs, run
 	 * until it waits, paused, saved, destroyed. */
 	t = after(fk.calls, "start mstlab-tpl-");

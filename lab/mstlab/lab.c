@@ -299,8 +299,24 @@ struct starter {
 	int rc;
 };
 
-/* A cold node starts; a clone starts paused, its identity channel
- * connected, and loads its template's state. */
+/* The node's taps become wire ports (ops.h: setup_port). */
+static int setup_ports(struct lab *l, size_t i, struct errbuf *err)
+{
+	const struct lab_ops *o = l->ops;
+
+	for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
+		if (o->link->setup_port(o->link_ctx, l->p->nodes[i].nic[j].tap,
+					err))
+			return -1;
+	return 0;
+}
+
+/*
+ * A cold node starts. A clone starts paused, its identity channel
+ * connected, loads its template's state, has its ports set up, then runs
+ * and is told who it is: each clone on its own, while the other domains
+ * are still starting.
+ */
 static void *start_domain(void *arg)
 {
 	struct starter *s = arg;
@@ -319,7 +335,10 @@ static void *start_domain(void *arg)
 	l->nodes[s->node].chan = o->chan->connect(o->chan_ctx, path, &s->err);
 	tpl_path(l->tpl_cache, tpl, "state", path, sizeof(path));
 	if (l->nodes[s->node].chan < 0 ||
-	    tpl_load(o, l->p->nodes[s->node].domain, path, &s->err))
+	    tpl_load(o, l->p->nodes[s->node].domain, path, &s->err) ||
+	    setup_ports(l, s->node, &s->err) ||
+	    tpl_awaken(o, l->p, (int)s->node, l->nodes[s->node].chan,
+		       &s->err))
 		s->rc = -1;
 	return NULL;
 }
@@ -353,18 +372,12 @@ static int record_nodes(struct lab *l, struct starter *s, struct errbuf *err)
 	return 0;
 }
 
-/* Runs fn on every starter for which pick says so, each in a thread;
- * their count. */
-static size_t run_all(struct starter *s, size_t n, void *(*fn)(void *),
-		      bool (*pick)(const struct starter *))
+/* Runs fn on every starter, each in a thread. */
+static void run_all(struct starter *s, size_t n, void *(*fn)(void *))
 {
-	size_t ran = 0;
 	bool *threaded = calloc(n ? n : 1, sizeof(*threaded));
 
 	for (size_t i = 0; i < n; i++) {
-		if (!pick(&s[i]))
-			continue;
-		ran++;
 		if (threaded)
 			threaded[i] = !pthread_create(&s[i].thread, NULL, fn,
 						      &s[i]);
@@ -375,13 +388,6 @@ static size_t run_all(struct starter *s, size_t n, void *(*fn)(void *),
 		if (threaded[i])
 			pthread_join(s[i].thread, NULL);
 	free(threaded);
-	return ran;
-}
-
-static bool any(const struct starter *s)
-{
-	(void)s;
-	return true;
 }
 
 /*
@@ -412,7 +418,7 @@ static int up_nodes(struct lab *l, struct errbuf *err)
 				l->t->nodes[i].name, l->p->nodes[i].domain);
 	}
 	if (!rc)
-		run_all(s, n, start_domain, any);
+		run_all(s, n, start_domain);
 	for (size_t i = 0; i < n; i++) {
 		const struct plan_node *pn = &l->p->nodes[i];
 
@@ -433,40 +439,6 @@ static int up_nodes(struct lab *l, struct errbuf *err)
 	return rc;
 }
 
-static void *awaken(void *arg)
-{
-	struct starter *s = arg;
-
-	s->rc = tpl_awaken(s->l->ops, s->l->p, (int)s->node,
-			   s->l->nodes[s->node].chan, &s->err);
-	return NULL;
-}
-
-static bool is_clone(const struct starter *s)
-{
-	return node_tpl(s->l, s->node) != NULL;
-}
-
-/* The clones run, each told who it is, all at once. */
-static int awaken_clones(struct lab *l, struct errbuf *err)
-{
-	size_t n = l->t->n_nodes;
-	struct starter *s = calloc(n ? n : 1, sizeof(*s));
-	int rc = 0;
-
-	if (!s)
-		return errbuf_set(err, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		s[i] = (struct starter){ .l = l, .node = i };
-	run_all(s, n, awaken, is_clone);
-	for (size_t i = 0; i < n && !rc; i++)
-		if (s[i].rc)
-			rc = errbuf_set(err, "%s: %s", l->t->nodes[i].name,
-					s[i].err.msg);
-	free(s);
-	return rc;
-}
-
 int lab_up(struct lab *l, struct errbuf *err)
 {
 	const struct lab_ops *o = l->ops;
@@ -483,25 +455,21 @@ int lab_up(struct lab *l, struct errbuf *err)
 	if (up_nodes(l, err))
 		return -1;
 	/* The taps exist once their domains run; a guest that died at once
-	 * (libvirt then removes its taps) is the likelier story. Clones
-	 * wait, paused, until their ports are set up. */
-	for (size_t i = 0; i < l->t->n_nodes; i++)
-		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++) {
-			struct errbuf why;
+	 * (libvirt then removes its taps) is the likelier story. A clone's
+	 * were set up before it ran (start_domain). */
+	for (size_t i = 0; i < l->t->n_nodes; i++) {
+		struct errbuf why;
 
-			if (!o->link->setup_port(o->link_ctx,
-						 l->p->nodes[i].nic[j].tap, err))
-				continue;
-			if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
-					   &why) == 1)
-				return -1;
-			console_tail(l, l->t->nodes[i].name);
-			return errbuf_set(err,
-					  "%s stopped right after it started "
-					  "(its console is above)",
-					  l->t->nodes[i].name);
-		}
-	return awaken_clones(l, err);
+		if (node_tpl(l, i) || !setup_ports(l, i, err))
+			continue;
+		if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
+				   &why) == 1)
+			return -1;
+		console_tail(l, l->t->nodes[i].name);
+		return errbuf_set(err, "%s stopped right after it started "
+				  "(its console is above)", l->t->nodes[i].name);
+	}
+	return 0;
 }
 
 static void console_tail(struct lab *l, const char *node)

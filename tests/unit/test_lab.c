@@ -957,8 +957,11 @@ TEST(nodes_of_one_shape_come_from_one_template_built_once)
 		snprintf(line, sizeof(line), "monitor mstlab-unit-%s getfd "
 			 "loads 'saved by %s'\n", node, tpl);
 		CHECK(strstr(fk.calls, line) != NULL);
+		snprintf(want, sizeof(want), "setup_port %s\n",
+			 fx.l.p->nodes[i].nic[0].tap);
 		snprintf(line, sizeof(line), "resume mstlab-unit-%s\n", node);
-		CHECK(strstr(fk.calls, "setup_port") < after(fk.calls, line));
+		CHECK(strstr(fk.calls, want) != NULL);
+		CHECK(strstr(fk.calls, want) < after(fk.calls, line));
 		snprintf(line, sizeof(line), "identity nic 06:00:00:00:00:01 "
 			 "%s end\n", fx.l.p->nodes[i].nic[0].mac_str);
 		CHECK(strstr(fk.calls, line) != NULL);

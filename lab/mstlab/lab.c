@@ -10,22 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "registry.h"
 #include "seed.h"
 
 volatile sig_atomic_t lab_interrupted;
-
-static int mkdirs(const char *base, const char *sub, struct errbuf *err)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s%s%s", base, sub ? "/" : "",
-		 sub ? sub : "");
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return errbuf_set(err, "cannot create %s: %s", path,
-				  strerror(errno));
-	return 0;
-}
 
 static int copy_file(const char *from, const char *to, struct errbuf *err)
 {
@@ -113,15 +102,15 @@ int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 					    "share" };
 	char path[PATH_MAX + 32];
 
-	if (lab_base(l, t, ops, results, log, err) || mkdirs(results, NULL, err) ||
+	if (lab_base(l, t, ops, results, log, err) || files_mkdir(results, NULL, err) ||
 	    new_run_dir(l, err))
 		return -1;
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (mkdirs(l->run_dir, subs[i], err))
+		if (files_mkdir(l->run_dir, subs[i], err))
 			return -1;
 	for (size_t i = 0; i < t->n_nodes; i++) {
 		snprintf(path, sizeof(path), "share/%s", t->nodes[i].name);
-		if (mkdirs(l->run_dir, path, err))
+		if (files_mkdir(l->run_dir, path, err))
 			return -1;
 	}
 	snprintf(path, sizeof(path), "%s/topology.yaml", l->run_dir);

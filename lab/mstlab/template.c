@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <jansson.h>
 #include <openssl/sha.h>
 #include <pthread.h>
@@ -18,6 +17,7 @@
 
 #include "build_id.h"
 #include "child.h"
+#include "files.h"
 #include "seed.h"
 
 /* Bumped when what a template holds changes (its folder's layout, the
@@ -108,33 +108,6 @@ bool tpl_ready(const char *cache, const char *key)
 
 	tpl_path(cache, key, "state", path, sizeof(path));
 	return access(path, R_OK) == 0;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-static int rm_tree(const char *path)
-{
-	if (access(path, F_OK))
-		return 0;
-	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static int mkdir_in(const char *dir, const char *sub, struct errbuf *err)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s%s%s", dir, sub ? "/" : "",
-		 sub ? sub : "");
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return errbuf_set(err, "cannot create %s: %s", path,
-				  strerror(errno));
-	return 0;
 }
 
 /* The reply's "return" object's "status" into out; "" if it has none. */
@@ -370,8 +343,8 @@ static int build_in(const struct lab_ops *ops, const struct plan *p,
 	int chan = -1, rc;
 
 	snprintf(ram, sizeof(ram), "%s/ram", dir);
-	if (mkdir_in(dir, NULL, err) || mkdir_in(dir, "qga", err) ||
-	    mkdir_in(dir, "console", err) ||
+	if (files_mkdir(dir, NULL, err) || files_mkdir(dir, "qga", err) ||
+	    files_mkdir(dir, "console", err) ||
 	    seed_make_blank(dir, PLAN_TEMPLATE_NODE, err) ||
 	    make_ram(ram, p->topo->nodes[node].memory_mib, err))
 		return -1;
@@ -423,18 +396,18 @@ int tpl_build(const struct lab_ops *ops, const struct plan *p,
 	snprintf(dir, sizeof(dir), "%s/.build-%s-%d", cache, key,
 		 (int)getpid());
 	tpl_path(cache, key, NULL, final, sizeof(final));
-	if (mkdir_in(cache, NULL, err))
+	if (files_mkdir(cache, NULL, err))
 		return -1;
-	rm_tree(dir);
+	files_rm_tree(dir);
 	rc = build_in(ops, p, pp, node, dir, domain, st, err);
 	if (!rc && !(rc = write_shape(dir, p, pp, node, in, key,
 				    (double)(ops->now_ms(ops->clock_ctx) -
 					     start) / 1000, err))) {
 		/* What only the build needed. */
 		snprintf(path, sizeof(path), "%s/seed", dir);
-		rm_tree(path);
+		files_rm_tree(path);
 		snprintf(path, sizeof(path), "%s/qga", dir);
-		rm_tree(path);
+		files_rm_tree(path);
 		/* Complete, or not there: a build of the same key that
 		 * finished first stays (its clones may run). */
 		if (rename(dir, final) && errno != EEXIST &&
@@ -442,7 +415,7 @@ int tpl_build(const struct lab_ops *ops, const struct plan *p,
 			rc = errbuf_set(err, "cannot rename %s to %s: %s", dir,
 					final, strerror(errno));
 	}
-	rm_tree(dir);
+	files_rm_tree(dir);
 	return rc;
 }
 
@@ -648,7 +621,7 @@ int tpl_clear(const char *cache, FILE *log)
 
 		if (is_key(e[i]->d_name) || dead_build(e[i]->d_name)) {
 			tpl_path(cache, e[i]->d_name, NULL, dir, sizeof(dir));
-			if (rm_tree(dir)) {
+			if (files_rm_tree(dir)) {
 				fprintf(log, "mstlab: cannot remove %s: %s\n",
 					dir, strerror(errno));
 				failed++;

@@ -31,41 +31,52 @@ static int cache_dir(char *out, size_t len, FILE *err)
 	return 0;
 }
 
-/* Every template the topology's nodes come from, the missing ones built. */
-static int build(int argc, char **argv, FILE *out, FILE *err)
+/* Every template the topology's nodes come from, the missing ones built
+ * (autodestroy: a template being built never outlives us); each node's
+ * on out. */
+static int build_for(struct runtime *rt, FILE *out)
 {
+	size_t n = rt->t->n_nodes;
+	char (*keys)[TPL_KEY_LEN + 1] = calloc(n ? n : 1, sizeof(*keys));
 	char cache[PATH_MAX + 16];
-	char (*keys)[TPL_KEY_LEN + 1] = NULL;
 	struct plan_params pp;
-	struct runtime rt;
 	struct plan *p = NULL;
 	struct errbuf why;
-	int rc = runtime_parse(&rt, argc, argv, out, err,
-			       "templates build TOPO.yaml "
-			       "[--virt auto|qemu|kvm]");
+	int rc = 1;
 
-	if (rc)
-		goto out;
-	rc = 1;
-	/* Autodestroy: a template being built never outlives us. */
-	if (runtime_start(&rt, true, &pp) || plan_build(rt.t, &p))
-		goto out;
-	keys = calloc(rt.t->n_nodes ? rt.t->n_nodes : 1, sizeof(*keys));
-	if (!keys)
-		goto out;
-	runtime_template_cache(&rt, cache, sizeof(cache));
-	if (tpl_prepare(&rt.ops, p, &pp, cache, NULL, err, keys, &why)) {
-		fprintf(err, "mstlab: %s\n", why.msg);
-		goto out;
+	if (keys && !runtime_start(rt, true, &pp) && !plan_build(rt->t, &p)) {
+		runtime_template_cache(rt, cache, sizeof(cache));
+		rc = tpl_prepare(&rt->ops, p, &pp, cache, NULL, rt->err, keys,
+				 &why) ? 1 : 0;
+		if (rc)
+			fprintf(rt->err, "mstlab: %s\n", why.msg);
+		for (size_t i = 0; !rc && i < n; i++)
+			fprintf(out, "%s: %s\n", rt->t->nodes[i].name,
+				keys[i][0] ? keys[i] :
+				"boots cold (no template)");
 	}
-	for (size_t i = 0; i < rt.t->n_nodes; i++)
-		fprintf(out, "%s: %s\n", rt.t->nodes[i].name,
-			keys[i][0] ? keys[i] : "boots cold (no template)");
-	rc = 0;
-out:
 	free(keys);
 	plan_free(p);
+	return rc;
+}
+
+/* templates build: its messages name it so. */
+static int build(int argc, char **argv, FILE *out, FILE *err)
+{
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+	struct runtime rt;
+	int rc;
+
+	if (!v)
+		return 1;
+	memcpy(v, argv, (size_t)argc * sizeof(*v));
+	v[0] = "templates build";
+	rc = runtime_parse(&rt, argc, v, out, err, "templates build TOPO.yaml "
+			   "[--virt auto|qemu|kvm]");
+	if (!rc)
+		rc = build_for(&rt, out);
 	runtime_free(&rt);
+	free(v);
 	return rc;
 }
 
@@ -76,19 +87,8 @@ int cmd_templates(int argc, char **argv, FILE *out, FILE *err)
 
 	if (argc < 2)
 		return usage(err, "list, build or clear?");
-	if (!strcmp(argv[1], "build")) {
-		/* Its messages name it "templates build". */
-		char **v = calloc((size_t)argc, sizeof(*v));
-		int rc;
-
-		if (!v)
-			return 1;
-		memcpy(v, argv + 1, (size_t)(argc - 1) * sizeof(*v));
-		v[0] = "templates build";
-		rc = build(argc - 1, v, out, err);
-		free(v);
-		return rc;
-	}
+	if (!strcmp(argv[1], "build"))
+		return build(argc - 1, argv + 1, out, err);
 	if (strcmp(argv[1], "list") && strcmp(argv[1], "clear"))
 		return usage(err, "list, build or clear?");
 	if (argc > 2)

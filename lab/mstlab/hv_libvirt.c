@@ -207,32 +207,30 @@ static int hv_agent(void *ctx, const char *name, const char *cmd,
 	return *reply ? 0 : -1;
 }
 
-static int hv_pause(void *ctx, const char *name, struct errbuf *err)
+/* virDomainSuspend or virDomainResume on a running domain. */
+static int run_state(void *ctx, const char *name, int (*set)(virDomainPtr),
+		     struct errbuf *err)
 {
 	virDomainPtr dom = lookup_live(ctx, name, err);
 	int rc;
 
 	if (!dom)
 		return -1;
-	rc = virDomainSuspend(dom);
+	rc = set(dom);
 	if (rc < 0)
 		fail(err, name);
 	virDomainFree(dom);
 	return rc < 0 ? -1 : 0;
 }
 
+static int hv_pause(void *ctx, const char *name, struct errbuf *err)
+{
+	return run_state(ctx, name, virDomainSuspend, err);
+}
+
 static int hv_resume(void *ctx, const char *name, struct errbuf *err)
 {
-	virDomainPtr dom = lookup_live(ctx, name, err);
-	int rc;
-
-	if (!dom)
-		return -1;
-	rc = virDomainResume(dom);
-	if (rc < 0)
-		fail(err, name);
-	virDomainFree(dom);
-	return rc < 0 ? -1 : 0;
+	return run_state(ctx, name, virDomainResume, err);
 }
 
 /* libvirt-qemu's passthrough: the domain is marked "custom-monitor"

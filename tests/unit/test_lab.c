@@ -218,21 +218,17 @@ static int hv_description(void *c, const char *name, char *out, size_t len,
 	return 0;
 }
 
-static int hv_pause(void *c, const char *name, struct errbuf *err)
-{
-	(void)c;
-	(void)err;
-	call("pause %s\n", name, "");
-	return 0;
-}
-
-static int hv_resume(void *c, const char *name, struct errbuf *err)
-{
-	(void)c;
-	(void)err;
-	call("resume %s\n", name, "");
-	return 0;
-}
+/* pause and resume: said, and done. */
+#define FAKE_RUN_STATE(fn, what)                                        \
+	static int fn(void *c, const char *name, struct errbuf *err)    \
+	{                                                               \
+		(void)c;                                                \
+		(void)err;                                              \
+		call(what " %s\n", name, "");                           \
+		return 0;                                               \
+	}
+FAKE_RUN_STATE(hv_pause, "pause")
+FAKE_RUN_STATE(hv_resume, "resume")
 
 /* QMP as QEMU answers it. A save writes "saved by DOMAIN" into the
  * state file, a load says what it read. */

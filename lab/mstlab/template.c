@@ -396,7 +396,12 @@ int tpl_build(const struct lab_ops *ops, const struct plan *p,
 	snprintf(dir, sizeof(dir), "%s/.build-%s-%d", cache, key,
 		 (int)getpid());
 	tpl_path(cache, key, NULL, final, sizeof(final));
-	if (files_mkdir(cache, NULL, err))
+	/* The cache's own folder may be new too (/var/cache/mstlab of an
+	 * installed mstlab that never probed KVM). */
+	snprintf(path, sizeof(path), "%s", cache);
+	if (strrchr(path, '/') && strrchr(path, '/') != path)
+		*strrchr(path, '/') = 0;
+	if (files_mkdir(path, NULL, err) || files_mkdir(cache, NULL, err))
 		return -1;
 	files_rm_tree(dir);
 	rc = build_in(ops, p, pp, node, dir, domain, st, err);

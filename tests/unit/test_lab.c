@@ -881,7 +881,8 @@ static void template_setup(struct fixture *fx, enum lab_boot boot)
 	fx->l.pp.kernel[0] = fx->l.pp.kernel[1] = kernel;
 	fx->l.pp.initrd = initrd;
 	fx->l.boot = boot;
-	snprintf(fx->l.tpl_cache, sizeof(fx->l.tpl_cache), "%s/templates",
+	/* Its folder new too, as /var/cache/mstlab may be. */
+	snprintf(fx->l.tpl_cache, sizeof(fx->l.tpl_cache), "%s/cache/templates",
 		 fx->dir);
 }
 

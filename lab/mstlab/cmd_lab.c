@@ -45,10 +45,20 @@ static int clear_stale(struct runtime *rt)
 		return -1;
 	have_run = lab_find_run(rt->t, p, &rt->ops, run_dir,
 				sizeof(run_dir)) == 0;
-	for (size_t i = 0; i < rt->t->n_nodes && !alive; i++)
-		if (rt->ops.hv->running(rt->ops.hv_ctx, p->nodes[i].domain,
-					&err) == 1)
+	for (size_t i = 0; i < rt->t->n_nodes && !alive; i++) {
+		int rc = rt->ops.hv->running(rt->ops.hv_ctx,
+					     p->nodes[i].domain, &err);
+
+		/* Not knowing is no licence to tear down. */
+		if (rc < 0) {
+			fprintf(rt->err, "mstlab: cannot tell whether lab %s "
+				"is up: %s\n", rt->t->name, err.msg);
+			plan_free(p);
+			return -1;
+		}
+		if (rc == 1)
 			alive = p->nodes[i].domain;
+	}
 	if (alive)
 		fprintf(rt->err, "mstlab: lab %s is up (%s): 'mstlab down "
 			"%s%s' first\n", rt->t->name,

@@ -90,6 +90,31 @@ int mstnl_build_mst_set(void *buf, size_t size, uint32_t seq, int br_ifindex,
 	return nlh->nlmsg_len;
 }
 
+int mstnl_build_ageing_set(void *buf, size_t size, uint32_t seq,
+			   int br_ifindex, uint32_t cs)
+{
+	struct nlattr *linkinfo, *data;
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+
+	if (!valid_ifindex(br_ifindex))
+		return -EINVAL;
+	nlh = put_header(buf, size, RTM_NEWLINK, NLM_F_REQUEST | NLM_F_ACK,
+			 seq, sizeof(*ifm));
+	if (!nlh)
+		return -ENOBUFS;
+	ifm = mnl_nlmsg_get_payload(nlh);
+	ifm->ifi_family = AF_UNSPEC;
+	ifm->ifi_index = br_ifindex;
+	data = start_bridge_data(nlh, size, &linkinfo);
+	if (!data ||
+	    !mnl_attr_put_u32_check(nlh, size, IFLA_BR_AGEING_TIME, cs))
+		return -ENOBUFS;
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	return nlh->nlmsg_len;
+}
+
 int mstnl_build_link_get(void *buf, size_t size, uint32_t seq, int ifindex)
 {
 	struct nlmsghdr *nlh;

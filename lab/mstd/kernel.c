@@ -102,6 +102,7 @@ int kernel_check_bridge(struct mstd *d)
 	}
 	close(fd);
 	memcpy(d->br_mac, ifr.ifr_hwaddr.sa_data, 6);
+	d->ageing_cs = link.ageing_time;
 	return 0;
 }
 
@@ -187,6 +188,7 @@ int kernel_scan_ports(struct mstd *d)
 		if (mstnl_link_get(d->nl, p->ifindex, &link, &err) == 0)
 			p->up = oper_up(link.operstate);
 		p->full_duplex = dport_full_duplex(p->name);
+		p->speed_mbps = dport_speed(p->name);
 	}
 	return 0;
 }
@@ -477,8 +479,16 @@ static void port_link(struct mstd *d, unsigned int i, bool up)
 	if (p->up == up)
 		return;
 	p->up = up;
-	if (up)
+	if (up) {
+		uint64_t mbps = dport_speed(p->name);
+
 		p->full_duplex = dport_full_duplex(p->name);
+		if (mbps != p->speed_mbps)
+			mstd_log(d, MSTP_LOG_INFO, "port %s: speed %llu Mb/s",
+				 p->name, (unsigned long long)mbps);
+		p->speed_mbps = mbps;
+		mstp_set_port_speed(d->br, i, mbps);
+	}
 	mstd_log(d, MSTP_LOG_INFO, "port %s: link %s", p->name,
 		 up ? "up" : "down");
 	mstp_port_set_link(d->br, i, up, p->full_duplex);
@@ -504,13 +514,11 @@ static int on_event(const struct mstnl_event *ev, void *data)
 		if (i < 0 && ev->ifname[0] && !ev->deleted &&
 		    ev->master == d->br_ifindex) {
 			i = mstd_port_by_name(d, ev->ifname);
-			if (i < 0) {
-				mstd_log(d, MSTP_LOG_INFO,
-					 "port %s joined after start: it stays blocking; restart mstd to run STP on it",
-					 ev->ifname);
-				break;
-			}
-			mstd_port_attach(d, (unsigned int)i, ev->ifindex);
+			if (i >= 0)
+				mstd_port_attach(d, (unsigned int)i,
+						 ev->ifindex);
+			else
+				i = mstd_port_add(d, ev->ifname, ev->ifindex);
 		}
 		if (i < 0)
 			break;

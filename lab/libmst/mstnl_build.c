@@ -60,6 +60,33 @@ static bool valid_state(uint8_t state)
 	return state <= BR_STATE_BLOCKING;
 }
 
+/* One bridge option of an existing bridge: RTM_NEWLINK on @br_ifindex
+ * with IFLA_INFO_DATA holding @type (@len bytes of @val). */
+static int bridge_option(void *buf, size_t size, uint32_t seq, int br_ifindex,
+			 uint16_t type, size_t len, const void *val)
+{
+	struct nlattr *linkinfo, *data;
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+
+	if (!valid_ifindex(br_ifindex))
+		return -EINVAL;
+	nlh = put_header(buf, size, RTM_NEWLINK, NLM_F_REQUEST | NLM_F_ACK,
+			 seq, sizeof(*ifm));
+	if (!nlh)
+		return -ENOBUFS;
+	ifm = mnl_nlmsg_get_payload(nlh);
+	ifm->ifi_family = AF_UNSPEC;
+	ifm->ifi_index = br_ifindex;
+
+	data = start_bridge_data(nlh, size, &linkinfo);
+	if (!data || !mnl_attr_put_check(nlh, size, type, len, val))
+		return -ENOBUFS;
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	return nlh->nlmsg_len;
+}
+
 int mstnl_build_mst_set(void *buf, size_t size, uint32_t seq, int br_ifindex,
 			bool on)
 {
@@ -67,52 +94,16 @@ int mstnl_build_mst_set(void *buf, size_t size, uint32_t seq, int br_ifindex,
 		.optval = on ? 1u << BR_BOOLOPT_MST_ENABLE : 0,
 		.optmask = 1u << BR_BOOLOPT_MST_ENABLE,
 	};
-	struct nlattr *linkinfo, *data;
-	struct nlmsghdr *nlh;
-	struct ifinfomsg *ifm;
 
-	if (!valid_ifindex(br_ifindex))
-		return -EINVAL;
-	nlh = put_header(buf, size, RTM_NEWLINK, NLM_F_REQUEST | NLM_F_ACK,
-			 seq, sizeof(*ifm));
-	if (!nlh)
-		return -ENOBUFS;
-	ifm = mnl_nlmsg_get_payload(nlh);
-	ifm->ifi_family = AF_UNSPEC;
-	ifm->ifi_index = br_ifindex;
-
-	data = start_bridge_data(nlh, size, &linkinfo);
-	if (!data || !mnl_attr_put_check(nlh, size, IFLA_BR_MULTI_BOOLOPT,
-					 sizeof(bm), &bm))
-		return -ENOBUFS;
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, linkinfo);
-	return nlh->nlmsg_len;
+	return bridge_option(buf, size, seq, br_ifindex, IFLA_BR_MULTI_BOOLOPT,
+			     sizeof(bm), &bm);
 }
 
 int mstnl_build_ageing_set(void *buf, size_t size, uint32_t seq,
 			   int br_ifindex, uint32_t cs)
 {
-	struct nlattr *linkinfo, *data;
-	struct nlmsghdr *nlh;
-	struct ifinfomsg *ifm;
-
-	if (!valid_ifindex(br_ifindex))
-		return -EINVAL;
-	nlh = put_header(buf, size, RTM_NEWLINK, NLM_F_REQUEST | NLM_F_ACK,
-			 seq, sizeof(*ifm));
-	if (!nlh)
-		return -ENOBUFS;
-	ifm = mnl_nlmsg_get_payload(nlh);
-	ifm->ifi_family = AF_UNSPEC;
-	ifm->ifi_index = br_ifindex;
-	data = start_bridge_data(nlh, size, &linkinfo);
-	if (!data ||
-	    !mnl_attr_put_u32_check(nlh, size, IFLA_BR_AGEING_TIME, cs))
-		return -ENOBUFS;
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, linkinfo);
-	return nlh->nlmsg_len;
+	return bridge_option(buf, size, seq, br_ifindex, IFLA_BR_AGEING_TIME,
+			     sizeof(cs), &cs);
 }
 
 int mstnl_build_link_get(void *buf, size_t size, uint32_t seq, int ifindex)

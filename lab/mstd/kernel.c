@@ -552,6 +552,30 @@ static int on_event(const struct mstnl_event *ev, void *data)
 	return 0;
 }
 
+/* Lost notifications: ports that joined meanwhile, taken in once the
+ * dump is over (taking one in talks to the kernel on the same socket). */
+static void resync_ports(struct mstd *d)
+{
+	struct mstnl_err err = { 0 };
+	struct scan *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return;
+	s->d = d;
+	if (mstnl_port_dump(d->nl, scan_cb, s, &err) == 0)
+		for (unsigned int k = 0; k < s->n; k++) {
+			int i = mstd_port_by_name(d, s->found[k].name);
+
+			if (i < 0)
+				mstd_port_add(d, s->found[k].name,
+					      s->found[k].ifindex);
+			else if (d->ports[i].ifindex != s->found[k].ifindex)
+				mstd_port_attach(d, (unsigned int)i,
+						 s->found[k].ifindex);
+		}
+	free(s);
+}
+
 void kernel_monitor(struct mstd *d)
 {
 	int r = mstnl_monitor_read(d->mon, on_event, d);
@@ -559,6 +583,7 @@ void kernel_monitor(struct mstd *d)
 	if (r == -ENOBUFS) {
 		/* Lost notifications: read the carrier of every port again. */
 		mstd_log(d, MSTP_LOG_INFO, "notifications lost: resynchronising");
+		resync_ports(d);
 		for (unsigned int i = 0; i < d->nports; i++) {
 			struct mstnl_link link;
 			struct mstnl_err err = { 0 };

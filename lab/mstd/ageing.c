@@ -63,3 +63,12 @@ void ageing_rapid(struct mstd *d, unsigned int port, unsigned int secs)
 	d->ageing_fast = fast;
 	apply(d);
 }
+
+/* On exit: the bridge keeps its own ageing time, not forward delay. */
+void ageing_fini(struct mstd *d)
+{
+	if (!d->ageing_fast)
+		return;
+	d->ageing_fast = false;
+	apply(d);
+}

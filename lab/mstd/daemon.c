@@ -419,6 +419,7 @@ int mstd_run(struct mstd *d)
 
 void mstd_fini(struct mstd *d)
 {
+	ageing_fini(d);
 	for (unsigned int i = 0; i < d->nports; i++)
 		if (d->ports[i].fd >= 0)
 			dport_close(d, i);

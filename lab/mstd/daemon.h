@@ -110,6 +110,7 @@ int region_change(struct mstd *d, const char *name, long rev,
 int ageing_init(struct mstd *d, uint32_t bridge_cs);
 int ageing_set(struct mstd *d, unsigned int secs);
 void ageing_rapid(struct mstd *d, unsigned int port, unsigned int secs);
+void ageing_fini(struct mstd *d);
 
 /* dport.c: per-port BPDU sockets. */
 int dport_open(struct mstd *d, unsigned int port);

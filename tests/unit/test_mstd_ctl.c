@@ -357,3 +357,29 @@ TEST(port_added_at_run_time)
 	CHECK(strstr(reply, "ports_added 1"));
 	teardown();
 }
+
+/* STP compatibility's rapid ageing: the bridge ages fast while any port
+ * does (the kernel has one ageing time per bridge). */
+TEST(rapid_ageing_while_any_port)
+{
+	CHECK(setup());
+	ageing_rapid(&d, 0, 15);
+	ageing_rapid(&d, 1, 15);
+	CHECK(d.ageing_fast);
+	CHECK_INT(req("status json"), 0);
+	CHECK(strstr(reply, "\"rapid_ageing\":true"));
+	ageing_rapid(&d, 0, 0);
+	CHECK(d.ageing_fast);
+	ageing_rapid(&d, 1, 0);
+	CHECK(!d.ageing_fast);
+	ageing_rapid(&d, 7, 15);	/* no such port */
+	CHECK(!d.ageing_fast);
+	/* A new ageing time while fast waits for the end. */
+	ageing_rapid(&d, 0, 15);
+	CHECK_INT(req("set ageing_time 120"), 0);
+	CHECK(d.ageing_fast);
+	CHECK_INT(d.ageing_cs, 12000);
+	ageing_fini(&d);
+	CHECK(!d.ageing_fast);
+	teardown();
+}

@@ -14,7 +14,7 @@
 static void apply(struct mstd *d)
 {
 	struct mstnl_err err = { 0 };
-	uint32_t cs = d->ageing_fast ? 100u * d->conf.fwd_delay : d->ageing_cs;
+	uint32_t cs = d->ageing_fast ? 100u * d->ageing_fast_s : d->ageing_cs;
 
 	if (!d->nl || !d->br_ifindex)
 		return;
@@ -58,6 +58,12 @@ void ageing_rapid(struct mstd *d, unsigned int port, unsigned int secs)
 	d->ports[port].rapid_ageing = secs > 0;
 	for (unsigned int i = 0; i < d->nports; i++)
 		fast |= d->ports[i].rapid_ageing;
+	/* The core's FwdDelay: the root's, which may not be ours. */
+	if (secs && secs != d->ageing_fast_s) {
+		d->ageing_fast_s = secs;
+		if (d->ageing_fast)
+			apply(d);
+	}
 	if (fast == d->ageing_fast)
 		return;
 	d->ageing_fast = fast;

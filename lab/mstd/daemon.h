@@ -58,6 +58,7 @@ struct mstd {
 	bool live;			/* set-up done: ops may reach the kernel */
 	uint32_t ageing_cs;		/* the bridge's Ageing Time, cs */
 	bool ageing_fast;		/* Forward Delay in force instead */
+	unsigned int ageing_fast_s;	/* that Forward Delay, s */
 	unsigned long ctl_requests, ctl_refused;	/* control socket */
 	unsigned long ports_added;	/* joined while mstd ran */
 	bool stop;

@@ -271,14 +271,14 @@ test_settings() {
 	check "b1 is root port again" wait_until 10 is_field $B b1 0 role root
 }
 
-# STP compatibility: a topology change ages the FDB in forward delay
-# (4 s here) instead of flushing: the bridge's ageing time drops to 4 s
-# for 4 s, then goes back.
+# STP compatibility: where MSTP flushes (a topology change, a port
+# leaving forwarding), the FDB ages in forward delay (4 s here) instead:
+# the bridge's ageing time drops to 4 s for 4 s, then goes back.
 test_stp_rapid_ageing() {
 	expect_ok "force_version stp on both" sh -c \
 		"mstctl stp set dev $A force_version stp && mstctl stp set dev $B force_version stp"
 	check "the bridges speak STP" wait_until 30 is_field $B b1 0 state forwarding
-	check "a topology change ages in forward delay (ageing_time 400)" \
+	check "STP compatibility ages in forward delay, no flush (ageing_time 400)" \
 		wait_until 30 is_sysfs $A ageing_time 400
 	check "... and back to 600 s after" wait_until 15 is_sysfs $A ageing_time 60000
 	expect_ok "force_version mstp again" sh -c \

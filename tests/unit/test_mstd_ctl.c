@@ -366,6 +366,7 @@ TEST(rapid_ageing_while_any_port)
 	ageing_rapid(&d, 0, 15);
 	ageing_rapid(&d, 1, 15);
 	CHECK(d.ageing_fast);
+	CHECK_INT(d.ageing_fast_s, 15);
 	CHECK_INT(req("status json"), 0);
 	CHECK(strstr(reply, "\"rapid_ageing\":true"));
 	ageing_rapid(&d, 0, 0);

@@ -135,8 +135,9 @@ static void bridge_vlans(struct sbuf *o, const struct topo_node *n,
 	for (size_t j = 0; j < n->n_ports; j++) {
 		const struct topo_port *port = &n->ports[j];
 
-		/* 802.1D's own costs follow the link speed: use the lab's,
-		 * as mstd does, so both count the same hops. */
+		/* 802.1D's own costs follow the link speed on another
+		 * scale: use the lab's, else 20000, what mstd takes for a
+		 * virtio NIC of no speed, so both count the same hops. */
 		if (n->kernel_stp) {
 			cmd(o, "link set dev ", port->name, "");
 			sbuf_printf(o, " cost %u\n",

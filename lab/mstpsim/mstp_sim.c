@@ -9,6 +9,7 @@ struct frame {
 	struct frame *next;
 	unsigned int link;
 	bool from_a;
+	unsigned long gen;		/* the sender's region_gen */
 	size_t len;
 	uint8_t data[BPDU_MST_MAX_LEN];
 };
@@ -56,6 +57,7 @@ static void sim_tx(void *ctx, unsigned int port, const uint8_t *bpdu,
 			abort();
 		f->link = l;
 		f->from_a = from_a;
+		f->gen = sim->region_gen[n->index];
 		f->len = len;
 		memcpy(f->data, bpdu, len);
 		if (q_tail)
@@ -243,8 +245,11 @@ bool sim_set_mstis(struct sim *sim, unsigned int b, const uint16_t *mstids,
 	for (unsigned int t = 0; t < n; t++)
 		node->mstids[t + 1] = mstids[t];
 	node->vids = *vids;
+	/* Before the core's BEGIN: its first BPDUs carry the new region. */
+	sim->region_gen[b]++;
 	if (mstp_set_mstis(sim->br[b], mstids, n, mcid)) {
 		*node = old;
+		sim->region_gen[b]--;
 		return false;
 	}
 	sim_check_classes(sim);
@@ -341,6 +346,7 @@ unsigned long sim_deliver(struct sim *sim, unsigned long max)
 
 			if (sim->verbose)
 				dump(b, p, f);
+			sim->heard_gen[b][p] = f->gen;
 			mstp_rx_bpdu(sim->br[b], p, f->data, f->len);
 			n++;
 			sim->delivered++;

@@ -80,6 +80,11 @@ struct sim {
 	 * (ops->rapid_ageing: seconds, 0 = ended), and how often. */
 	unsigned int rapid[SIM_MAX_BRIDGES][SIM_MAX_PORTS];
 	unsigned long rapid_calls;
+	/* A bridge's region changes (sim_set_mstis), and per port the
+	 * change its neighbour was at in the last BPDU it got from it: a
+	 * bridge cannot know of a new region before that BPDU. */
+	unsigned long region_gen[SIM_MAX_BRIDGES];
+	unsigned long heard_gen[SIM_MAX_BRIDGES][SIM_MAX_PORTS];
 	bool verbose;			/* print the bridges' logs */
 	struct sim_check {
 		bool off;		/* no loop checks */

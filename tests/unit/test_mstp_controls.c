@@ -492,3 +492,89 @@ TEST(mstis_created_and_deleted)
 	CHECK_INT(mstp_ntrees(sim.br[0]), 3);
 	sim_free(&sim);
 }
+
+static uint64_t rng;
+
+static unsigned int rnd(unsigned int n)
+{
+	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned int)(rng >> 33) % n;
+}
+
+/*
+ * The controls thrown at a running mesh at random, links failing and
+ * coming back among them: root guard, TCN guard, loop guard, BPDU guard
+ * (and its recovery), link speeds and costs, timers, max hops, MSTIs
+ * created and deleted (a bridge becomes a region of its own).  BPDU
+ * filter is left out: between bridges it opens a loop by design.  The
+ * simulator checks for a loop after every BPDU, tick and link change;
+ * with every control taken back the mesh converges to one tree per MSTI.
+ */
+/* Bridge @b's MSTIs: 1 and 2 (VLANs 10, 20) as at start, or 1 and 3
+ * with VLAN 20 in MSTI 3: another digest, a region of its own. */
+static void other_mstis(unsigned int b, bool other)
+{
+	static const uint16_t ids[2][2] = { { 1, 2 }, { 1, 3 } };
+	struct mst_vid_table v = { 0 };
+	struct mst_config_id id;
+
+	v.mstid[10] = 1;
+	v.mstid[20] = other ? 3 : 2;
+	if (mst_config_id_init(&id, "lab", 1, &v) ||
+	    !sim_set_mstis(&sim, b, ids[other], 2, &v, &id))
+		unit_fail(__FILE__, __LINE__, "sim_set_mstis refused");
+}
+
+TEST(random_controls_keep_a_mesh_loop_free)
+{
+	for (uint64_t seed = 1; seed <= 50; seed++) {
+		unsigned int links[8], nl = 0;
+
+		rng = seed;
+		CHECK(bridges(5, 4));
+		for (unsigned int b = 0; b < 5; b++)
+			links[nl++] = sim_connect(&sim, b, 0, (b + 1) % 5, 1);
+		links[nl++] = sim_connect(&sim, 0, 2, 2, 2);
+		links[nl++] = sim_connect(&sim, 1, 2, 3, 2);
+		links[nl++] = sim_connect(&sim, 2, 3, 4, 3);
+		up();
+		for (unsigned int e = 0; e < 80; e++) {
+			unsigned int b = rnd(5), p = rnd(4), on = rnd(2);
+			struct mstp_bridge *br = sim.br[b];
+
+			switch (rnd(10)) {
+			case 0: sim_link_set(&sim, links[rnd(nl)], on); break;
+			case 1: mstp_set_restricted(br, p, on, rnd(2)); break;
+			case 2: mstp_set_loop_guard(br, p, on); break;
+			case 3: mstp_set_bpdu_guard(br, p, on); break;
+			case 4: mstp_port_recover(br, p); break;
+			case 5: mstp_set_port_speed(br, p, rnd(2) ? 100 : 10000); break;
+			case 6: mstp_set_port_path_cost(br, p, rnd(3), rnd(3) * 50000); break;
+			case 7: mstp_set_bridge_times(br, 6 + rnd(15), 15); break;
+			case 8: mstp_set_max_hops(br, 6 + rnd(30)); break;
+			case 9: other_mstis(b, on); break;
+			}
+			sim_deliver(&sim, 100000);
+			sim_advance(&sim, rnd(4));
+		}
+		for (unsigned int b = 0; b < 5; b++)
+			for (unsigned int p = 0; p < 4; p++) {
+				mstp_set_restricted(sim.br[b], p, false, false);
+				mstp_set_loop_guard(sim.br[b], p, false);
+				mstp_set_bpdu_guard(sim.br[b], p, false);
+			}
+		for (unsigned int b = 0; b < 5; b++)
+			other_mstis(b, false);
+		for (unsigned int l = 0; l < nl; l++)
+			sim_link_set(&sim, links[l], true);
+		sim_deliver(&sim, 100000);
+		sim_advance(&sim, 60);
+		/* One tree each: every bridge but the root has a root port. */
+		for (unsigned int t = 0; t < 3; t++)
+			for (unsigned int b = 1; b < 5; b++)
+				CHECK(tree(b, t).root_port >= 0);
+		CHECK(sim.check.runs > 0);
+		CHECK_INT((int)sim.check.violations, 0);
+		sim_free(&sim);
+	}
+}

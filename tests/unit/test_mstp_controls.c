@@ -509,6 +509,10 @@ static unsigned int rnd(unsigned int n)
  * filter is left out: between bridges it opens a loop by design.  The
  * simulator checks for a loop after every BPDU, tick and link change;
  * with every control taken back the mesh converges to one tree per MSTI.
+ * CONTROLS_SEEDS=N runs N seeds (default 50), CONTROLS_SEED=n one.
+ * Open: at 1000-3000 seeds a few (845 of 1000; 282 and 784 without the
+ * MSTI changes) show a short CIST loop after run-time cost changes
+ * mixed with link events; none with cost changes alone.
  */
 /* Bridge @b's MSTIs: 1 and 2 (VLANs 10, 20) as at start, or 1 and 3
  * with VLAN 20 in MSTI 3: another digest, a region of its own. */
@@ -527,9 +531,18 @@ static void other_mstis(unsigned int b, bool other)
 
 TEST(random_controls_keep_a_mesh_loop_free)
 {
-	for (uint64_t seed = 1; seed <= 50; seed++) {
+	const char *only = getenv("CONTROLS_SEED");
+	const char *last = getenv("CONTROLS_SEEDS");
+
+	uint64_t n = only ? strtoull(only, NULL, 0) :
+		     last ? strtoull(last, NULL, 0) : 50;
+
+	for (uint64_t seed = 1; seed <= n; seed++) {
 		unsigned int links[8], nl = 0;
 
+		/* CONTROLS_SEED=n: that one (with MSTP_VERBOSE, its logs). */
+		if (only && strtoull(only, NULL, 0) != seed)
+			continue;
 		rng = seed;
 		CHECK(bridges(5, 4));
 		for (unsigned int b = 0; b < 5; b++)
@@ -574,6 +587,10 @@ TEST(random_controls_keep_a_mesh_loop_free)
 			for (unsigned int b = 1; b < 5; b++)
 				CHECK(tree(b, t).root_port >= 0);
 		CHECK(sim.check.runs > 0);
+		if (sim.check.violations)
+			printf("# seed %llu: CONTROLS_SEED=%llu replays it\n",
+			       (unsigned long long)seed,
+			       (unsigned long long)seed);
 		CHECK_INT((int)sim.check.violations, 0);
 		sim_free(&sim);
 	}

@@ -512,7 +512,9 @@ static unsigned int rnd(unsigned int n)
  * CONTROLS_SEEDS=N runs N seeds (default 50), CONTROLS_SEED=n one.
  * Open: at 1000-3000 seeds a few (845 of 1000; 282 and 784 without the
  * MSTI changes) show a short CIST loop after run-time cost changes
- * mixed with link events; none with cost changes alone.
+ * mixed with link events; none with cost changes alone.  The core
+ * before these controls does the same (link events and cost changes
+ * alone: 11 of 4000 seeds, the same seeds): not from the controls.
  */
 /* Bridge @b's MSTIs: 1 and 2 (VLANs 10, 20) as at start, or 1 and 3
  * with VLAN 20 in MSTI 3: another digest, a region of its own. */

@@ -147,6 +147,7 @@ cleanup() {
 	ip link del $B 2>/dev/null
 	ip link del a1 2>/dev/null
 	ip link del a2 2>/dev/null
+	tc qdisc del dev a1 root 2>/dev/null
 	[ -d /lab/results ] && cp /tmp/mstd/ct*.log /lab/results/ 2>/dev/null
 }
 
@@ -292,6 +293,37 @@ test_stp_rapid_ageing() {
 	check "MSTP again: b1 forwards" wait_until 30 is_field $B b1 1 state forwarding
 }
 
+# Loop guard: BPDUs from ctA stop reaching b1 (netem drops them on a1),
+# b1's information ages out; 13.35 would make it a Designated Port, loop
+# guard keeps it discarding until BPDUs come again.
+test_loop_guard() {
+	expect_ok "loop_guard on b1" mstctl stp set dev $B port b1 loop_guard yes
+	tc qdisc add dev a1 root netem loss 100% || { fail "netem on a1" "tc"; return; }
+	check "b1 hears nothing: loop inconsistent" \
+		wait_until 20 is_field $B b1 0 loop_inconsistent true
+	# Past 2 x forward delay (8 s) a Designated Port would forward.
+	sleep 10
+	check "... and still discards 10 s on, where 13.35 would forward" \
+		is_field $B b1 0 state discarding
+	check "... still loop inconsistent" \
+		is_field $B b1 0 loop_inconsistent true
+	check "b2 took over as root port" is_field $B b2 0 role root
+	tc qdisc del dev a1 root
+	check "BPDUs again: b1 is root port again" \
+		wait_until 20 is_field $B b1 0 role root
+	check "... and no longer loop inconsistent" \
+		is_field $B b1 0 loop_inconsistent false
+	expect_ok "loop_guard off" mstctl stp set dev $B port b1 loop_guard no
+}
+
+# RTM_DELLINK: a port that is deleted is out; its index stays.
+test_port_deleted() {
+	ip link del a2
+	check "a deleted port is out of the protocol (disabled)" \
+		wait_until 10 is_field $B b2 0 role disabled
+	check "... b1 stays root port" is_field $B b1 0 role root
+}
+
 main() {
 	if [ "$(id -u)" != 0 ]; then
 		echo "not ok - mstd_controls.sh runs as root inside the guest"
@@ -312,6 +344,8 @@ main() {
 	test_mstis
 	test_settings
 	test_stp_rapid_ageing
+	test_loop_guard
+	test_port_deleted
 	if [ "$FAILED" -ne 0 ]; then
 		for b in $A $B; do
 			mstctl stp show dev "$b" | sed 's/^/# /'

@@ -60,6 +60,9 @@ int mstnl_state_parse(const char *name);	/* state or -EINVAL */
 int mstnl_build_mst_set(void *buf, size_t size, uint32_t seq, int br_ifindex,
 			bool on);
 /* RTM_GETLINK for one device (bridge attributes, MST flag, master). */
+/* RTM_NEWLINK IFLA_BR_AGEING_TIME (centiseconds) of an existing bridge. */
+int mstnl_build_ageing_set(void *buf, size_t size, uint32_t seq,
+			   int br_ifindex, uint32_t cs);
 int mstnl_build_link_get(void *buf, size_t size, uint32_t seq, int ifindex);
 /* RTM_NEWVLAN global option BRIDGE_VLANDB_GOPTS_MSTI for vid..vid_end. */
 int mstnl_build_vlan_msti_set(void *buf, size_t size, uint32_t seq,
@@ -172,6 +175,7 @@ struct mstnl_link {
 	bool vlan_filtering;	/* bridges only */
 	bool mst_supported;	/* the bridge knows BR_BOOLOPT_MST_ENABLE */
 	bool mst_enabled;
+	uint32_t ageing_time;	/* bridges: IFLA_BR_AGEING_TIME, cs */
 	char alias[MSTNL_ALIAS_MAX];	/* IFLA_IFALIAS, "" if none */
 };
 /* Decodes an RTM_NEWLINK (AF_UNSPEC) message. */
@@ -260,6 +264,8 @@ void mstnl_close(struct mstnl *nl);
 
 int mstnl_mst_set(struct mstnl *nl, int br_ifindex, bool on,
 		  struct mstnl_err *err);
+int mstnl_ageing_set(struct mstnl *nl, int br_ifindex, uint32_t cs,
+		     struct mstnl_err *err);
 int mstnl_link_get(struct mstnl *nl, int ifindex, struct mstnl_link *link,
 		   struct mstnl_err *err);
 int mstnl_vlan_msti_set(struct mstnl *nl, int br_ifindex, uint16_t vid,

@@ -60,13 +60,11 @@ static bool valid_state(uint8_t state)
 	return state <= BR_STATE_BLOCKING;
 }
 
-int mstnl_build_mst_set(void *buf, size_t size, uint32_t seq, int br_ifindex,
-			bool on)
+/* One bridge option of an existing bridge: RTM_NEWLINK on @br_ifindex
+ * with IFLA_INFO_DATA holding @type (@len bytes of @val). */
+static int bridge_option(void *buf, size_t size, uint32_t seq, int br_ifindex,
+			 uint16_t type, size_t len, const void *val)
 {
-	struct br_boolopt_multi bm = {
-		.optval = on ? 1u << BR_BOOLOPT_MST_ENABLE : 0,
-		.optmask = 1u << BR_BOOLOPT_MST_ENABLE,
-	};
 	struct nlattr *linkinfo, *data;
 	struct nlmsghdr *nlh;
 	struct ifinfomsg *ifm;
@@ -82,12 +80,30 @@ int mstnl_build_mst_set(void *buf, size_t size, uint32_t seq, int br_ifindex,
 	ifm->ifi_index = br_ifindex;
 
 	data = start_bridge_data(nlh, size, &linkinfo);
-	if (!data || !mnl_attr_put_check(nlh, size, IFLA_BR_MULTI_BOOLOPT,
-					 sizeof(bm), &bm))
+	if (!data || !mnl_attr_put_check(nlh, size, type, len, val))
 		return -ENOBUFS;
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, linkinfo);
 	return nlh->nlmsg_len;
+}
+
+int mstnl_build_mst_set(void *buf, size_t size, uint32_t seq, int br_ifindex,
+			bool on)
+{
+	struct br_boolopt_multi bm = {
+		.optval = on ? 1u << BR_BOOLOPT_MST_ENABLE : 0,
+		.optmask = 1u << BR_BOOLOPT_MST_ENABLE,
+	};
+
+	return bridge_option(buf, size, seq, br_ifindex, IFLA_BR_MULTI_BOOLOPT,
+			     sizeof(bm), &bm);
+}
+
+int mstnl_build_ageing_set(void *buf, size_t size, uint32_t seq,
+			   int br_ifindex, uint32_t cs)
+{
+	return bridge_option(buf, size, seq, br_ifindex, IFLA_BR_AGEING_TIME,
+			     sizeof(cs), &cs);
 }
 
 int mstnl_build_link_get(void *buf, size_t size, uint32_t seq, int ifindex)

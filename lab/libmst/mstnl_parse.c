@@ -374,6 +374,11 @@ static int link_br_data(const struct nlattr *a, void *data)
 	uint8_t u8;
 
 	switch (mnl_attr_get_type(a)) {
+	case IFLA_BR_AGEING_TIME:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			return -EBADMSG;
+		link->ageing_time = mnl_attr_get_u32(a);
+		break;
 	case IFLA_BR_VLAN_FILTERING:
 		if (get_u8(a, &u8) < 0)
 			return -EBADMSG;

@@ -187,6 +187,17 @@ int mstnl_mst_set(struct mstnl *nl, int br_ifindex, bool on,
 		       NULL, NULL, err);
 }
 
+int mstnl_ageing_set(struct mstnl *nl, int br_ifindex, uint32_t cs,
+		     struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+
+	return request(nl, req, mstnl_build_ageing_set(req, sizeof(req),
+						       ++nl->seq, br_ifindex,
+						       cs),
+		       NULL, NULL, err);
+}
+
 struct link_get {
 	struct mstnl_link *link;
 	bool seen;

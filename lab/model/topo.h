@@ -31,7 +31,8 @@
 #define TOPO_MAX_DEPTH		32	/* YAML nesting; the schema needs 7 */
 #define TOPO_DSA_PORTS		5	/* lan1..lan5 */
 #define TOPO_CIST		0	/* tree id of the CIST */
-/* 802.1Q defaults; virtio NICs report no speed, so a fixed path cost. */
+/* 802.1Q defaults; virtio NICs report no speed: mstd takes the cost of
+ * an unknown speed (Table 13-4, 1 Gb/s) for a port given none. */
 #define TOPO_DEFAULT_BRIDGE_PRIO	32768
 #define TOPO_DEFAULT_PORT_PRIO		128
 #define TOPO_DEFAULT_COST		20000
@@ -123,6 +124,8 @@ struct topo_mst {
 		TOPO_FORCE_RSTP,
 		TOPO_FORCE_STP,
 	} force_version;
+	unsigned ageing_time_s;		/* 0: the bridge's (300 s) */
+	unsigned guard_recovery_s;	/* BPDU guard; 0: by hand */
 };
 const char *topo_force_version_name(enum topo_force_version v);
 
@@ -136,6 +139,9 @@ struct topo_port {
 	struct topo_treevals priority;
 	int edge;			/* -1 unset, 0, 1 */
 	struct topo_vlans vlans;	/* effective: port > link > default */
+	uint32_t ext_cost;		/* CIST external cost; 0: unset */
+	/* Operator guards, each -1 unset, 0, 1 (mstd.conf's names). */
+	int bpdu_guard, bpdu_filter, root_guard, tcn_guard, loop_guard;
 };
 
 struct topo_node {

@@ -306,7 +306,7 @@ static int parse_mst(struct ty_ctx *c, struct topo_mst *m,
 {
 	static const char *const keys[] = { "region", "revision", "instances",
 		"hello", "max_age", "forward_delay", "max_hops", "tx_hold",
-		"force_version", NULL };
+		"force_version", "ageing_time", "guard_recovery", NULL };
 	static const char *const versions[] = { "mstp", "rstp", "stp", NULL };
 	int fv;
 	yaml_node_t *v;
@@ -357,6 +357,14 @@ static int parse_mst(struct ty_ctx *c, struct topo_mst *m,
 			return -1;
 		m->force_version = (enum topo_force_version)fv;
 	}
+	v = ty_get(c, n, "ageing_time");
+	if (v && parse_seconds(c, v, "ageing_time", 10, 86400,
+			       &m->ageing_time_s))
+		return -1;
+	v = ty_get(c, n, "guard_recovery");
+	if (v && parse_seconds(c, v, "guard_recovery", 0, 86400,
+			       &m->guard_recovery_s))
+		return -1;
 	/* 802.1Q 13.25: 2 * (forward delay - 1) >= max age >= 2 * (hello + 1) */
 	if (2 * (m->forward_delay_s - 1) < m->max_age_s ||
 	    m->max_age_s < 2 * (m->hello_s + 1))
@@ -452,14 +460,48 @@ static struct topo_port *add_port(struct topo_node *node, const char *name,
 	p->mark = mark;
 	p->link = -1;
 	p->edge = -1;
+	p->bpdu_guard = p->bpdu_filter = p->root_guard = -1;
+	p->tcn_guard = p->loop_guard = -1;
 	return p;
+}
+
+/* The guards and the external cost of a bridge's port. */
+static int parse_port_controls(struct ty_ctx *c, struct topo_node *node,
+			       struct topo_port *p, const yaml_node_t *n)
+{
+	static const char *const guards[] = { "bpdu_guard", "bpdu_filter",
+		"root_guard", "tcn_guard", "loop_guard" };
+	int *slots[] = { &p->bpdu_guard, &p->bpdu_filter, &p->root_guard,
+			 &p->tcn_guard, &p->loop_guard };
+	yaml_node_t *v;
+	unsigned long x;
+	bool b;
+
+	for (size_t i = 0; i < sizeof(guards) / sizeof(guards[0]); i++) {
+		v = ty_get(c, n, guards[i]);
+		if (!v)
+			continue;
+		if (bridge_only(c, node, v, guards[i]) ||
+		    ty_bool(c, v, guards[i], &b))
+			return -1;
+		*slots[i] = b;
+	}
+	v = ty_get(c, n, "ext_cost");
+	if (!v)
+		return 0;
+	if (bridge_only(c, node, v, "ext_cost") ||
+	    ty_uint(c, v, "ext_cost", 1, 200000000, &x))
+		return -1;
+	p->ext_cost = (uint32_t)x;
+	return 0;
 }
 
 static int parse_node_port(struct ty_ctx *c, struct topo_node *node,
 			   const yaml_node_t *k, const yaml_node_t *n)
 {
 	static const char *const keys[] = { "cost", "priority", "edge",
-					    "vlans", NULL };
+		"vlans", "ext_cost", "bpdu_guard", "bpdu_filter", "root_guard",
+		"tcn_guard", "loop_guard", NULL };
 	char name[TOPO_TEXT_MAX];
 	struct topo_port *p;
 	yaml_node_t *v;
@@ -489,7 +531,7 @@ static int parse_node_port(struct ty_ctx *c, struct topo_node *node,
 	v = ty_get(c, n, "vlans");
 	if (v && parse_vlans(c, v, &p->vlans))
 		return -1;
-	return 0;
+	return parse_port_controls(c, node, p, n);
 }
 
 static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,

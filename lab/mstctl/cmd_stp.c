@@ -3,8 +3,19 @@
  * mstctl stp: talk to mstd over its control socket /run/mstd.BRIDGE.sock.
  *   mstctl [-j] stp show [dev BRIDGE] [port PORT]
  *   mstctl stp set dev BRIDGE bridge priority TREE N
- *   mstctl stp set dev BRIDGE port PORT cost|priority TREE N
+ *   mstctl stp set dev BRIDGE port PORT cost TREE N|auto
+ *   mstctl stp set dev BRIDGE port PORT priority TREE N
+ *   mstctl stp set dev BRIDGE port PORT ext_cost N|auto
  *   mstctl stp set dev BRIDGE port PORT edge|auto_edge|p2p VALUE
+ *   mstctl stp set dev BRIDGE port PORT bpdu_guard|bpdu_filter|root_guard|
+ *                                       tcn_guard|loop_guard yes|no
+ *   mstctl stp set dev BRIDGE max_age|forward_delay|max_hops|tx_hold|
+ *                             ageing_time|guard_recovery N
+ *   mstctl stp set dev BRIDGE force_version stp|rstp|mstp
+ *   mstctl stp set dev BRIDGE region NAME | revision N
+ *   mstctl stp set dev BRIDGE msti ID vlans LIST|none
+ *   mstctl stp delete dev BRIDGE msti ID
+ *   mstctl stp recover dev BRIDGE port PORT
  *   mstctl stp set dev BRIDGE flush_scope tree|port
  *   mstctl stp set dev BRIDGE log_level error|info|debug
  *   mstctl stp mcheck dev BRIDGE [port PORT]
@@ -171,6 +182,14 @@ static int stp_forward(const char *verb, int argc, char **argv)
 				verb);
 	if (!strcmp(verb, "set") && argc < 4)
 		return ctl_fail(EXIT_USAGE, "stp set: nothing to set");
+	if (!strcmp(verb, "recover")) {
+		if (argc != 4 || strcmp(argv[2], "port"))
+			return ctl_fail(EXIT_USAGE,
+					"usage: stp recover dev BRIDGE port PORT");
+		argv[2] = argv[3], argc = 3;
+	}
+	if (!strcmp(verb, "delete") && argc != 4)
+		return ctl_fail(EXIT_USAGE, "usage: stp delete dev BRIDGE msti ID");
 	if (!strcmp(verb, "mcheck")) {
 		if (argc == 4 && !strcmp(argv[2], "port"))
 			argv[2] = argv[3], argc = 3;
@@ -190,9 +209,10 @@ int cmd_stp(struct ctl *c, int argc, char **argv)
 {
 	if (argc == 0 || !strcmp(argv[0], "show"))
 		return stp_show(c, argc ? argc - 1 : 0, argv + (argc ? 1 : 0));
-	if (!strcmp(argv[0], "set") || !strcmp(argv[0], "mcheck"))
+	if (!strcmp(argv[0], "set") || !strcmp(argv[0], "mcheck") ||
+	    !strcmp(argv[0], "delete") || !strcmp(argv[0], "recover"))
 		return stp_forward(argv[0], argc - 1, argv + 1);
 	return ctl_fail(EXIT_USAGE,
-			"unknown stp command \"%s\" (show, set, mcheck)",
+			"unknown stp command \"%s\" (show, set, delete, recover, mcheck)",
 			argv[0]);
 }

@@ -23,6 +23,7 @@ static const struct opt_spec mstctl_spec = {
 		 "  mstctl monitor\n"
 		 "  mstctl stp show [dev BRIDGE [port PORT]]     (mstd status)\n"
 		 "  mstctl stp set dev BRIDGE SETTING...  |  stp mcheck dev BRIDGE [port PORT]\n"
+		 "  mstctl stp delete dev BRIDGE msti ID  |  stp recover dev BRIDGE port PORT\n"
 		 "VID := 1..4094   MSTI := 1..4094 (vlan set: 0..4094, 0 = CIST)\n"
 		 "STATE := disabled | listening | learning | forwarding | blocking\n"
 		 "-j: JSON output. Exit: 0 ok, 1 refused by the kernel, 2 usage.\n",

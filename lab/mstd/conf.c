@@ -124,6 +124,19 @@ int mstd_parse_flush_scope(const char *s, enum mstp_flush_scope *out)
 	return 0;
 }
 
+int mstd_parse_force_version(const char *s, enum mstp_force_version *out)
+{
+	if (!strcmp(s, "stp"))
+		*out = MSTP_FORCE_STP;
+	else if (!strcmp(s, "rstp"))
+		*out = MSTP_FORCE_RSTP;
+	else if (!strcmp(s, "mstp"))
+		*out = MSTP_FORCE_MSTP;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 int mstd_parse_log_level(const char *s, enum mstp_log_level *out)
 {
 	if (!strcmp(s, "error"))
@@ -327,6 +340,8 @@ static struct mstd_conf_port *port_get(struct parser *p, const struct word *w)
 	memset(port, 0, sizeof(*port));
 	memcpy(port->name, name, sizeof(name));
 	port->edge = port->auto_edge = port->p2p = -1;
+	port->bpdu_guard = port->bpdu_filter = port->root_guard = -1;
+	port->tcn_guard = port->loop_guard = -1;
 	return port;
 }
 
@@ -345,6 +360,22 @@ static int port_flag(struct parser *p, const struct word *w, int *slot,
 	return 0;
 }
 
+/* The yes/no settings of a port, by key; NULL for another key. */
+static int *flag_slot(struct mstd_conf_port *port, const char *k)
+{
+	static const char *const keys[] = { "edge", "auto_edge",
+		"bpdu_guard", "bpdu_filter", "root_guard", "tcn_guard",
+		"loop_guard" };
+	int *slots[] = { &port->edge, &port->auto_edge, &port->bpdu_guard,
+			 &port->bpdu_filter, &port->root_guard,
+			 &port->tcn_guard, &port->loop_guard };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(k, keys[i]))
+			return slots[i];
+	return NULL;
+}
+
 static int kw_port(struct parser *p, const struct word *w, int n)
 {
 	struct mstd_conf_port *port;
@@ -352,19 +383,32 @@ static int kw_port(struct parser *p, const struct word *w, int n)
 
 	if (n < 4)
 		return fail(p, w[0].col,
-			    "expected \"port NAME edge|auto_edge|p2p|cost|priority ...\"");
+			    "expected \"port NAME edge|auto_edge|p2p|cost|ext_cost|priority|bpdu_guard|bpdu_filter|root_guard|tcn_guard|loop_guard ...\"");
 	port = port_get(p, &w[1]);
 	if (!port)
 		return -EINVAL;
 	k = w[2].s;
-	if (!strcmp(k, "edge") || !strcmp(k, "auto_edge") ||
-	    !strcmp(k, "p2p")) {
+	if (!strcmp(k, "ext_cost")) {
+		unsigned long v;
+
 		if (n != 4)
 			return fail(p, w[4].col, "unexpected \"%s\"", w[4].s);
-		if (!strcmp(k, "edge"))
-			return port_flag(p, w, &port->edge, k);
-		if (!strcmp(k, "auto_edge"))
-			return port_flag(p, w, &port->auto_edge, k);
+		if (port->ext_cost.set)
+			return fail(p, w[2].col, "\"port %s ext_cost\" given twice",
+				    w[1].s);
+		if (number(p, &w[3], "external port cost", 1,
+			   MSTP_MAX_PATH_COST, &v))
+			return -EINVAL;
+		port->ext_cost.v = (uint32_t)v;
+		port->ext_cost.set = true;
+		return 0;
+	}
+	if (!strcmp(k, "edge") || !strcmp(k, "auto_edge") ||
+	    !strcmp(k, "p2p") || flag_slot(port, k)) {
+		if (n != 4)
+			return fail(p, w[4].col, "unexpected \"%s\"", w[4].s);
+		if (flag_slot(port, k))
+			return port_flag(p, w, flag_slot(port, k), k);
 		if (port->p2p >= 0)
 			return fail(p, w[2].col, "\"port %s p2p\" given twice",
 				    w[1].s);
@@ -391,7 +435,8 @@ static int kw_port(struct parser *p, const struct word *w, int n)
 }
 
 enum { K_BRIDGE, K_REGION, K_REVISION, K_HELLO, K_MAX_AGE, K_FWD_DELAY,
-       K_MAX_HOPS, K_TX_HOLD, K_FORCE, K_FLUSH, K_LOG };
+       K_MAX_HOPS, K_TX_HOLD, K_FORCE, K_FLUSH, K_LOG, K_AGEING,
+       K_GUARD_RECOVERY };
 
 static int scalar(struct parser *p, unsigned int key, const struct word *w,
 		  unsigned long min, unsigned long max, unsigned int *out)
@@ -423,7 +468,7 @@ static int parse_line(struct parser *p, struct word *w, int n)
 		static const char *const known[] = { "bridge", "region",
 			"revision", "hello", "max_age", "forward_delay",
 			"max_hops", "tx_hold", "force_version", "flush_scope",
-			"log_level" };
+			"log_level", "ageing_time", "guard_recovery" };
 
 		for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 			if (!strcmp(k, known[i]))
@@ -459,16 +504,16 @@ static int parse_line(struct parser *p, struct word *w, int n)
 		return scalar(p, K_MAX_HOPS, w, 6, 40, &c->max_hops);
 	if (!strcmp(k, "tx_hold"))
 		return scalar(p, K_TX_HOLD, w, 1, 10, &c->tx_hold);
+	if (!strcmp(k, "ageing_time"))
+		return scalar(p, K_AGEING, w, MSTD_AGEING_MIN, MSTD_AGEING_MAX,
+			      &c->ageing_time);
+	if (!strcmp(k, "guard_recovery"))
+		return scalar(p, K_GUARD_RECOVERY, w, 0,
+			      MSTD_GUARD_RECOVERY_MAX, &c->guard_recovery);
 	if (!strcmp(k, "force_version")) {
 		if (once(p, K_FORCE, &w[0]))
 			return -EINVAL;
-		if (!strcmp(w[1].s, "stp"))
-			c->force_version = MSTP_FORCE_STP;
-		else if (!strcmp(w[1].s, "rstp"))
-			c->force_version = MSTP_FORCE_RSTP;
-		else if (!strcmp(w[1].s, "mstp"))
-			c->force_version = MSTP_FORCE_MSTP;
-		else
+		if (mstd_parse_force_version(w[1].s, &c->force_version))
 			return fail(p, w[1].col,
 				    "force_version must be stp, rstp or mstp, not \"%s\"",
 				    w[1].s);
@@ -614,4 +659,45 @@ int mstd_conf_load(struct mstd_conf *c, const char *path,
 	}
 	free(buf);
 	return ret;
+}
+
+int mstd_parse_vid_list(const char *s, uint16_t mstid,
+			struct mst_vid_table *vids, size_t *bad)
+{
+	struct mst_vid_table t = *vids;
+	const char *p = s;
+
+	*bad = 0;
+	if (!*s)
+		return -EINVAL;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char item[16], *dash;
+		unsigned long lo, hi;
+		int r;
+
+		*bad = (size_t)(p - s);
+		if (n == 0 || n >= sizeof(item))
+			return -EINVAL;
+		memcpy(item, p, n);
+		item[n] = 0;
+		dash = strchr(item, '-');
+		if (dash)
+			*dash++ = 0;
+		r = mstd_parse_uint(item, 1, 4094, &lo);
+		if (!r)
+			r = dash ? mstd_parse_uint(dash, lo, 4094, &hi) :
+				   (hi = lo, 0);
+		if (r)
+			return r;
+		for (unsigned long v = lo; v <= hi; v++)
+			t.mstid[v] = mstid;
+		p += n;
+		if (*p == ',' && !*++p) {
+			*bad = (size_t)(p - s);
+			return -EINVAL;
+		}
+	}
+	*vids = t;
+	return 0;
 }

@@ -29,7 +29,13 @@ struct mstd_conf_port {
 	int edge;			/* -1 unset, 0, 1 */
 	int auto_edge;			/* -1 unset, 0, 1 */
 	int p2p;			/* -1 unset, else enum mstp_p2p */
+	/* -1 unset, 0, 1: the guards (root_guard is restrictedRole,
+	 * tcn_guard restrictedTcn). */
+	int bpdu_guard, bpdu_filter, root_guard, tcn_guard, loop_guard;
+	/* cost cist sets the CIST's internal and external cost; ext_cost
+	 * the external one alone.  Unset: from the link speed. */
 	struct mstd_treeval cost[MSTP_MAX_MSTIS + 1];
+	struct mstd_treeval ext_cost;
 	struct mstd_treeval priority[MSTP_MAX_MSTIS + 1];
 };
 
@@ -42,6 +48,8 @@ struct mstd_conf {
 	enum mstp_force_version force_version;
 	enum mstp_flush_scope flush_scope;
 	enum mstp_log_level log_level;
+	unsigned int ageing_time;	/* s; 0: leave the bridge's */
+	unsigned int guard_recovery;	/* s BPDU guard holds; 0: manual */
 	unsigned int nmstis;
 	uint16_t mstids[MSTP_MAX_MSTIS];
 	struct mst_vid_table vids;	/* VID -> MSTID, 0 = CIST */
@@ -50,7 +58,8 @@ struct mstd_conf {
 	struct mstd_conf_port *ports;	/* heap, nports entries */
 };
 
-/* Defaults: no bridge, region "" revision 0, Table 13-5 timers. */
+/* Defaults: no bridge, region "" (mstd then uses the bridge's MAC text),
+ * revision 0, Table 13-5 timers. */
 void mstd_conf_init(struct mstd_conf *c);
 void mstd_conf_free(struct mstd_conf *c);
 
@@ -78,5 +87,15 @@ int mstd_parse_bool(const char *s, bool *out);	/* yes|no|on|off|1|0 */
 int mstd_parse_p2p(const char *s, enum mstp_p2p *out);	/* auto|yes|no */
 int mstd_parse_flush_scope(const char *s, enum mstp_flush_scope *out);
 int mstd_parse_log_level(const char *s, enum mstp_log_level *out);
+int mstd_parse_force_version(const char *s, enum mstp_force_version *out);
+/* "1-5,10" into @vids as @mstid for each VID; 0 or -EINVAL/-ERANGE with
+ * the offending item's offset in *@bad. Leaves other VIDs alone. */
+int mstd_parse_vid_list(const char *s, uint16_t mstid,
+			struct mst_vid_table *vids, size_t *bad);
+
+/* Ranges (Table 13-5, 802.1Q Table 8-6 for the ageing time). */
+#define MSTD_AGEING_MIN		10
+#define MSTD_AGEING_MAX		1000000
+#define MSTD_GUARD_RECOVERY_MAX	86400
 
 #endif

@@ -5,12 +5,17 @@
  * refusal; anything else is the answer.  Requests (docs/design/mstd.md):
  *   status [json] [port NAME]
  *   set bridge priority TREE N
- *   set port NAME cost|priority TREE N
- *   set port NAME edge|auto_edge yes|no
+ *   set port NAME cost TREE N|auto, priority TREE N, ext_cost N|auto
+ *   set port NAME edge|auto_edge|bpdu_guard|bpdu_filter|root_guard|
+ *                 tcn_guard|loop_guard yes|no
  *   set port NAME p2p auto|yes|no
+ *   set max_age|forward_delay|max_hops|tx_hold|ageing_time|
+ *       guard_recovery N, set force_version stp|rstp|mstp
+ *   set region NAME, set revision N, set msti ID vlans LIST|none
+ *   delete msti ID
  *   set flush_scope tree|port
  *   set log_level error|info|debug
- *   mcheck [PORT]
+ *   mcheck [PORT], recover PORT
  * A client gets one second to send its request: the loop is never held.
  */
 #include "daemon.h"
@@ -71,8 +76,7 @@ void ctl_close(struct mstd *d)
 		unlink(d->sock_path);
 }
 
-__attribute__((format(printf, 2, 3)))
-static int refuse(FILE *out, const char *fmt, ...)
+int ctl_refuse(FILE *out, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -94,10 +98,10 @@ static int tree_slot(struct mstd *d, FILE *out, const char *w, unsigned int *t)
 		return 0;
 	}
 	if (mstd_parse_uint(w, 1, 4094, &id))
-		return refuse(out, "bad tree \"%s\": cist or an MSTID", w);
+		return ctl_refuse(out, "bad tree \"%s\": cist or an MSTID", w);
 	s = mstp_tree_index(d->br, (uint16_t)id);
 	if (s < 0)
-		return refuse(out, "no MSTI %lu on %s", id, d->conf.bridge);
+		return ctl_refuse(out, "no MSTI %lu on %s", id, d->conf.bridge);
 	*t = (unsigned int)s;
 	return 0;
 }
@@ -111,10 +115,13 @@ static int set_port(struct mstd *d, FILE *out, char **w, int n)
 	int r;
 
 	if (i < 0)
-		return refuse(out, "no port \"%s\" on %s", w[0], d->conf.bridge);
+		return ctl_refuse(out, "no port \"%s\" on %s", w[0], d->conf.bridge);
+	r = ctl_set_port_more(d, out, (unsigned int)i, w + 1, n - 1);
+	if (r != -ENOENT)
+		goto done;
 	if (n == 3 && (!strcmp(w[1], "edge") || !strcmp(w[1], "auto_edge"))) {
 		if (mstd_parse_bool(w[2], &b))
-			return refuse(out, "%s must be yes or no", w[1]);
+			return ctl_refuse(out, "%s must be yes or no", w[1]);
 		r = !strcmp(w[1], "edge") ?
 		    mstp_set_admin_edge(d->br, (unsigned int)i, b) :
 		    mstp_set_auto_edge(d->br, (unsigned int)i, b);
@@ -122,13 +129,17 @@ static int set_port(struct mstd *d, FILE *out, char **w, int n)
 		enum mstp_p2p p;
 
 		if (mstd_parse_p2p(w[2], &p))
-			return refuse(out, "p2p must be auto, yes or no");
+			return ctl_refuse(out, "p2p must be auto, yes or no");
 		r = mstp_set_p2p(d->br, (unsigned int)i, p);
 	} else if (n == 4 && !strcmp(w[1], "cost")) {
 		if (tree_slot(d, out, w[2], &t))
 			return -EINVAL;
-		if (mstd_parse_uint(w[3], 1, MSTP_MAX_PATH_COST, &v))
-			return refuse(out, "cost must be 1..%u", MSTP_MAX_PATH_COST);
+		/* auto: the cost of the link's speed again. */
+		if (!strcmp(w[3], "auto"))
+			v = 0;
+		else if (mstd_parse_uint(w[3], 1, MSTP_MAX_PATH_COST, &v))
+			return ctl_refuse(out, "cost \"%s\": want 1..%u or auto",
+					  w[3], MSTP_MAX_PATH_COST);
 		r = mstp_set_port_path_cost(d->br, (unsigned int)i, t,
 					    (uint32_t)v);
 		if (!r && t == 0)
@@ -138,14 +149,17 @@ static int set_port(struct mstd *d, FILE *out, char **w, int n)
 		if (tree_slot(d, out, w[2], &t))
 			return -EINVAL;
 		if (mstd_parse_uint(w[3], 0, 240, &v) || v % 16)
-			return refuse(out, "port priority must be 0..240 in steps of 16");
+			return ctl_refuse(out, "port priority must be 0..240 in steps of 16");
 		r = mstp_set_port_priority(d->br, (unsigned int)i, t,
 					   (uint8_t)v);
 	} else {
-		return refuse(out, "usage: set port NAME edge|auto_edge|p2p VALUE | cost|priority TREE N");
+		return ctl_refuse(out, "usage: set port NAME edge|auto_edge|p2p|bpdu_guard|bpdu_filter|root_guard|tcn_guard|loop_guard VALUE | cost|priority TREE N | ext_cost N|auto");
 	}
 	if (r)
-		return refuse(out, "refused by the protocol core");
+		return ctl_refuse(out, "refused by the protocol core");
+done:
+	if (r)
+		return r;
 	mstd_log(d, MSTP_LOG_INFO, "control: set port %s %s %s%s%s", w[0], w[1],
 		 w[2], n == 4 ? " " : "", n == 4 ? w[3] : "");
 	return 0;
@@ -155,6 +169,14 @@ static int do_set(struct mstd *d, FILE *out, char **w, int n)
 {
 	unsigned long v;
 	unsigned int t;
+	int r = ctl_set_bridge(d, out, w, n);
+
+	if (r != -ENOENT) {
+		if (!r)
+			mstd_log(d, MSTP_LOG_INFO, "control: set %s%s%s", w[0],
+				 n > 1 ? " " : "", n > 1 ? w[1] : "");
+		return r;
+	}
 
 	if (n >= 2 && !strcmp(w[0], "port"))
 		return set_port(d, out, w + 1, n - 1);
@@ -162,9 +184,9 @@ static int do_set(struct mstd *d, FILE *out, char **w, int n)
 		if (tree_slot(d, out, w[2], &t))
 			return -EINVAL;
 		if (mstd_parse_uint(w[3], 0, 61440, &v) || v % 4096)
-			return refuse(out, "bridge priority must be 0..61440 in steps of 4096");
+			return ctl_refuse(out, "bridge priority must be 0..61440 in steps of 4096");
 		if (mstp_set_bridge_priority(d->br, t, (uint16_t)v))
-			return refuse(out, "refused by the protocol core");
+			return ctl_refuse(out, "refused by the protocol core");
 		mstd_log(d, MSTP_LOG_INFO, "control: bridge priority %s %lu",
 			 w[2], v);
 		return 0;
@@ -173,7 +195,7 @@ static int do_set(struct mstd *d, FILE *out, char **w, int n)
 		enum mstp_flush_scope s;
 
 		if (mstd_parse_flush_scope(w[1], &s))
-			return refuse(out, "flush_scope must be tree or port");
+			return ctl_refuse(out, "flush_scope must be tree or port");
 		mstp_set_flush_scope(d->br, s);
 		d->conf.flush_scope = s;
 		mstd_log(d, MSTP_LOG_INFO, "control: flush_scope %s", w[1]);
@@ -183,14 +205,14 @@ static int do_set(struct mstd *d, FILE *out, char **w, int n)
 		enum mstp_log_level l;
 
 		if (mstd_parse_log_level(w[1], &l))
-			return refuse(out, "log_level must be error, info or debug");
+			return ctl_refuse(out, "log_level must be error, info or debug");
 		d->log_level = l;
 		return 0;
 	}
-	return refuse(out, "usage: set bridge priority TREE N | set port NAME ... | set flush_scope tree|port | set log_level LEVEL");
+	return ctl_refuse(out, "usage: set bridge priority TREE N | set port NAME ... | set max_age|forward_delay|max_hops|tx_hold|ageing_time|guard_recovery N | set force_version V | set region NAME | set revision N | set msti ID vlans LIST | set flush_scope tree|port | set log_level LEVEL");
 }
 
-int ctl_request(struct mstd *d, FILE *out, char *req)
+static int request(struct mstd *d, FILE *out, char *req)
 {
 	char *w[CTL_WORDS + 1], *save = NULL;
 	int n = 0;
@@ -198,11 +220,11 @@ int ctl_request(struct mstd *d, FILE *out, char *req)
 	for (char *t = strtok_r(req, " \t\n", &save); t;
 	     t = strtok_r(NULL, " \t\n", &save)) {
 		if (n == CTL_WORDS)
-			return refuse(out, "too many words");
+			return ctl_refuse(out, "too many words");
 		w[n++] = t;
 	}
 	if (n == 0)
-		return refuse(out, "empty request");
+		return ctl_refuse(out, "empty request");
 	if (!strcmp(w[0], "status")) {
 		bool json = false;
 		const char *port = NULL;
@@ -213,10 +235,10 @@ int ctl_request(struct mstd *d, FILE *out, char *req)
 			else if (!strcmp(w[k], "port") && k + 1 < n)
 				port = w[++k];
 			else
-				return refuse(out, "usage: status [json] [port NAME]");
+				return ctl_refuse(out, "usage: status [json] [port NAME]");
 		}
 		if (port && mstd_port_by_name(d, port) < 0)
-			return refuse(out, "no port \"%s\" on %s", port,
+			return ctl_refuse(out, "no port \"%s\" on %s", port,
 				      d->conf.bridge);
 		status_print(d, out, json, port);
 		return 0;
@@ -228,9 +250,17 @@ int ctl_request(struct mstd *d, FILE *out, char *req)
 			fputs("ok\n", out);
 		return r;
 	}
+	if (!strcmp(w[0], "delete") || !strcmp(w[0], "recover")) {
+		int r = w[0][0] == 'd' ? ctl_delete(d, out, w + 1, n - 1) :
+					 ctl_recover(d, out, w + 1, n - 1);
+
+		if (!r)
+			fputs("ok\n", out);
+		return r;
+	}
 	if (!strcmp(w[0], "mcheck")) {
 		if (n > 2)
-			return refuse(out, "usage: mcheck [PORT]");
+			return ctl_refuse(out, "usage: mcheck [PORT]");
 		for (unsigned int i = 0; i < d->nports; i++) {
 			if (n == 2 && strcmp(d->ports[i].name, w[1]))
 				continue;
@@ -243,12 +273,23 @@ int ctl_request(struct mstd *d, FILE *out, char *req)
 			}
 		}
 		if (n == 2)
-			return refuse(out, "no port \"%s\" on %s", w[1],
+			return ctl_refuse(out, "no port \"%s\" on %s", w[1],
 				      d->conf.bridge);
 		fputs("ok\n", out);
 		return 0;
 	}
-	return refuse(out, "unknown request \"%s\" (status, set, mcheck)", w[0]);
+	return ctl_refuse(out, "unknown request \"%s\" (status, set, delete, recover, mcheck)", w[0]);
+}
+
+int ctl_request(struct mstd *d, FILE *out, char *req)
+{
+	int r = request(d, out, req);
+
+	/* Refusals are counted: a client feeding garbage shows in status. */
+	d->ctl_requests++;
+	if (r)
+		d->ctl_refused++;
+	return r;
 }
 
 void ctl_accept(struct mstd *d)
@@ -277,12 +318,14 @@ void ctl_accept(struct mstd *d)
 		return;
 	}
 	if (n > CTL_REQ_MAX) {
-		refuse(out, "request longer than %d bytes", CTL_REQ_MAX);
+		ctl_refuse(out, "request longer than %d bytes", CTL_REQ_MAX);
+		d->ctl_requests++, d->ctl_refused++;
 	} else {
 		req[n] = 0;
-		if (strlen(req) != (size_t)n)
-			refuse(out, "NUL byte in the request");
-		else
+		if (strlen(req) != (size_t)n) {
+			ctl_refuse(out, "NUL byte in the request");
+			d->ctl_requests++, d->ctl_refused++;
+		} else
 			ctl_request(d, out, req);
 	}
 	fclose(out);

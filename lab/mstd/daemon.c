@@ -68,7 +68,13 @@ static uint64_t op_now_ms(void *ctx)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+static void op_rapid_ageing(void *ctx, unsigned int port, unsigned int secs)
+{
+	ageing_rapid(ctx, port, secs);
+}
+
 static const struct mstp_ops ops = {
+	.rapid_ageing = op_rapid_ageing,
 	.tx_bpdu = op_tx_bpdu,
 	.set_state = op_set_state,
 	.flush = op_flush,
@@ -90,14 +96,49 @@ static int epoll_add(struct mstd *d, int fd, uint64_t tag)
 	return 0;
 }
 
+void mstd_port_configure(struct mstd *d, unsigned int i)
+{
+	const struct mstd_conf *c = &d->conf;
+	const struct mstd_conf_port *cp = mstd_conf_port(c, d->ports[i].name);
+
+	if (!cp)
+		return;
+	if (cp->edge >= 0)
+		mstp_set_admin_edge(d->br, i, cp->edge);
+	if (cp->auto_edge >= 0)
+		mstp_set_auto_edge(d->br, i, cp->auto_edge);
+	if (cp->p2p >= 0)
+		mstp_set_p2p(d->br, i, (enum mstp_p2p)cp->p2p);
+	if (cp->bpdu_guard >= 0)
+		mstp_set_bpdu_guard(d->br, i, cp->bpdu_guard);
+	if (cp->bpdu_filter >= 0)
+		mstp_set_bpdu_filter(d->br, i, cp->bpdu_filter);
+	if (cp->loop_guard >= 0)
+		mstp_set_loop_guard(d->br, i, cp->loop_guard);
+	if (cp->root_guard >= 0 || cp->tcn_guard >= 0)
+		mstp_set_restricted(d->br, i, cp->root_guard > 0,
+				    cp->tcn_guard > 0);
+	for (unsigned int t = 0; t <= c->nmstis; t++) {
+		if (cp->priority[t].set)
+			mstp_set_port_priority(d->br, i, t,
+					       (uint8_t)cp->priority[t].v);
+		if (!cp->cost[t].set)
+			continue;
+		mstp_set_port_path_cost(d->br, i, t, cp->cost[t].v);
+		if (t == 0)
+			mstp_set_port_ext_path_cost(d->br, i, cp->cost[t].v);
+	}
+	if (cp->ext_cost.set)
+		mstp_set_port_ext_path_cost(d->br, i, cp->ext_cost.v);
+}
+
 static int make_core(struct mstd *d)
 {
 	const struct mstd_conf *c = &d->conf;
 	struct mstp_bridge_config bc;
 	int r;
 
-	r = mst_config_id_init(&d->mcid, c->region, (uint16_t)c->revision,
-			       &c->vids);
+	r = region_mcid(d);
 	if (r) {
 		fprintf(stderr, "mstd: cannot compute the MST configuration identifier: %s\n",
 			strerror(-r));
@@ -114,6 +155,7 @@ static int make_core(struct mstd *d)
 	bc.max_hops = c->max_hops;
 	bc.tx_hold_count = c->tx_hold;
 	bc.flush_scope = c->flush_scope;
+	bc.guard_recovery = c->guard_recovery;
 	bc.log_level = d->log_level;	/* fixed for the core at start */
 	d->br = mstp_bridge_new(&bc, &ops, d);
 	if (!d->br) {
@@ -126,28 +168,9 @@ static int make_core(struct mstd *d)
 			mstp_set_bridge_priority(d->br, t,
 						 (uint16_t)c->priority[t].v);
 	for (unsigned int i = 0; i < d->nports; i++) {
-		const struct mstd_conf_port *cp =
-			mstd_conf_port(c, d->ports[i].name);
-
-		if (!cp)
-			continue;
-		if (cp->edge >= 0)
-			mstp_set_admin_edge(d->br, i, cp->edge);
-		if (cp->auto_edge >= 0)
-			mstp_set_auto_edge(d->br, i, cp->auto_edge);
-		if (cp->p2p >= 0)
-			mstp_set_p2p(d->br, i, (enum mstp_p2p)cp->p2p);
-		for (unsigned int t = 0; t <= c->nmstis; t++) {
-			if (cp->priority[t].set)
-				mstp_set_port_priority(d->br, i, t,
-						       (uint8_t)cp->priority[t].v);
-			if (!cp->cost[t].set)
-				continue;
-			mstp_set_port_path_cost(d->br, i, t, cp->cost[t].v);
-			if (t == 0)
-				mstp_set_port_ext_path_cost(d->br, i,
-							    cp->cost[t].v);
-		}
+		mstd_port_configure(d, i);
+		if (d->ports[i].speed_mbps)
+			mstp_set_port_speed(d->br, i, d->ports[i].speed_mbps);
 	}
 	return 0;
 }
@@ -185,6 +208,10 @@ int mstd_init(struct mstd *d)
 		return -1;
 	if (make_core(d))
 		return -1;
+	if (ageing_init(d, d->ageing_cs)) {
+		fprintf(stderr, "mstd: ageing_time out of range\n");
+		return -1;
+	}
 
 	d->epfd = epoll_create1(EPOLL_CLOEXEC);
 	d->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
@@ -272,6 +299,46 @@ void mstd_port_attach(struct mstd *d, unsigned int i, int ifindex)
 		epoll_add(d, p->fd, EV_TAG(EV_PORT, i));
 	mstd_log(d, MSTP_LOG_INFO, "port %s joined the bridge (ifindex %d)",
 		 p->name, ifindex);
+	/* With user-space STP the kernel lets a new port forward: what the
+	 * core holds (discarding, for a port just up) goes in at once. */
+	for (unsigned int t = 0; t <= d->conf.nmstis; t++)
+		kernel_set_state(d, i, t, p->kstate[t] == 0xff ?
+				 BR_STATE_BLOCKING : p->kstate[t]);
+	kernel_commit_states(d);
+}
+
+int mstd_port_add(struct mstd *d, const char *name, int ifindex)
+{
+	struct mstd_port *ports, *p;
+	int i;
+
+	if (d->nports >= MSTD_MAX_PORTS || d->nports >= MSTP_MAX_PORTS) {
+		mstd_log(d, MSTP_LOG_ERR, "port %s joined: more than %u ports, "
+			 "it stays blocking", name, d->nports);
+		return -1;
+	}
+	ports = realloc(d->ports, (d->nports + 1) * sizeof(*ports));
+	if (!ports)
+		goto nomem;
+	d->ports = ports;
+	p = &ports[d->nports];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->fd = -1;
+	memset(p->kstate, 0xff, sizeof(p->kstate));
+	i = mstp_add_port(d->br);
+	if (i < 0)
+		goto nomem;
+	d->nports++;
+	d->ports_added++;
+	mstd_log(d, MSTP_LOG_INFO, "port %s: new port %d", name, i + 1);
+	mstd_port_configure(d, (unsigned int)i);
+	mstd_port_attach(d, (unsigned int)i, ifindex);
+	return i;
+nomem:
+	mstd_log(d, MSTP_LOG_ERR, "port %s joined: out of memory, it stays "
+		 "blocking", name);
+	return -1;
 }
 
 static void on_tick(struct mstd *d)
@@ -352,6 +419,7 @@ int mstd_run(struct mstd *d)
 
 void mstd_fini(struct mstd *d)
 {
+	ageing_fini(d);
 	for (unsigned int i = 0; i < d->nports; i++)
 		if (d->ports[i].fd >= 0)
 			dport_close(d, i);

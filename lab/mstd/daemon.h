@@ -26,6 +26,8 @@ struct mstd_port {
 	uint8_t mac[6];
 	bool up;			/* carrier as given to the core */
 	bool full_duplex;
+	uint64_t speed_mbps;		/* ethtool; 0: unknown */
+	bool rapid_ageing;		/* STP compatibility ages it fast */
 	/* What mstd last set, per tree slot (for re-apply and status). */
 	uint8_t kstate[MSTP_MAX_MSTIS + 1];	/* BR_STATE_* */
 	bool kdirty[MSTP_MAX_MSTIS + 1];	/* not yet in the kernel */
@@ -54,6 +56,11 @@ struct mstd {
 	FILE *logf;
 	unsigned long ticks;
 	bool live;			/* set-up done: ops may reach the kernel */
+	uint32_t ageing_cs;		/* the bridge's Ageing Time, cs */
+	bool ageing_fast;		/* Forward Delay in force instead */
+	unsigned int ageing_fast_s;	/* that Forward Delay, s */
+	unsigned long ctl_requests, ctl_refused;	/* control socket */
+	unsigned long ports_added;	/* joined while mstd ran */
 	bool stop;
 };
 
@@ -76,6 +83,35 @@ int mstd_port_by_name(const struct mstd *d, const char *name);
 
 /* A port (index @i) is now in the bridge as @ifindex: open its socket. */
 void mstd_port_attach(struct mstd *d, unsigned int i, int ifindex);
+/* @name (@ifindex) joined the bridge and mstd has no port of that name:
+ * a new core port.  Returns its index or -1 (logged). */
+int mstd_port_add(struct mstd *d, const char *name, int ifindex);
+/* The configuration's settings for port @i, if it names the port. */
+void mstd_port_configure(struct mstd *d, unsigned int i);
+
+/* region.c: the MST Configuration Identifier, at start and run time. */
+/* The Configuration Name in force: the configured one, else the
+ * bridge's MAC as text (13.8). */
+void region_name(const struct mstd *d, char out[MST_CONFIG_NAME_LEN + 1]);
+/* mstd's d->mcid from d->conf; 0 or -errno. */
+int region_mcid(struct mstd *d);
+/*
+ * The region becomes @name (NULL: unchanged, "" the default), @rev (<0:
+ * unchanged), with the MSTIs @mstids (@n of them; NULL: unchanged) and
+ * the VID map @vids (NULL: unchanged).  The protocol, the digest and the
+ * kernel's VID -> MSTI map change together.  0 or -EINVAL (nothing
+ * changed, @why says why).
+ */
+int region_change(struct mstd *d, const char *name, long rev,
+		  const uint16_t *mstids, int n,
+		  const struct mst_vid_table *vids, const char **why);
+
+/* ageing.c: the bridge's Ageing Time and STP compatibility's rapid
+ * ageing (the kernel has one ageing time per bridge). */
+int ageing_init(struct mstd *d, uint32_t bridge_cs);
+int ageing_set(struct mstd *d, unsigned int secs);
+void ageing_rapid(struct mstd *d, unsigned int port, unsigned int secs);
+void ageing_fini(struct mstd *d);
 
 /* dport.c: per-port BPDU sockets. */
 int dport_open(struct mstd *d, unsigned int port);
@@ -83,8 +119,10 @@ void dport_close(struct mstd *d, unsigned int port);
 void dport_rx(struct mstd *d, unsigned int port);
 void dport_tx(struct mstd *d, unsigned int port, const uint8_t *bpdu,
 	      size_t len);
-/* Link settings: full duplex (true if unknown). */
+/* Link settings: full duplex (true if unknown), speed in Mb/s (0 if
+ * unknown). */
 bool dport_full_duplex(const char *ifname);
+uint64_t dport_speed(const char *ifname);
 /* Whether the port is a switchdev port (its FDB lives in hardware). */
 bool dport_offloaded(const char *ifname);
 
@@ -107,6 +145,15 @@ void ctl_close(struct mstd *d);
 /* One request (words, modified in place) -> its reply in @out; 0 or
  * -EINVAL for a refusal ("error: ..." written). */
 int ctl_request(struct mstd *d, FILE *out, char *req);
+/* "error: ..." into @out; returns -EINVAL. */
+__attribute__((format(printf, 2, 3)))
+int ctl_refuse(FILE *out, const char *fmt, ...);
+/* ctlset.c: 0, -EINVAL (refused, said so) or -ENOENT (not theirs). */
+int ctl_set_bridge(struct mstd *d, FILE *out, char **w, int n);
+int ctl_set_port_more(struct mstd *d, FILE *out, unsigned int port, char **w,
+		      int n);
+int ctl_delete(struct mstd *d, FILE *out, char **w, int n);
+int ctl_recover(struct mstd *d, FILE *out, char **w, int n);
 
 /* status.c: status as text or JSON into @fp. */
 void status_print(struct mstd *d, FILE *fp, bool json, const char *port);

@@ -70,6 +70,28 @@ bool dport_full_duplex(const char *ifname)
 	return full;
 }
 
+uint64_t dport_speed(const char *ifname)
+{
+	struct ethtool_cmd cmd = { .cmd = ETHTOOL_GSET };
+	struct ifreq ifr = { 0 };
+	uint32_t mbps = 0;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return 0;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (char *)&cmd;
+	/* virtio-net reports what QEMU's speed= says, else SPEED_UNKNOWN;
+	 * veth and taps have no ethtool: the cost of an unknown speed. */
+	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+		mbps = ethtool_cmd_speed(&cmd);
+		if (mbps == (uint32_t)SPEED_UNKNOWN)
+			mbps = 0;
+	}
+	close(fd);
+	return mbps;
+}
+
 bool dport_offloaded(const char *ifname)
 {
 	char path[64], id[64];

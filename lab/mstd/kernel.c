@@ -102,6 +102,7 @@ int kernel_check_bridge(struct mstd *d)
 	}
 	close(fd);
 	memcpy(d->br_mac, ifr.ifr_hwaddr.sa_data, 6);
+	d->ageing_cs = link.ageing_time;
 	return 0;
 }
 
@@ -187,6 +188,7 @@ int kernel_scan_ports(struct mstd *d)
 		if (mstnl_link_get(d->nl, p->ifindex, &link, &err) == 0)
 			p->up = oper_up(link.operstate);
 		p->full_duplex = dport_full_duplex(p->name);
+		p->speed_mbps = dport_speed(p->name);
 	}
 	return 0;
 }
@@ -477,8 +479,16 @@ static void port_link(struct mstd *d, unsigned int i, bool up)
 	if (p->up == up)
 		return;
 	p->up = up;
-	if (up)
+	if (up) {
+		uint64_t mbps = dport_speed(p->name);
+
 		p->full_duplex = dport_full_duplex(p->name);
+		if (mbps != p->speed_mbps)
+			mstd_log(d, MSTP_LOG_INFO, "port %s: speed %llu Mb/s",
+				 p->name, (unsigned long long)mbps);
+		p->speed_mbps = mbps;
+		mstp_set_port_speed(d->br, i, mbps);
+	}
 	mstd_log(d, MSTP_LOG_INFO, "port %s: link %s", p->name,
 		 up ? "up" : "down");
 	mstp_port_set_link(d->br, i, up, p->full_duplex);
@@ -504,13 +514,11 @@ static int on_event(const struct mstnl_event *ev, void *data)
 		if (i < 0 && ev->ifname[0] && !ev->deleted &&
 		    ev->master == d->br_ifindex) {
 			i = mstd_port_by_name(d, ev->ifname);
-			if (i < 0) {
-				mstd_log(d, MSTP_LOG_INFO,
-					 "port %s joined after start: it stays blocking; restart mstd to run STP on it",
-					 ev->ifname);
-				break;
-			}
-			mstd_port_attach(d, (unsigned int)i, ev->ifindex);
+			if (i >= 0)
+				mstd_port_attach(d, (unsigned int)i,
+						 ev->ifindex);
+			else
+				i = mstd_port_add(d, ev->ifname, ev->ifindex);
 		}
 		if (i < 0)
 			break;
@@ -544,6 +552,30 @@ static int on_event(const struct mstnl_event *ev, void *data)
 	return 0;
 }
 
+/* Lost notifications: ports that joined meanwhile, taken in once the
+ * dump is over (taking one in talks to the kernel on the same socket). */
+static void resync_ports(struct mstd *d)
+{
+	struct mstnl_err err = { 0 };
+	struct scan *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return;
+	s->d = d;
+	if (mstnl_port_dump(d->nl, scan_cb, s, &err) == 0)
+		for (unsigned int k = 0; k < s->n; k++) {
+			int i = mstd_port_by_name(d, s->found[k].name);
+
+			if (i < 0)
+				mstd_port_add(d, s->found[k].name,
+					      s->found[k].ifindex);
+			else if (d->ports[i].ifindex != s->found[k].ifindex)
+				mstd_port_attach(d, (unsigned int)i,
+						 s->found[k].ifindex);
+		}
+	free(s);
+}
+
 void kernel_monitor(struct mstd *d)
 {
 	int r = mstnl_monitor_read(d->mon, on_event, d);
@@ -551,6 +583,7 @@ void kernel_monitor(struct mstd *d)
 	if (r == -ENOBUFS) {
 		/* Lost notifications: read the carrier of every port again. */
 		mstd_log(d, MSTP_LOG_INFO, "notifications lost: resynchronising");
+		resync_ports(d);
 		for (unsigned int i = 0; i < d->nports; i++) {
 			struct mstnl_link link;
 			struct mstnl_err err = { 0 };

@@ -33,7 +33,7 @@ static const struct opt_spec mstd_spec = {
 	.usage = "Usage: mstd [-f] [-t] [-v] [-c FILE] [-l LOGFILE] "
 		 "[-h|--help]\n",
 	.opts = mstd_opts,
-	.tail = "Control: mstctl [-j] stp show|set|mcheck ...\n",
+	.tail = "Control: mstctl [-j] stp show|set|delete|recover|mcheck ...\n",
 };
 
 static int write_pid(struct mstd *d)

@@ -31,6 +31,70 @@ static const char *port_name(const struct mstd *d, int port)
 	       d->ports[port].name : NULL;
 }
 
+/* Milliseconds since @t (a now_ms() value), or null when never. */
+static void ms_ago(struct printer *pr, const char *key, const char *fmt,
+		   uint64_t t)
+{
+	if (t)
+		print_uint(pr, PRINT_ANY, key, fmt,
+			   (unsigned int)(now_ms() - t));
+	else
+		print_null(pr, PRINT_ANY, key, " last_tc never");
+}
+
+static const char *cost_src(bool is_auto)
+{
+	return is_auto ? "auto" : "set";
+}
+
+/* What explains the port's role: the vector it holds (13.27 portPriority)
+ * and the handshake's flags. */
+static void status_designated(struct printer *pr,
+			      const struct mstp_port_status *ps, unsigned int t)
+{
+	static const uint8_t none[6];
+	char b[24];
+
+	/* A disabled port holds no vector (13.27 infoIs Disabled). */
+	if (!memcmp(ps->designated_bridge.mac, none, sizeof(none))) {
+		print_null(pr, PRINT_ANY, "designated_root",
+			   "\n      designated none");
+		goto flags;
+	}
+	print_string(pr, PRINT_ANY, "designated_root", "\n      designated root %s",
+		     bid_str(&ps->designated_root, b));
+	if (t == 0) {
+		print_uint(pr, PRINT_ANY, "designated_ext_cost", " ext_cost %u",
+			   ps->designated_ext_cost);
+		print_string(pr, PRINT_ANY, "designated_regional_root",
+			     " regional_root %s",
+			     bid_str(&ps->designated_rroot, b));
+	}
+	print_uint(pr, PRINT_ANY, "designated_cost", " cost %u",
+		   ps->designated_cost);
+	print_string(pr, PRINT_ANY, "designated_bridge", " bridge %s",
+		     bid_str(&ps->designated_bridge, b));
+	snprintf(b, sizeof(b), "%x.%03x", ps->designated_port >> 12,
+		 ps->designated_port & 0xfff);
+	print_string(pr, PRINT_ANY, "designated_port", " port %s", b);
+	print_bool(pr, PRINT_ANY, "info_received", " received %s",
+		   ps->info_received);
+flags:
+	print_string(pr, PRINT_FP, NULL, "%s", "\n      flags");
+	print_bool(pr, PRINT_ANY, "disputed", " disputed %s", ps->disputed);
+	print_bool(pr, PRINT_ANY, "proposing", " proposing %s", ps->proposing);
+	print_bool(pr, PRINT_ANY, "proposed", " proposed %s", ps->proposed);
+	print_bool(pr, PRINT_ANY, "agreed", " agreed %s", ps->agreed);
+	print_bool(pr, PRINT_ANY, "agree", " agree %s", ps->agree);
+	print_bool(pr, PRINT_ANY, "learning", " learning %s", ps->learning);
+	print_bool(pr, PRINT_ANY, "forwarding", " forwarding %s",
+		   ps->forwarding);
+	print_bool(pr, PRINT_ANY, "root_inconsistent", " root_inconsistent %s",
+		   ps->root_inconsistent);
+	print_bool(pr, PRINT_ANY, "loop_inconsistent", " loop_inconsistent %s",
+		   ps->loop_inconsistent);
+}
+
 static void status_port_tree(struct mstd *d, struct printer *pr,
 			     unsigned int i, unsigned int t)
 {
@@ -48,15 +112,27 @@ static void status_port_tree(struct mstd *d, struct printer *pr,
 		     mstp_state_name(ps.state));
 	print_string(pr, PRINT_ANY, "port_id", " id %s", pid);
 	print_uint(pr, PRINT_ANY, "path_cost", " cost %u", ps.path_cost);
+	print_uint(pr, PRINT_ANY, "int_path_cost", " int_cost %u",
+		   ps.int_path_cost);
+	print_string(pr, PRINT_ANY, "int_cost_source", " (%s)",
+		     cost_src(ps.int_cost_auto));
+	if (t == 0) {
+		print_uint(pr, PRINT_ANY, "ext_path_cost", " ext_cost %u",
+			   ps.ext_path_cost);
+		print_string(pr, PRINT_ANY, "ext_cost_source", " (%s)",
+			     cost_src(ps.ext_cost_auto));
+	}
 	print_bool(pr, PRINT_ANY, "edge", " edge %s", ps.oper_edge);
 	print_bool(pr, PRINT_ANY, "p2p", " p2p %s", ps.oper_p2p);
 	print_bool(pr, PRINT_ANY, "enabled", " enabled %s", ps.enabled);
 	print_bool(pr, PRINT_ANY, "boundary", " boundary %s", ps.boundary);
 	print_bool(pr, PRINT_ANY, "send_rstp", " rstp %s", ps.send_rstp);
 	print_uint(pr, PRINT_ANY, "tc_while", " tc_while %u", ps.tc_while);
+	ms_ago(pr, "last_tc_ms_ago", " last_tc %ums_ago", ps.last_tc_ms);
 	print_string(pr, PRINT_ANY, "kernel_state", " kernel %s",
 		     d->ports[i].kstate[t] == 0xff ? "unset" :
 		     mstnl_state_name(d->ports[i].kstate[t]));
+	status_designated(pr, &ps, t);
 	print_nl(pr);
 	print_close_object(pr);
 }
@@ -106,6 +182,14 @@ static void status_tree(struct mstd *d, struct printer *pr, unsigned int t,
 	}
 	print_uint(pr, PRINT_ANY, "remaining_hops", " hops %u",
 		   ts.remaining_hops);
+	if (t == 0) {
+		print_uint(pr, PRINT_ANY, "root_max_age", " max_age %u",
+			   ts.max_age);
+		print_uint(pr, PRINT_ANY, "root_forward_delay",
+			   " forward_delay %u", ts.fwd_delay);
+		print_uint(pr, PRINT_ANY, "root_message_age",
+			   " message_age %u", ts.message_age);
+	}
 	print_nl(pr);
 	print_open_array(pr, "ports");
 	for (unsigned int i = 0; i < d->nports; i++)
@@ -126,6 +210,28 @@ static void status_counters(struct mstd *d, struct printer *pr, unsigned int i)
 	print_string(pr, PRINT_ANY, "port", "port %s", p->name);
 	print_int(pr, PRINT_ANY, "ifindex", " ifindex %d", p->ifindex);
 	print_bool(pr, PRINT_ANY, "link_up", " up %s", p->up);
+	print_uint(pr, PRINT_ANY, "speed_mbps", " speed %u",
+		   (unsigned int)p->speed_mbps);
+	print_bool(pr, PRINT_ANY, "bpdu_guard", " bpdu_guard %s", ps.bpdu_guard);
+	print_bool(pr, PRINT_ANY, "bpdu_filter", " bpdu_filter %s",
+		   ps.bpdu_filter);
+	print_bool(pr, PRINT_ANY, "root_guard", " root_guard %s",
+		   ps.restricted_role);
+	print_bool(pr, PRINT_ANY, "tcn_guard", " tcn_guard %s",
+		   ps.restricted_tcn);
+	print_bool(pr, PRINT_ANY, "loop_guard", " loop_guard %s", ps.loop_guard);
+	print_bool(pr, PRINT_ANY, "guard_tripped", " guard_tripped %s",
+		   ps.guard_tripped);
+	print_uint(pr, PRINT_ANY, "guard_recovery_in", " recovery_in %u",
+		   ps.guard_recovery_in);
+	print_uint(pr, PRINT_ANY, "guard_trips", " guard_trips %u",
+		   (unsigned int)ps.counters.guard_trips);
+	print_uint(pr, PRINT_ANY, "rapid_ageing", " rapid_ageing %u",
+		   ps.rapid_ageing);
+	print_uint(pr, PRINT_ANY, "rx_filtered", " rx_filtered %u",
+		   (unsigned int)ps.counters.rx_filtered);
+	print_uint(pr, PRINT_ANY, "tx_filtered", " tx_filtered %u",
+		   (unsigned int)ps.counters.tx_filtered);
 	print_uint(pr, PRINT_ANY, "rx_bpdus", " rx %u",
 		   (unsigned int)ps.counters.rx_bpdus);
 	print_uint(pr, PRINT_ANY, "tx_bpdus", " tx %u",
@@ -160,6 +266,36 @@ static void status_counters(struct mstd *d, struct printer *pr, unsigned int i)
 	print_close_object(pr);
 }
 
+static const char *const versions[] = { [MSTP_FORCE_STP] = "stp",
+	[MSTP_FORCE_RSTP] = "rstp", [MSTP_FORCE_MSTP] = "mstp" };
+
+/* The bridge's settings in force, and the control socket's counters. */
+static void status_settings(struct mstd *d, struct printer *pr)
+{
+	const struct mstd_conf *c = &d->conf;
+
+	print_string(pr, PRINT_FP, NULL, "%s", "\n ");
+	print_uint(pr, PRINT_ANY, "max_age", " max_age %u", c->max_age);
+	print_uint(pr, PRINT_ANY, "forward_delay", " forward_delay %u",
+		   c->fwd_delay);
+	print_uint(pr, PRINT_ANY, "max_hops", " max_hops %u", c->max_hops);
+	print_uint(pr, PRINT_ANY, "tx_hold", " tx_hold %u", c->tx_hold);
+	print_string(pr, PRINT_ANY, "force_version", " force_version %s",
+		     versions[c->force_version]);
+	print_uint(pr, PRINT_ANY, "ageing_time", " ageing_time %u",
+		   d->ageing_cs / 100);
+	print_bool(pr, PRINT_ANY, "rapid_ageing", " rapid_ageing %s",
+		   d->ageing_fast);
+	print_uint(pr, PRINT_ANY, "guard_recovery", " guard_recovery %u",
+		   c->guard_recovery);
+	print_uint(pr, PRINT_ANY, "ctl_requests", " ctl_requests %u",
+		   (unsigned int)d->ctl_requests);
+	print_uint(pr, PRINT_ANY, "ctl_refused", " ctl_refused %u",
+		   (unsigned int)d->ctl_refused);
+	print_uint(pr, PRINT_ANY, "ports_added", " ports_added %u",
+		   (unsigned int)d->ports_added);
+}
+
 void status_print(struct mstd *d, FILE *fp, bool json, const char *port)
 {
 	struct printer pr;
@@ -180,6 +316,7 @@ void status_print(struct mstd *d, FILE *fp, bool json, const char *port)
 		     d->conf.flush_scope == MSTP_FLUSH_PORT ? "port" : "tree");
 	print_uint(&pr, PRINT_ANY, "overflows", " overflows %u",
 		   (unsigned int)mstp_run_overflows(d->br));
+	status_settings(d, &pr);
 	print_nl(&pr);
 	print_open_array(&pr, "trees");
 	for (unsigned int t = 0; t < mstp_ntrees(d->br); t++)

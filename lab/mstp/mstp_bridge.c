@@ -60,8 +60,8 @@ static bool config_valid(const struct mstp_bridge_config *c)
 	if (c->max_age < 6 || c->max_age > 40 || c->fwd_delay < 4 ||
 	    c->fwd_delay > 30 || 2 * (c->fwd_delay - 1) < c->max_age)
 		return false;
-	if (c->max_hops < 6 || c->max_hops > 100 || c->tx_hold_count < 1 ||
-	    c->tx_hold_count > 10)
+	if (c->max_hops < MSTP_MIN_MAX_HOPS || c->max_hops > MSTP_MAX_MAX_HOPS ||
+	    c->tx_hold_count < 1 || c->tx_hold_count > MSTP_MAX_TX_HOLD)
 		return false;
 	for (unsigned int i = 0; i < c->nmstis; i++) {
 		if (c->mstids[i] < 1 || c->mstids[i] > MST_MSTID_MAX)
@@ -93,6 +93,29 @@ static void commit_states(struct mstp_bridge *br)
 {
 	if (br->ops->commit_states)
 		br->ops->commit_states(br->ctx);
+}
+
+/* BEGIN, for the bridge or for the ports that joined since (their
+ * machines took it in this pass): they start transmitting, then the
+ * machines run on as for any event. */
+static bool begun(struct mstp_bridge *br)
+{
+	bool any = br->begin;
+
+	for (unsigned int i = 0; i < br->nports && !any; i++)
+		any = br->ports[i].begin;
+	if (!any)
+		return false;
+	commit_states(br);
+	for (unsigned int i = 0; i < br->nports; i++) {
+		struct mstp_port *p = &br->ports[i];
+
+		if (port_begin(br, p))
+			mstp_ptx(br, p);
+		p->begin = false;
+	}
+	br->begin = false;
+	return true;
 }
 
 /*
@@ -127,13 +150,8 @@ static void run(struct mstp_bridge *br)
 				changed |= mstp_tcm(br, pt);
 			}
 		}
-		if (br->begin) {
-			commit_states(br);
-			for (unsigned int i = 0; i < br->nports; i++)
-				mstp_ptx(br, &br->ports[i]);
-			br->begin = false;
+		if (begun(br))
 			continue;
-		}
 		if (changed)
 			continue;
 		commit_states(br);
@@ -154,6 +172,47 @@ static void begin(struct mstp_bridge *br)
 {
 	br->begin = true;
 	run(br);
+}
+
+static void init_tree(struct mstp_bridge *br, struct mstp_tree *tr,
+		      unsigned int t, uint16_t mstid)
+{
+	memset(tr, 0, sizeof(*tr));
+	tr->index = t;
+	tr->mstid = mstid;
+	tr->bridge_id.prio = MSTP_DEF_BRIDGE_PRIO | mstid;
+	memcpy(tr->bridge_id.mac, br->cfg.mac, 6);
+	tr->root_port = -1;
+	tr->last_tc_port = -1;
+	mstp_update_bridge_prio(br, tr);
+}
+
+/* Port @i in tree @t, as the defaults and the port's link speed say. */
+static void init_pt(struct mstp_bridge *br, unsigned int i, unsigned int t)
+{
+	struct mstp_pt *pt = PT(br, i, t);
+
+	memset(pt, 0, sizeof(*pt));
+	pt->port = i;
+	pt->tree = t;
+	pt->port_id = port_id_make(MSTP_DEF_PORT_PRIO, (uint16_t)(i + 1));
+	pt->int_path_cost = br->ports[i].speed_cost;
+	pt->designated_times = br->trees[t].bridge_times;
+	pt->port_times = br->trees[t].bridge_times;
+}
+
+static void init_port(struct mstp_bridge *br, unsigned int i)
+{
+	struct mstp_port *p = &br->ports[i];
+
+	memset(p, 0, sizeof(*p));
+	p->index = i;
+	p->auto_edge = true;
+	p->admin_p2p = MSTP_P2P_AUTO;
+	p->speed_cost = MSTP_DEF_PATH_COST;
+	p->ext_path_cost = MSTP_DEF_PATH_COST;
+	for (unsigned int t = 0; t < br->ntrees; t++)
+		init_pt(br, i, t);
 }
 
 struct mstp_bridge *mstp_bridge_new(const struct mstp_bridge_config *cfg,
@@ -182,38 +241,37 @@ struct mstp_bridge *mstp_bridge_new(const struct mstp_bridge_config *cfg,
 		errno = ENOMEM;
 		return NULL;
 	}
-	for (unsigned int t = 0; t < br->ntrees; t++) {
-		struct mstp_tree *tr = &br->trees[t];
-
-		tr->index = t;
-		tr->mstid = t ? cfg->mstids[t - 1] : 0;
-		tr->bridge_id.prio = MSTP_DEF_BRIDGE_PRIO | tr->mstid;
-		memcpy(tr->bridge_id.mac, cfg->mac, 6);
-		tr->root_port = -1;
-		tr->last_tc_port = -1;
-		mstp_update_bridge_prio(br, tr);
-	}
-	for (unsigned int i = 0; i < br->nports; i++) {
-		struct mstp_port *p = &br->ports[i];
-
-		p->index = i;
-		p->auto_edge = true;
-		p->admin_p2p = MSTP_P2P_AUTO;
-		p->ext_path_cost = MSTP_DEF_PATH_COST;
-		for (unsigned int t = 0; t < br->ntrees; t++) {
-			struct mstp_pt *pt = PT(br, i, t);
-
-			pt->port = i;
-			pt->tree = t;
-			pt->port_id = port_id_make(MSTP_DEF_PORT_PRIO,
-						   (uint16_t)(i + 1));
-			pt->int_path_cost = MSTP_DEF_PATH_COST;
-			pt->designated_times = br->trees[t].bridge_times;
-			pt->port_times = br->trees[t].bridge_times;
-		}
-	}
+	for (unsigned int t = 0; t < br->ntrees; t++)
+		init_tree(br, &br->trees[t], t, t ? cfg->mstids[t - 1] : 0);
+	for (unsigned int i = 0; i < br->nports; i++)
+		init_port(br, i);
 	begin(br);
 	return br;
+}
+
+int mstp_add_port(struct mstp_bridge *br)
+{
+	unsigned int i = br->nports;
+	struct mstp_port *ports;
+	struct mstp_pt *pts;
+
+	if (i >= MSTP_MAX_PORTS)
+		return -EINVAL;
+	ports = realloc(br->ports, (i + 1) * sizeof(*ports));
+	if (!ports)
+		return -ENOMEM;
+	br->ports = ports;
+	/* [port * ntrees + tree]: the new port's entries go at the end. */
+	pts = realloc(br->pts, (size_t)(i + 1) * br->ntrees * sizeof(*pts));
+	if (!pts)
+		return -ENOMEM;
+	br->pts = pts;
+	br->nports = br->cfg.nports = i + 1;
+	init_port(br, i);
+	br->ports[i].begin = true;
+	mstp_logf(br, MSTP_LOG_INFO, "port %u: added", i);
+	run(br);
+	return (int)i;
 }
 
 void mstp_bridge_free(struct mstp_bridge *br)
@@ -232,6 +290,46 @@ static void dec(unsigned int *timer)
 		(*timer)--;
 }
 
+/* portEnabled: the link, unless BPDU guard took the port down. */
+static void update_enabled(struct mstp_port *p)
+{
+	p->port_enabled = p->link_up && !p->guard_tripped;
+}
+
+static void recover(struct mstp_bridge *br, struct mstp_port *p,
+		    const char *how)
+{
+	p->guard_tripped = false;
+	p->guard_while = 0;
+	update_enabled(p);
+	mstp_logf(br, MSTP_LOG_INFO, "port %u: BPDU guard: enabled again (%s)",
+		  p->index, how);
+}
+
+/*
+ * Loop guard: the information of a port that is not Designated runs out
+ * (rcvdInfoWhile expires: no BPDU for 3 x HelloTime, a one-way link or a
+ * neighbour that stopped sending but still forwards).  13.35 ages it and
+ * the port becomes Designated, proposing, and forwards after its timers;
+ * here it stays discarding until a BPDU arrives again (prx_enter clears
+ * it).  Information aged on arrival (MessageAge or remainingHops used up)
+ * is not a silence and does not count.
+ */
+static void loop_guard_tick(struct mstp_bridge *br, struct mstp_pt *pt)
+{
+	struct mstp_port *p = PORT(br, pt);
+
+	if (!p->loop_guard || pt->rcvd_info_while != 1 ||
+	    pt->info_is != INFO_RECEIVED || pt->loop_inconsistent ||
+	    pt->role == MSTP_ROLE_DESIGNATED || pt->role == MSTP_ROLE_DISABLED)
+		return;
+	pt->loop_inconsistent = true;
+	mstp_logf(br, MSTP_LOG_ERR, "port %u mst %u: loop guard: no BPDU "
+		  "for %u s, the %s port stays discarding", pt->port,
+		  br->trees[pt->tree].mstid, 3 * MSTP_HELLO_TIME,
+		  mstp_role_name(pt->role));
+}
+
 void mstp_tick(struct mstp_bridge *br)
 {
 	dec(&br->master_hold);
@@ -244,9 +342,15 @@ void mstp_tick(struct mstp_bridge *br)
 		dec(&p->mdelay_while);
 		dec(&p->edge_delay_while);
 		dec(&p->tx_count);
+		if (p->guard_while && !--p->guard_while)
+			recover(br, p, "recovery time");
+		if (p->rapid_age_while && !--p->rapid_age_while &&
+		    br->ops->rapid_ageing)
+			br->ops->rapid_ageing(br->ctx, i, 0);
 		for (unsigned int t = 0; t < br->ntrees; t++) {
 			struct mstp_pt *pt = PT(br, i, t);
 
+			loop_guard_tick(br, pt);
 			dec(&pt->fd_while);
 			dec(&pt->rr_while);
 			dec(&pt->rb_while);
@@ -275,6 +379,10 @@ enum bpdu_err mstp_rx_bpdu(struct mstp_bridge *br, unsigned int port,
 			  port, bpdu_strerror(err));
 		return err;
 	}
+	if (p->bpdu_filter && !p->bpdu_guard) {
+		p->counters.rx_filtered++;
+		return BPDU_OK;
+	}
 	p->counters.rx_bpdus++;
 	switch (p->rx.type) {
 	case BPDU_TYPE_CONFIG:
@@ -292,6 +400,19 @@ enum bpdu_err mstp_rx_bpdu(struct mstp_bridge *br, unsigned int port,
 	}
 	if (!p->port_enabled)
 		return BPDU_OK;
+	if (p->bpdu_guard) {
+		/* Not in 802.1Q: a port that must never hear a BPDU. */
+		p->guard_tripped = true;
+		p->guard_while = br->cfg.guard_recovery;
+		p->counters.guard_trips++;
+		update_enabled(p);
+		mstp_logf(br, MSTP_LOG_ERR, "port %u: BPDU guard: a BPDU "
+			  "arrived, port disabled (%s)", port,
+			  p->guard_while ? "for the recovery time" :
+					   "until recovered");
+		run(br);
+		return BPDU_OK;
+	}
 	p->rcvd_bpdu = true;
 	run(br);
 	return BPDU_OK;
@@ -313,13 +434,39 @@ void mstp_port_set_link(struct mstp_bridge *br, unsigned int port, bool up,
 	p = &br->ports[port];
 	p->full_duplex = full_duplex;
 	update_p2p(p);
-	if (p->port_enabled != up)
+	if (p->link_up != up)
 		mstp_logf(br, MSTP_LOG_INFO, "port %u: link %s", port,
 			  up ? "up" : "down");
-	p->port_enabled = up;
+	p->link_up = up;
+	update_enabled(p);
 	if (!up)
 		p->rx_seen = p->nbr_known = false;
 	run(br);
+}
+
+uint32_t mstp_path_cost_for_speed(uint64_t mbps)
+{
+	uint64_t c;
+
+	if (!mbps)
+		return MSTP_DEF_PATH_COST;
+	/* Table 13-4 gives 20 000 000 000 / (speed in kb/s), rounded. */
+	c = (20000000u + mbps / 2) / mbps;
+	return c < 1 ? 1 : c > MSTP_MAX_PATH_COST ? MSTP_MAX_PATH_COST :
+						   (uint32_t)c;
+}
+
+/* The costs management did not set follow the link speed. */
+static void apply_costs(struct mstp_bridge *br, struct mstp_port *p)
+{
+	p->ext_path_cost = p->admin_ext_cost ? p->admin_ext_cost :
+					       p->speed_cost;
+	for (unsigned int t = 0; t < br->ntrees; t++) {
+		struct mstp_pt *pt = PT(br, p->index, t);
+
+		pt->int_path_cost = pt->admin_int_cost ? pt->admin_int_cost :
+							 p->speed_cost;
+	}
 }
 
 static void reselect_tree(struct mstp_bridge *br, unsigned int tree)
@@ -365,13 +512,32 @@ int mstp_set_port_priority(struct mstp_bridge *br, unsigned int port,
 	return 0;
 }
 
+int mstp_set_port_speed(struct mstp_bridge *br, unsigned int port,
+			uint64_t mbps)
+{
+	struct mstp_port *p;
+	uint32_t cost = mstp_path_cost_for_speed(mbps);
+
+	if (port >= br->nports)
+		return -EINVAL;
+	p = &br->ports[port];
+	if (p->speed_cost == cost)
+		return 0;
+	p->speed_cost = cost;
+	apply_costs(br, p);
+	reselect_all(br);
+	run(br);
+	return 0;
+}
+
 int mstp_set_port_path_cost(struct mstp_bridge *br, unsigned int port,
 			    unsigned int tree, uint32_t cost)
 {
-	if (port >= br->nports || tree >= br->ntrees || cost < 1 ||
+	if (port >= br->nports || tree >= br->ntrees ||
 	    cost > MSTP_MAX_PATH_COST)
 		return -EINVAL;
-	PT(br, port, tree)->int_path_cost = cost;
+	PT(br, port, tree)->admin_int_cost = cost;
+	apply_costs(br, &br->ports[port]);
 	reselect_tree(br, tree);
 	run(br);
 	return 0;
@@ -380,9 +546,10 @@ int mstp_set_port_path_cost(struct mstp_bridge *br, unsigned int port,
 int mstp_set_port_ext_path_cost(struct mstp_bridge *br, unsigned int port,
 				uint32_t cost)
 {
-	if (port >= br->nports || cost < 1 || cost > MSTP_MAX_PATH_COST)
+	if (port >= br->nports || cost > MSTP_MAX_PATH_COST)
 		return -EINVAL;
-	br->ports[port].ext_path_cost = cost;
+	br->ports[port].admin_ext_cost = cost;
+	apply_costs(br, &br->ports[port]);
 	reselect_all(br);
 	run(br);
 	return 0;
@@ -431,10 +598,170 @@ int mstp_set_restricted(struct mstp_bridge *br, unsigned int port, bool role,
 	return 0;
 }
 
+int mstp_set_bpdu_guard(struct mstp_bridge *br, unsigned int port, bool on)
+{
+	struct mstp_port *p;
+
+	if (port >= br->nports)
+		return -EINVAL;
+	p = &br->ports[port];
+	p->bpdu_guard = on;
+	if (!on && p->guard_tripped)
+		recover(br, p, "BPDU guard off");
+	run(br);
+	return 0;
+}
+
+int mstp_set_bpdu_filter(struct mstp_bridge *br, unsigned int port, bool on)
+{
+	if (port >= br->nports)
+		return -EINVAL;
+	br->ports[port].bpdu_filter = on;
+	return 0;
+}
+
+int mstp_set_loop_guard(struct mstp_bridge *br, unsigned int port, bool on)
+{
+	if (port >= br->nports)
+		return -EINVAL;
+	br->ports[port].loop_guard = on;
+	if (!on)
+		for (unsigned int t = 0; t < br->ntrees; t++)
+			PT(br, port, t)->loop_inconsistent = false;
+	run(br);
+	return 0;
+}
+
+int mstp_set_guard_recovery(struct mstp_bridge *br, unsigned int secs)
+{
+	br->cfg.guard_recovery = secs;
+	return 0;
+}
+
+int mstp_port_recover(struct mstp_bridge *br, unsigned int port)
+{
+	if (port >= br->nports || !br->ports[port].guard_tripped)
+		return -EINVAL;
+	recover(br, &br->ports[port], "by management");
+	run(br);
+	return 0;
+}
+
 /* A new region configuration restarts the protocol (as BEGIN would). */
 int mstp_set_mcid(struct mstp_bridge *br, const struct mst_config_id *mcid)
 {
 	br->cfg.mcid = *mcid;
+	begin(br);
+	return 0;
+}
+
+/*
+ * 12.12.1 Create and Delete MSTI: the trees that stay move to their new
+ * places with their priorities, port priorities and costs; the machines
+ * of every tree then start over (BEGIN), as for any new MCID: the VLANs
+ * that moved must not forward until their tree agrees again.
+ */
+int mstp_set_mstis(struct mstp_bridge *br, const uint16_t *mstids,
+		   unsigned int n, const struct mst_config_id *mcid)
+{
+	struct mstp_bridge_config c = br->cfg;
+	struct mstp_tree *old_trees = br->trees, *trees;
+	struct mstp_pt *old_pts = br->pts, *pts;
+	unsigned int old_n = br->ntrees, nt = n + 1;
+
+	if (n > MSTP_MAX_MSTIS)
+		return -EINVAL;
+	c.nmstis = n;
+	memcpy(c.mstids, mstids, n * sizeof(*mstids));
+	c.mcid = *mcid;
+	if (!config_valid(&c))
+		return -EINVAL;
+	trees = calloc(nt, sizeof(*trees));
+	pts = calloc((size_t)br->nports * nt, sizeof(*pts));
+	if (!trees || !pts) {
+		free(trees);
+		free(pts);
+		return -ENOMEM;
+	}
+	br->trees = trees;
+	br->pts = pts;
+	br->ntrees = nt;
+	br->cfg = c;
+	for (unsigned int t = 0; t < nt; t++) {
+		uint16_t id = t ? mstids[t - 1] : 0;
+		unsigned int o = 0;
+
+		while (o < old_n && old_trees[o].mstid != id)
+			o++;
+		if (o == old_n) {
+			init_tree(br, &trees[t], t, id);
+			for (unsigned int i = 0; i < br->nports; i++)
+				init_pt(br, i, t);
+			continue;
+		}
+		trees[t] = old_trees[o];
+		trees[t].index = t;
+		for (unsigned int i = 0; i < br->nports; i++) {
+			*PT(br, i, t) = old_pts[i * old_n + o];
+			PT(br, i, t)->tree = t;
+		}
+	}
+	free(old_trees);
+	free(old_pts);
+	mstp_logf(br, MSTP_LOG_INFO, "%u MSTIs now (were %u)", n, old_n - 1);
+	begin(br);
+	return 0;
+}
+
+int mstp_set_bridge_times(struct mstp_bridge *br, unsigned int max_age,
+			  unsigned int fwd_delay)
+{
+	struct mstp_bridge_config c = br->cfg;
+
+	c.max_age = max_age;
+	c.fwd_delay = fwd_delay;
+	if (!config_valid(&c))
+		return -EINVAL;
+	br->cfg = c;
+	for (unsigned int t = 0; t < br->ntrees; t++)
+		mstp_update_bridge_prio(br, &br->trees[t]);
+	reselect_all(br);
+	run(br);
+	return 0;
+}
+
+int mstp_set_max_hops(struct mstp_bridge *br, unsigned int hops)
+{
+	if (hops < MSTP_MIN_MAX_HOPS || hops > MSTP_MAX_MAX_HOPS)
+		return -EINVAL;
+	br->cfg.max_hops = hops;
+	for (unsigned int t = 0; t < br->ntrees; t++)
+		mstp_update_bridge_prio(br, &br->trees[t]);
+	reselect_all(br);
+	run(br);
+	return 0;
+}
+
+int mstp_set_tx_hold_count(struct mstp_bridge *br, unsigned int n)
+{
+	if (n < 1 || n > MSTP_MAX_TX_HOLD)
+		return -EINVAL;
+	br->cfg.tx_hold_count = n;
+	run(br);
+	return 0;
+}
+
+/* 802.1Q leaves it to management; like a new MCID it restarts the
+ * machines (sendRSTP, the BPDU format and rstpVersion all change). */
+int mstp_set_force_version(struct mstp_bridge *br,
+			   enum mstp_force_version v)
+{
+	struct mstp_bridge_config c = br->cfg;
+
+	c.force_version = v;
+	if (!config_valid(&c))
+		return -EINVAL;
+	br->cfg = c;
 	begin(br);
 	return 0;
 }
@@ -504,6 +831,9 @@ int mstp_get_tree_status(const struct mstp_bridge *br, unsigned int tree,
 	st->last_tc_ms = t->last_tc_ms;
 	st->last_tc_port = t->last_tc_port;
 	st->remaining_hops = (uint8_t)t->root_times.hops;
+	st->max_age = t->root_times.max_age;
+	st->fwd_delay = t->root_times.fwd_delay;
+	st->message_age = t->root_times.msg_age;
 	return 0;
 }
 
@@ -523,9 +853,34 @@ int mstp_get_port_status(const struct mstp_bridge *br, unsigned int port,
 		    pt->learning ? MSTP_LEARNING : MSTP_DISCARDING;
 	st->port_id = pt->port_id;
 	st->path_cost = tree ? pt->int_path_cost : p->ext_path_cost;
+	st->int_path_cost = pt->int_path_cost;
+	st->ext_path_cost = p->ext_path_cost;
+	st->int_cost_auto = !pt->admin_int_cost;
+	st->ext_cost_auto = !p->admin_ext_cost;
+	st->designated_root = tree ? pt->port_prio.rroot : pt->port_prio.root;
+	st->designated_ext_cost = pt->port_prio.ext_cost;
+	st->designated_rroot = pt->port_prio.rroot;
+	st->designated_cost = pt->port_prio.int_cost;
+	st->designated_bridge = pt->port_prio.dbridge;
+	st->designated_port = pt->port_prio.dport;
+	st->info_received = pt->info_is == INFO_RECEIVED;
 	st->oper_edge = p->oper_edge;
 	st->oper_p2p = p->oper_p2p;
 	st->enabled = p->port_enabled;
+	st->link_up = p->link_up;
+	st->learning = pt->learning;
+	st->forwarding = pt->forwarding;
+	st->restricted_role = p->restricted_role;
+	st->restricted_tcn = p->restricted_tcn;
+	st->root_inconsistent = pt->root_inconsistent;
+	st->bpdu_guard = p->bpdu_guard;
+	st->bpdu_filter = p->bpdu_filter;
+	st->loop_guard = p->loop_guard;
+	st->guard_tripped = p->guard_tripped;
+	st->guard_recovery_in = p->guard_while;
+	st->loop_inconsistent = pt->loop_inconsistent;
+	st->rapid_ageing = p->rapid_age_while;
+	st->last_tc_ms = pt->last_tc_ms;
 	st->send_rstp = p->send_rstp;
 	st->boundary = p->port_enabled && p->rx_seen && !p->rcvd_internal;
 	st->disputed = pt->disputed;

@@ -82,6 +82,10 @@ struct mstp_pt {
 	bool rcvd_msg, rcvd_tc, re_root, reselect, selected, sync, synced;
 	bool tc_prop, updt_info;
 	bool stale;		/* see stale() in mstp_roles.c */
+	/* Loop guard: aged out where it was not Designated (may()). */
+	bool loop_inconsistent;
+	/* Root guard: restrictedRole kept a better root path out. */
+	bool root_inconsistent;
 	/* CIST: the bridge that sent the information port_prio holds (its
 	 * CIST Bridge Identifier, not the Regional Root 13.9 puts in
 	 * port_prio for a message from another region), and when (the
@@ -93,6 +97,8 @@ struct mstp_pt {
 	enum mstp_role role, selected_role;
 	uint16_t port_id;
 	uint32_t int_path_cost;		/* InternalPortPathCost */
+	uint32_t admin_int_cost;	/* set by management; 0: speed's */
+	uint64_t last_tc_ms;		/* this port's last TC here */
 	struct mstp_prio port_prio, msg_prio, designated_prio;
 	struct mstp_times port_times, msg_times, designated_times;
 	/* Flags of the received message for this tree. */
@@ -109,7 +115,15 @@ struct mstp_pt {
 /* Per port (13.27). */
 struct mstp_port {
 	unsigned int index;
-	bool port_enabled, full_duplex;
+	/* Joined after the bridge began: its machines start as BEGIN
+	 * starts them, in the next run() (mstp_add_port). */
+	bool begin;
+	/* portEnabled is the link, unless BPDU guard disabled the port. */
+	bool port_enabled, link_up, full_duplex;
+	bool bpdu_guard, bpdu_filter, loop_guard;
+	bool guard_tripped;
+	unsigned int guard_while;	/* s until BPDU guard lets go */
+	unsigned int rapid_age_while;	/* STP compatibility: ageingTime */
 	bool admin_edge, auto_edge, oper_edge;
 	enum mstp_p2p admin_p2p;
 	bool oper_p2p;
@@ -130,6 +144,8 @@ struct mstp_port {
 	bool restricted_role, restricted_tcn;
 	bool send_rstp, tc_ack;
 	uint32_t ext_path_cost;		/* ExternalPortPathCost */
+	uint32_t admin_ext_cost;	/* set by management; 0: speed's */
+	uint32_t speed_cost;		/* Table 13-4, from the link speed */
 	unsigned int tx_count;
 	unsigned int edge_delay_while, hello_when, mdelay_while;
 	enum prx_state prx;
@@ -195,6 +211,14 @@ static inline struct mstp_pt *CIST(struct mstp_bridge *br,
 static inline bool rstp_version(const struct mstp_bridge *br)
 {
 	return br->cfg.force_version >= MSTP_FORCE_RSTP;
+}
+
+/* The machines of @p start over: the bridge's BEGIN, or the port's own
+ * when it joined later. */
+static inline bool port_begin(const struct mstp_bridge *br,
+			      const struct mstp_port *p)
+{
+	return br->begin || p->begin;
 }
 
 /* Derived timer values (13.26): from the CIST designated times. */

@@ -274,6 +274,9 @@ static bool may(struct mstp_bridge *br, const struct mstp_pt *pt,
 {
 	const struct mstp_pt *c = CIST(br, pt);
 
+	/* Loop guard (mstp_bridge.c): no BPDU, no forwarding. */
+	if (pt->loop_inconsistent)
+		return false;
 	if (!pt->tree)
 		return true;
 	if (master_held(br, pt))
@@ -411,7 +414,7 @@ static bool alternate_port(struct mstp_bridge *br, struct mstp_pt *pt)
 
 bool mstp_prt(struct mstp_bridge *br, struct mstp_pt *pt)
 {
-	if (br->begin) {
+	if (port_begin(br, PORT(br, pt))) {
 		prt_enter(br, pt, PRT_INIT_PORT);
 		return false;
 	}
@@ -502,7 +505,7 @@ static void pst_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 
 bool mstp_pst(struct mstp_bridge *br, struct mstp_pt *pt)
 {
-	if (br->begin) {
+	if (port_begin(br, PORT(br, pt))) {
 		pst_enter(br, pt, PST_DISCARDING);
 		return false;
 	}

@@ -212,6 +212,32 @@ static void sync_tree(struct mstp_bridge *br, const struct mstp_tree *t)
 		PT(br, i, t->index)->sync = true;
 }
 
+/* The root path priority vector through @pt (13.10, 13.11), if its
+ * information may be one. */
+static bool root_path(struct mstp_bridge *br, const struct mstp_pt *pt,
+		      struct mstp_prio *v)
+{
+	const struct mstp_port *p = PORT(br, pt);
+	const struct mstp_tree *t = &br->trees[pt->tree];
+
+	if (pt->info_is != INFO_RECEIVED ||
+	    own_mac(br, &pt->port_prio.dbridge) || pt->stale)
+		return false;
+	/* MSTI information is only used from inside the region. */
+	if (t->index && is_boundary(br, pt))
+		return false;
+	*v = pt->port_prio;
+	v->rport = pt->port_id;
+	if (!t->index && !p->info_internal) {
+		v->ext_cost = add_cost(v->ext_cost, p->ext_path_cost);
+		v->rroot = t->bridge_id;
+		v->int_cost = 0;
+	} else {
+		v->int_cost = add_cost(v->int_cost, pt->int_path_cost);
+	}
+	return true;
+}
+
 /* 13.29.31 updtRolesTree */
 static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 {
@@ -223,29 +249,27 @@ static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 
 	for (unsigned int i = 0; i < br->nports; i++) {
 		struct mstp_pt *pt = PT(br, i, t->index);
-		struct mstp_port *p = &br->ports[i];
 		struct mstp_prio v;
 
 		pt->stale = stale(br, pt, auth);
-		if (pt->info_is != INFO_RECEIVED || p->restricted_role ||
-		    own_mac(br, &pt->port_prio.dbridge) || pt->stale)
+		pt->root_inconsistent = false;
+		if (!root_path(br, pt, &v))
 			continue;
-		/* MSTI information is only used from inside the region. */
-		if (!cist && is_boundary(br, pt))
+		/* restrictedRole (root guard): never the Root Port. */
+		if (br->ports[i].restricted_role)
 			continue;
-		v = pt->port_prio;
-		v.rport = pt->port_id;
-		if (cist && !p->info_internal) {
-			v.ext_cost = add_cost(v.ext_cost, p->ext_path_cost);
-			v.rroot = t->bridge_id;
-			v.int_cost = 0;
-		} else {
-			v.int_cost = add_cost(v.int_cost, pt->int_path_cost);
-		}
 		if (mstp_prio_cmp(&v, &root) < 0) {
 			root = v;
 			root_port = (int)i;
 		}
+	}
+	/* What root guard keeps out, for management to see. */
+	for (unsigned int i = 0; i < br->nports; i++) {
+		struct mstp_pt *pt = PT(br, i, t->index);
+		struct mstp_prio v;
+
+		if (br->ports[i].restricted_role && root_path(br, pt, &v))
+			pt->root_inconsistent = mstp_prio_cmp(&v, &root) < 0;
 	}
 	if (root_port != t->root_port)
 		mstp_logf(br, MSTP_LOG_INFO, "mst %u: root port %d -> %d",

@@ -146,6 +146,9 @@ static void prx_enter(struct mstp_bridge *br, struct mstp_port *p,
 	update_bpdu_version(p);
 	boundary = mstp_boundary(br, p);
 	p->rx_seen = true;
+	/* The neighbour speaks again: loop guard lets go (mstp_bridge.c). */
+	for (unsigned int t = 0; t < br->ntrees; t++)
+		PT(br, p->index, t)->loop_inconsistent = false;
 	p->rcvd_internal = from_same_region(br, p);
 	if (p->rx.type != BPDU_TYPE_TCN) {
 		p->nbr_known = true;
@@ -168,7 +171,7 @@ static void prx_enter(struct mstp_bridge *br, struct mstp_port *p,
 
 bool mstp_prx(struct mstp_bridge *br, struct mstp_port *p)
 {
-	if (br->begin) {
+	if (port_begin(br, p)) {
 		prx_enter(br, p, PRX_DISCARD);
 		return false;
 	}
@@ -217,7 +220,7 @@ static void ppm_enter(struct mstp_bridge *br, struct mstp_port *p,
 
 bool mstp_ppm(struct mstp_bridge *br, struct mstp_port *p)
 {
-	if (br->begin) {
+	if (port_begin(br, p)) {
 		ppm_enter(br, p, PPM_CHECKING_RSTP);
 		return false;
 	}
@@ -257,7 +260,7 @@ bool mstp_ppm(struct mstp_bridge *br, struct mstp_port *p)
 
 bool mstp_bdm(struct mstp_bridge *br, struct mstp_port *p)
 {
-	if (br->begin) {
+	if (port_begin(br, p)) {
 		p->bdm = p->admin_edge ? BDM_EDGE : BDM_NOT_EDGE;
 		p->oper_edge = p->admin_edge;
 		return false;
@@ -611,6 +614,7 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 	switch (s) {
 	case PIM_DISABLED:
 		pt->rcvd_msg = false;
+		pt->loop_inconsistent = false;
 		pt->proposing = pt->proposed = pt->agree = pt->agreed = false;
 		pt->rcvd_info_while = 0;
 		pt->info_is = INFO_DISABLED;
@@ -699,7 +703,7 @@ bool mstp_pim(struct mstp_bridge *br, struct mstp_pt *pt)
 	struct mstp_pt *cist = CIST(br, pt);
 	bool rcvd_xst, updt_xst;
 
-	if (br->begin) {
+	if (port_begin(br, p)) {
 		pim_enter(br, pt, PIM_DISABLED);
 		return false;
 	}

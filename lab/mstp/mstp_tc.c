@@ -47,6 +47,7 @@ static void count_tc(struct mstp_bridge *br, struct mstp_pt *pt)
 	t->tc_count++;
 	t->last_tc_port = (int)pt->port;
 	t->last_tc_ms = br->ops->now_ms ? br->ops->now_ms(br->ctx) : 0;
+	pt->last_tc_ms = t->last_tc_ms;
 }
 
 /*
@@ -57,9 +58,22 @@ static void count_tc(struct mstp_bridge *br, struct mstp_pt *pt)
  */
 static void flush(struct mstp_bridge *br, struct mstp_pt *pt)
 {
-	(void)br;
-	pt->flush_pending = true;
+	struct mstp_port *p = PORT(br, pt);
+	unsigned int fd = mstp_fwd_delay(br, pt);
+
 	pt->fdb_flush = false;
+	/*
+	 * stpVersion (ForceProtocolVersion 0): no flush, the port's entries
+	 * age in FwdDelay for FwdDelay (13.27 fdbFlush, ageingTime; 802.1D
+	 * 17.19.1), as an 802.1D bridge's do while a topology change runs.
+	 */
+	if (!rstp_version(br) && br->ops->rapid_ageing) {
+		if (!p->rapid_age_while)
+			br->ops->rapid_ageing(br->ctx, p->index, fd);
+		p->rapid_age_while = fd;
+		return;
+	}
+	pt->flush_pending = true;
 }
 
 void mstp_flush_pending(struct mstp_bridge *br)
@@ -154,7 +168,7 @@ bool mstp_tcm(struct mstp_bridge *br, struct mstp_pt *pt)
 	bool rcvd_tcn = cist && p->rcvd_tcn;
 	bool rcvd_tc_ack = cist && p->rcvd_tc_ack;
 
-	if (br->begin) {
+	if (port_begin(br, p)) {
 		tcm_enter(br, pt, TCM_INACTIVE);
 		return false;
 	}

@@ -38,6 +38,11 @@ static void send(struct mstp_bridge *br, struct mstp_port *p,
 			  p->index);
 		return;
 	}
+	/* BPDU filter: the machines run as if it left, and it is lost. */
+	if (p->bpdu_filter) {
+		p->counters.tx_filtered++;
+		return;
+	}
 	p->counters.tx_bpdus++;
 	switch (b->type) {
 	case BPDU_TYPE_CONFIG:
@@ -228,7 +233,7 @@ bool mstp_ptx(struct mstp_bridge *br, struct mstp_port *p)
 	const struct mstp_pt *c = PT(br, p->index, 0);
 	bool can_tx;
 
-	if (br->begin) {
+	if (port_begin(br, p)) {
 		ptx_enter(br, p, PTX_TRANSMIT_INIT);
 		return false;
 	}

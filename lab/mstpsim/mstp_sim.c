@@ -9,6 +9,7 @@ struct frame {
 	struct frame *next;
 	unsigned int link;
 	bool from_a;
+	unsigned long gen;		/* the sender's region_gen */
 	size_t len;
 	uint8_t data[BPDU_MST_MAX_LEN];
 };
@@ -56,6 +57,7 @@ static void sim_tx(void *ctx, unsigned int port, const uint8_t *bpdu,
 			abort();
 		f->link = l;
 		f->from_a = from_a;
+		f->gen = sim->region_gen[n->index];
 		f->len = len;
 		memcpy(f->data, bpdu, len);
 		if (q_tail)
@@ -129,6 +131,15 @@ static uint64_t sim_now(void *ctx)
 	return node_of(ctx)->sim->now_ms;
 }
 
+static void sim_rapid_ageing(void *ctx, unsigned int port, unsigned int secs)
+{
+	struct sim_node *n = node_of(ctx);
+
+	if (port < SIM_MAX_PORTS)
+		n->sim->rapid[n->index][port] = secs;
+	n->sim->rapid_calls++;
+}
+
 static const struct mstp_ops sim_ops = {
 	.tx_bpdu = sim_tx,
 	.set_state = sim_set_state,
@@ -136,6 +147,7 @@ static const struct mstp_ops sim_ops = {
 	.commit_states = sim_commit_states,
 	.log = sim_log,
 	.now_ms = sim_now,
+	.rapid_ageing = sim_rapid_ageing,
 };
 
 /* For the core's other contract: set_state() applies at once. */
@@ -145,6 +157,7 @@ static const struct mstp_ops sim_ops_immediate = {
 	.flush = sim_flush,
 	.log = sim_log,
 	.now_ms = sim_now,
+	.rapid_ageing = sim_rapid_ageing,
 };
 
 void sim_config(struct mstp_bridge_config *cfg, unsigned int index,
@@ -214,6 +227,34 @@ bool sim_add_bridge(struct sim *sim, const struct mstp_bridge_config *cfg,
 		return false;
 	sim->nbridges++;
 	sim_check_classes(sim);
+	return true;
+}
+
+bool sim_set_mstis(struct sim *sim, unsigned int b, const uint16_t *mstids,
+		   unsigned int n, const struct mst_vid_table *vids,
+		   const struct mst_config_id *mcid)
+{
+	struct sim_node *node = &sim->node[b];
+	struct sim_node old = *node;
+	char event[48];
+
+	if (b >= sim->nbridges || n > MSTP_MAX_MSTIS)
+		return false;
+	/* The ops name trees by MSTID: the node knows the new ones first. */
+	node->ntrees = n + 1;
+	for (unsigned int t = 0; t < n; t++)
+		node->mstids[t + 1] = mstids[t];
+	node->vids = *vids;
+	/* Before the core's BEGIN: its first BPDUs carry the new region. */
+	sim->region_gen[b]++;
+	if (mstp_set_mstis(sim->br[b], mstids, n, mcid)) {
+		*node = old;
+		sim->region_gen[b]--;
+		return false;
+	}
+	sim_check_classes(sim);
+	snprintf(event, sizeof(event), "B%u's MSTIs changed", b);
+	sim_check_loops(sim, event);
 	return true;
 }
 
@@ -305,6 +346,7 @@ unsigned long sim_deliver(struct sim *sim, unsigned long max)
 
 			if (sim->verbose)
 				dump(b, p, f);
+			sim->heard_gen[b][p] = f->gen;
 			mstp_rx_bpdu(sim->br[b], p, f->data, f->len);
 			n++;
 			sim->delivered++;

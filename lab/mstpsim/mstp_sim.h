@@ -76,6 +76,15 @@ struct sim {
 	uint8_t last_tx[SIM_MAX_BRIDGES][SIM_MAX_PORTS][BPDU_MST_MAX_LEN];
 	size_t last_tx_len[SIM_MAX_BRIDGES][SIM_MAX_PORTS];
 	unsigned long now_ms;
+	/* STP compatibility's rapid ageing, as each port was last told
+	 * (ops->rapid_ageing: seconds, 0 = ended), and how often. */
+	unsigned int rapid[SIM_MAX_BRIDGES][SIM_MAX_PORTS];
+	unsigned long rapid_calls;
+	/* A bridge's region changes (sim_set_mstis), and per port the
+	 * change its neighbour was at in the last BPDU it got from it: a
+	 * bridge cannot know of a new region before that BPDU. */
+	unsigned long region_gen[SIM_MAX_BRIDGES];
+	unsigned long heard_gen[SIM_MAX_BRIDGES][SIM_MAX_PORTS];
 	bool verbose;			/* print the bridges' logs */
 	struct sim_check {
 		bool off;		/* no loop checks */
@@ -110,6 +119,11 @@ void sim_reset(struct sim *sim);
  * or if the digest or an MSTID of @vids does not match @cfg. */
 bool sim_add_bridge(struct sim *sim, const struct mstp_bridge_config *cfg,
 		    const struct mst_vid_table *vids);
+/* Bridge @b's MSTIs are now @mstids (mstp_set_mstis) with @vids, the
+ * table @mcid digests; false if the core refuses. */
+bool sim_set_mstis(struct sim *sim, unsigned int b, const uint16_t *mstids,
+		   unsigned int n, const struct mst_vid_table *vids,
+		   const struct mst_config_id *mcid);
 /* Connects a.pa to b.pb (link down until sim_link_up). */
 unsigned int sim_connect(struct sim *sim, unsigned int a, unsigned int pa,
 			 unsigned int b, unsigned int pb);

@@ -221,7 +221,10 @@ static bool forest(struct sim *sim, const struct graph *g, const char *event)
 	return true;
 }
 
-/* 13.13 f: at a Boundary Port no MSTI forwards while the CIST does not. */
+/* 13.13 f: at a Boundary Port no MSTI forwards while the CIST does not.
+ * Not before the bridge heard its neighbour since the neighbour's region
+ * changed (sim_set_mstis): until then the port is internal as far as
+ * anyone there can know. */
 static bool boundary_alike(struct sim *sim, const char *event)
 {
 	for (unsigned int l = 0; l < sim->nlinks; l++) {
@@ -232,7 +235,10 @@ static bool boundary_alike(struct sim *sim, const char *event)
 			continue;
 		for (unsigned int e = 0; e < 2; e++) {
 			unsigned int b = ends[e][0], p = ends[e][1];
+			unsigned int far = ends[!e][0];
 
+			if (sim->heard_gen[b][p] != sim->region_gen[far])
+				continue;
 			for (unsigned int t = 1; t < sim->node[b].ntrees; t++) {
 				struct graph g = { .tree = { 0 } };
 				struct msg m = { .len = 0 };

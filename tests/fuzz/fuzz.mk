@@ -8,7 +8,7 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fno-sanitize-recover=all
 
 # BPDU decoding, and the protocol core fed arbitrary BPDUs.
-FUZZERS := bpdu mstp decode mstnl topo frames
+FUZZERS := bpdu mstp decode mstnl topo frames ctl
 fuzz_bpdu_USES := libmst
 fuzz_mstp_USES := mstp
 # mstlab decode's line formatter.
@@ -18,13 +18,20 @@ fuzz_mstnl_USES := libmst
 # The topology parser and planner; the checks' frame analysis.
 fuzz_topo_USES := model
 fuzz_frames_USES := checks
+# mstd's control socket requests: mstd's own sources (but main.c) too.
+fuzz_ctl_USES := mstp libmst util
+fuzz_ctl_SRCS = $(MSTD_LIB_SRCS)
+fuzz_ctl_INC := -Ilab/mstd
 
 define fuzz_rules
 $(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(call uses_srcs,$(fuzz_$(1)_USES)) \
+		$$(fuzz_$(1)_SRCS) \
 		$(foreach l,$(call uses_closure,$(fuzz_$(1)_USES)),$(wildcard $($(l)_DIR)/*.h))
 	@mkdir -p $$(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(call uses_inc,$(fuzz_$(1)_USES)) -o $$@ \
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(call uses_inc,$(fuzz_$(1)_USES)) \
+		$(fuzz_$(1)_INC) -o $$@ \
 		tests/fuzz/fuzz_$(1).c $(call uses_srcs,$(fuzz_$(1)_USES)) \
+		$$(fuzz_$(1)_SRCS) \
 		$(call uses_ldlibs,$(fuzz_$(1)_USES))
 endef
 $(foreach f,$(FUZZERS),$(eval $(call fuzz_rules,$(f))))

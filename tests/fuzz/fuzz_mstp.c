@@ -6,7 +6,9 @@
  * ever fail to settle after an event.
  *
  * Input: records of [op][len][len bytes]; op % 4 selects rx (port
- * op / 4 % 3, the bytes are the BPDU), tick, link toggle, mcheck.
+ * op / 4 % 3, the bytes are the BPDU), tick, link toggle, or one of the
+ * operator's controls by len (mcheck, guards, filter, recovery, speed,
+ * a new port, MSTIs, version, costs, timers, max hops).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,15 +42,40 @@ static void flush(void *ctx, unsigned int port, int mstid)
 	(void)mstid;
 }
 
+static struct mstp_bridge_config cfg;
+
 static const struct mstp_ops ops = {
 	.tx_bpdu = tx, .set_state = set_state, .flush = flush,
 };
+
+/* The operator's controls, by @k, with @k's upper bits as the value. */
+static void control(struct mstp_bridge *br, unsigned int port, unsigned int k)
+{
+	static const uint16_t other[] = { 2, 5 };
+	bool on = k & 16;
+
+	switch (k % 14) {
+	case 0: mstp_mcheck(br, port); break;
+	case 1: mstp_set_bpdu_guard(br, port, on); break;
+	case 2: mstp_set_bpdu_filter(br, port, on); break;
+	case 3: mstp_set_loop_guard(br, port, on); break;
+	case 4: mstp_set_restricted(br, port, on, k & 32); break;
+	case 5: mstp_port_recover(br, port); break;
+	case 6: mstp_set_port_speed(br, port, (uint64_t)k * k * 10); break;
+	case 7: if (mstp_nports(br) < 6) mstp_add_port(br); break;
+	case 8: mstp_set_mstis(br, other, on ? 2 : 1, &cfg.mcid); break;
+	case 9: mstp_set_force_version(br, (enum mstp_force_version)(k / 16 % 4)); break;
+	case 10: mstp_set_guard_recovery(br, k / 16 % 4); break;
+	case 11: mstp_set_port_path_cost(br, port, k / 16 % 3, k / 32); break;
+	case 12: mstp_set_bridge_times(br, 6 + k / 16 % 35, 4 + k / 64 % 27); break;
+	case 13: mstp_set_max_hops(br, k / 16 % 45); break;
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0x42 };
 	static struct mst_vid_table table;
-	static struct mstp_bridge_config cfg;
 	static bool have_cfg;
 	struct mstp_bridge *br;
 	bool up[3] = { true, true, true };
@@ -101,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			len = 0;
 			break;
 		case 3:
-			mstp_mcheck(br, port);
+			control(br, port, (unsigned int)len);
 			len = 0;
 			break;
 		}

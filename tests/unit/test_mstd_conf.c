@@ -197,3 +197,48 @@ TEST(load_missing_file)
 	CHECK_INT(c.nports, 2);
 	mstd_conf_free(&c);
 }
+
+/* The operator controls: guards, the external cost, ageing, recovery. */
+TEST(controls)
+{
+	struct mstd_conf c;
+	const struct mstd_conf_port *p;
+
+	CHECK_INT(parse(&c, "bridge br0\nageing_time 600\nguard_recovery 30\n"
+			"port e1 bpdu_guard yes\nport e1 bpdu_filter no\n"
+			"port e1 root_guard on\nport e1 tcn_guard 1\n"
+			"port e1 loop_guard yes\nport e1 ext_cost 4000\n"
+			"port e1 cost cist 100\nforce_version rstp\n"), 0);
+	CHECK_INT(c.ageing_time, 600);
+	CHECK_INT(c.guard_recovery, 30);
+	CHECK_INT(c.force_version, MSTP_FORCE_RSTP);
+	p = mstd_conf_port(&c, "e1");
+	CHECK(p != NULL);
+	CHECK_INT(p->bpdu_guard, 1);
+	CHECK_INT(p->bpdu_filter, 0);
+	CHECK_INT(p->root_guard, 1);
+	CHECK_INT(p->tcn_guard, 1);
+	CHECK_INT(p->loop_guard, 1);
+	CHECK(p->ext_cost.set && p->ext_cost.v == 4000);
+	CHECK(p->cost[0].set && p->cost[0].v == 100);
+	mstd_conf_free(&c);
+	/* Unset: -1, and no ageing time of mstd's own. */
+	CHECK_INT(parse(&c, "bridge br0\nport e2 edge yes\n"), 0);
+	CHECK_INT(mstd_conf_port(&c, "e2")->loop_guard, -1);
+	CHECK_INT(c.ageing_time, 0);
+	mstd_conf_free(&c);
+	CHECK(fails_with("bridge br0\nageing_time 9\n",
+			 "t.conf:2:13: ageing_time 9 out of range 10..1000000"));
+	CHECK(fails_with("bridge br0\nguard_recovery 86401\n",
+			 "t.conf:2:16: guard_recovery 86401 out of range 0..86400"));
+	CHECK(fails_with("bridge br0\nport e1 loop_guard maybe\n",
+			 "t.conf:2:20: loop_guard must be yes or no, not \"maybe\""));
+	CHECK(fails_with("bridge br0\nport e1 bpdu_guard yes\nport e1 bpdu_guard no\n",
+			 "t.conf:3:9: \"port e1 bpdu_guard\" given twice"));
+	CHECK(fails_with("bridge br0\nport e1 ext_cost 0\n",
+			 "t.conf:2:18: external port cost 0 out of range 1..200000000"));
+	CHECK(fails_with("bridge br0\nport e1 ext_cost 5 6\n",
+			 "t.conf:2:20: unexpected \"6\""));
+	CHECK(fails_with("bridge br0\nforce_version 802.1d\n",
+			 "t.conf:2:15: force_version must be stp, rstp or mstp, not \"802.1d\""));
+}

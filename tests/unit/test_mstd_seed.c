@@ -14,7 +14,7 @@
 static const char *const topologies[] = {
 	"topologies/ring4.yaml", "topologies/triangle.yaml",
 	"topologies/dsa.yaml", "topologies/smoke.yaml",
-	"topologies/hsmp.yaml",
+	"topologies/hsmp.yaml", "tests/unit/data/controls.yaml",
 };
 
 /* Parses every bridge's configuration; returns how many it parsed. */
@@ -104,6 +104,47 @@ TEST(ring4_values_arrive)
 	CHECK_INT(c.priority[mstd_conf_tree(&c, 2)].v, 4096);
 	CHECK(mstd_conf_port(&c, "p3") != NULL);
 	CHECK_INT(mstd_conf_port(&c, "p3")->edge, 1);
+	mstd_conf_free(&c);
+	sbuf_free(&s);
+	plan_free(p);
+	topo_free(t);
+}
+
+/* The operator controls of the YAML reach mstd as given. */
+TEST(controls_arrive)
+{
+	char err[MSTD_CONF_ERR_MAX];
+	struct errbuf msg;
+	struct topo_error e;
+	struct mstd_conf c;
+	const struct mstd_conf_port *p1, *p2;
+	struct topo *t;
+	struct plan *p;
+	struct sbuf s;
+
+	CHECK(topo_parse_file("tests/unit/data/controls.yaml", &t, &e) == 0 ||
+	      !printf("# %s\n", topo_error_format(&e, &msg)));
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&s);
+	mstd_conf_init(&c);
+	CHECK_INT(plan_mstd_conf(p, topo_node_find(t, "a"), &s), PLAN_OK);
+	CHECK_INT(mstd_conf_parse(&c, "a", sbuf_str(&s), strlen(sbuf_str(&s)),
+				  err), 0);
+	CHECK_INT(c.force_version, MSTP_FORCE_STP);
+	CHECK_INT(c.ageing_time, 600);
+	CHECK_INT(c.guard_recovery, 30);
+	p1 = mstd_conf_port(&c, "p1");
+	p2 = mstd_conf_port(&c, "p2");
+	CHECK(p1 && p2);
+	CHECK_INT(p1->bpdu_guard, 1);
+	CHECK_INT(p1->bpdu_filter, 0);
+	CHECK_INT(p1->loop_guard, -1);
+	CHECK(!p1->cost[0].set);
+	CHECK_INT(p2->root_guard, 1);
+	CHECK_INT(p2->tcn_guard, 1);
+	CHECK_INT(p2->loop_guard, 1);
+	CHECK(p2->ext_cost.set && p2->ext_cost.v == 4000);
+	CHECK(p2->cost[0].set && p2->cost[0].v == 100);
 	mstd_conf_free(&c);
 	sbuf_free(&s);
 	plan_free(p);

@@ -69,6 +69,21 @@ TEST(build_mst_disable)
 	CHECK_BUILD(mstnl_build_mst_set(buf_, size_, SEQ, 5, false), want);
 }
 
+/* IFLA_BR_AGEING_TIME in centiseconds: 4 s of STP's rapid ageing. */
+TEST(build_ageing_set)
+{
+	static const uint8_t want[] = {
+		HDR(60, RTM_NEWLINK, NLM_F_REQUEST | NLM_F_ACK),
+		0, 0, U16(0), U32(5), U32(0), U32(0),
+		U16(28), U16(IFLA_LINKINFO | NESTED),
+		U16(11), U16(IFLA_INFO_KIND), 'b', 'r', 'i', 'd', 'g', 'e', 0, 0,
+		U16(12), U16(IFLA_INFO_DATA | NESTED),
+		U16(8), U16(4 /* IFLA_BR_AGEING_TIME */), U32(400),
+	};
+
+	CHECK_BUILD(mstnl_build_ageing_set(buf_, size_, SEQ, 5, 400), want);
+}
+
 TEST(build_link_get)
 {
 	static const uint8_t want[] = {

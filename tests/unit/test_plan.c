@@ -906,8 +906,37 @@ TEST(meta_data_and_mstd_conf)
 	CHECK(strstr(sbuf_str(&s), "\npriority cist 32768\n"));
 	CHECK(strstr(sbuf_str(&s), "\npriority 2 4096\n"));
 	CHECK(strstr(sbuf_str(&s), "\nport p3 edge yes\n"));
-	CHECK(strstr(sbuf_str(&s), "\nport p1 cost 1 20000\n"));
+	/* No cost given: mstd's from the link speed. */
+	CHECK(!strstr(sbuf_str(&s), "\nport p1 cost"));
 	CHECK(strstr(sbuf_str(&s), "\nport p1 priority cist 128\n"));
+	CHECK(strstr(sbuf_str(&s), "\nguard_recovery 0\n"));
+	CHECK(!strstr(sbuf_str(&s), "ageing_time"));
+	sbuf_free(&s);
+	plan_free(p);
+	topo_free(t);
+}
+
+/* The operator controls from the YAML land in mstd.conf as given. */
+TEST(mstd_conf_controls)
+{
+	struct topo *t = load("tests/unit/data/controls.yaml");
+	struct plan *p;
+	struct sbuf s;
+	const char *c;
+
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&s);
+	CHECK_INT(plan_mstd_conf(p, topo_node_find(t, "a"), &s), PLAN_OK);
+	c = sbuf_str(&s);
+	CHECK(strstr(c, "\nforce_version stp\nguard_recovery 30\n"
+			"ageing_time 600\n"));
+	CHECK(strstr(c, "\nport p1 edge yes\nport p1 bpdu_guard yes\n"
+			"port p1 bpdu_filter no\n"));
+	CHECK(strstr(c, "\nport p2 root_guard yes\nport p2 tcn_guard yes\n"
+			"port p2 loop_guard yes\nport p2 ext_cost 4000\n"
+			"port p2 cost cist 100\n"));
+	CHECK(!strstr(c, "port p1 cost"));
 	sbuf_free(&s);
 	plan_free(p);
 	topo_free(t);

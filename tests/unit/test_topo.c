@@ -61,6 +61,23 @@ static void expect_error(const char *yaml, unsigned line, unsigned col,
 	"  a: { role: bridge }\n"                                       \
 	"  b: { role: bridge }\n"
 
+/* --- the operator controls ------------------------------------------------ */
+ERROR_CASE(err_guard_not_bool,
+	   "name: t\nnodes:\n  a: { role: bridge, ports: { p1: { loop_guard: 2 } } }\n",
+	   3, 49, "loop_guard must be true or false")
+ERROR_CASE(err_guard_on_host,
+	   "name: t\nnodes:\n  h: { role: host, ports: { eth1: { bpdu_guard: true } } }\n",
+	   3, 49, "'bpdu_guard' is only valid on bridge and dsa-switch nodes")
+ERROR_CASE(err_ext_cost_zero,
+	   "name: t\nnodes:\n  a: { role: bridge, ports: { p1: { ext_cost: 0 } } }\n",
+	   3, 47, "ext_cost 0 is outside 1..200000000")
+ERROR_CASE(err_ageing_time_short,
+	   "name: t\nmst: { ageing_time: 5s }\nnodes:\n  a: { role: bridge }\n",
+	   2, 21, "ageing_time must be whole seconds in 10s..86400s")
+ERROR_CASE(err_guard_recovery_long,
+	   "name: t\nmst: { guard_recovery: 2d }\nnodes:\n  a: { role: bridge }\n",
+	   2, 24, "guard_recovery")
+
 /* --- YAML itself ------------------------------------------------------- */
 ERROR_CASE(err_syntax_flow, "name: t\nnodes: [a, b\n", 3, 1,
 	   "did not find expected ',' or ']'")

@@ -205,11 +205,23 @@ static bool root_path_worse(const struct mstp_prio *now,
  * So they sync, as for a proposal (setSyncTree): each discards unless it
  * is agreed again for the worse information, which its neighbour gives
  * once it took it - so no cycle of stale Root Ports forwards all round.
+ * Where the root priority changed (@changed), the agreements go too:
+ * they answered the earlier information.  UPDATE (13.35) keeps one where
+ * the new information is better than what the port sent last, which it
+ * is when the bridge was its own root (or took a worse path) for a
+ * moment - yet worse than its recent best: stale information that came
+ * round, and the neighbour agreed to the other.
  */
-static void sync_tree(struct mstp_bridge *br, const struct mstp_tree *t)
+static void sync_tree(struct mstp_bridge *br, const struct mstp_tree *t,
+		      bool changed)
 {
-	for (unsigned int i = 0; i < br->nports; i++)
-		PT(br, i, t->index)->sync = true;
+	for (unsigned int i = 0; i < br->nports; i++) {
+		struct mstp_pt *pt = PT(br, i, t->index);
+
+		pt->sync = true;
+		if (changed)
+			pt->agreed = false;
+	}
 }
 
 /* The root path priority vector through @pt (13.10, 13.11), if its
@@ -312,7 +324,7 @@ static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 	if (root_port >= 0 &&
 	    (root_path_worse(&root, &old_root) ||
 	     (t->best_ttl && root_path_worse(&root, &t->best_recent))))
-		sync_tree(br, t);
+		sync_tree(br, t, !same_root(&root, &old_root));
 	if (root_port >= 0 &&
 	    (!t->best_ttl || !root_path_worse(&root, &t->best_recent))) {
 		t->best_recent = root;

@@ -89,6 +89,9 @@ struct mstnl_port_conf {
 	bool flush;		/* IFLA_BRPORT_FLUSH: forget its entries */
 	int group_fwd_mask;	/* IFLA_BRPORT_GROUP_FWD_MASK */
 	int state;		/* IFLA_BRPORT_STATE (BR_STATE_*) */
+	/* IFLA_BRPORT_UNICAST_FLOOD, _MCAST_FLOOD and _BCAST_FLOOD
+	 * together, 0 or 1: whether flooded frames leave by this port. */
+	int flood;
 };
 /* RTM_SETLINK AF_BRIDGE IFLA_PROTINFO with the settings @conf gives. */
 int mstnl_build_port_set(void *buf, size_t size, uint32_t seq,

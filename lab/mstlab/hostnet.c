@@ -3,8 +3,9 @@
  * struct link_ops over rtnetlink (libmst's mstnl, which builds the
  * requests and reads the kernel's acks): the host bridge that is a lab
  * link, its two tap ports, silent drop through the port state and the
- * taps' host-side carrier, one-way drop through a port's flooding. Every name must carry the lab prefix "ml-":
- * this code never touches anything else.
+ * taps' host-side carrier, one-way drop through a port's flooding.
+ * Every name must carry the lab prefix "ml-": this code never touches
+ * anything else.
  */
 #include "hostnet.h"
 
@@ -205,7 +206,6 @@ static int port_state(struct mstnl *nl, const char *tap, int state,
 {
 	struct mstnl_port_conf conf = {
 		.learning = -1, .group_fwd_mask = -1, .state = state,
-		.flood = -1,
 	};
 
 	return port_set(nl, tap, &conf, err, what);
@@ -223,7 +223,7 @@ static int port_flood(struct mstnl *nl, const char *tap, bool on,
 {
 	struct mstnl_port_conf conf = {
 		.learning = -1, .group_fwd_mask = -1, .state = -1,
-		.flood = on,
+		.flood = on ? MSTNL_FLOOD_ON : MSTNL_FLOOD_OFF,
 	};
 
 	return port_set(nl, tap, &conf, err, what);
@@ -235,7 +235,7 @@ static int hn_setup_port(void *ctx, const char *tap, struct errbuf *err)
 	 * wire forgets at once. */
 	static const struct mstnl_port_conf wire_port = {
 		.learning = 0, .flush = true, .group_fwd_mask = 0xfffd,
-		.state = -1, .flood = -1,
+		.state = -1,
 	};
 	struct mstnl *nl = nl_open(err);
 	int rc = nl ? port_set(nl, tap, &wire_port, err, "set up link port") :

@@ -74,7 +74,7 @@ image: $(INITRAMFS)
 include lab/install.mk
 
 # ---- the main job and the tests ---------------------------------------------
-.PHONY: run test vmtest bench
+.PHONY: run test vmtest bench conformance
 # The main job: every scenario of the default lab, up to down.
 DEFAULT_TOPO := topologies/ring4.yaml
 run: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
@@ -83,6 +83,11 @@ run: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
 
 test: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs unit fuzz man
 	BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) tests/run
+
+# The conformance library (topologies/conformance/), one lab at a time,
+# into one report (docs/conformance.md).
+conformance: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
+	tests/conformance/run
 
 bench: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
 	bench/build && BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) bench/boot && \
@@ -107,4 +112,5 @@ help:
 	@echo 'make install     mstlab, the guest kernel and image, man pages under PREFIX (/usr/local)'
 	@echo 'make uninstall   remove what make install put there'
 	@echo 'make deb         the Debian package, in $(BUILD)/deb'
+	@echo 'make conformance the 802.1Q conformance library in VMs, one report'
 	@echo 'make bench       benchmarks (bench/)'

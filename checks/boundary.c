@@ -17,6 +17,13 @@ static bool same_region(const struct topo_mst *x, const struct topo_mst *y)
 	return true;
 }
 
+/* Not MSTP: the kernel's STP, or mstd forced to RSTP or STP (13.7.2),
+ * which is a region of its own. */
+static bool not_mstp(const struct topo_node *n)
+{
+	return n->kernel_stp || n->mst->force_version != TOPO_FORCE_MSTP;
+}
+
 /* Both ends bridges whose protocols or regions differ. */
 static bool expected(const struct topo *t, const struct topo_link *l)
 {
@@ -24,7 +31,7 @@ static bool expected(const struct topo *t, const struct topo_link *l)
 			       *y = &t->nodes[l->end[1].node];
 
 	return topo_role_is_bridge(x->role) && topo_role_is_bridge(y->role) &&
-	       (x->kernel_stp || y->kernel_stp || !same_region(x->mst, y->mst));
+	       (not_mstp(x) || not_mstp(y) || !same_region(x->mst, y->mst));
 }
 
 /* What the last BPDUs on the link say (the engine's one test,

@@ -92,7 +92,13 @@ struct mstnl_port_conf {
 	bool flush;		/* IFLA_BRPORT_FLUSH: forget its entries */
 	int group_fwd_mask;	/* IFLA_BRPORT_GROUP_FWD_MASK */
 	int state;		/* IFLA_BRPORT_STATE (BR_STATE_*) */
+	/* IFLA_BRPORT_UNICAST_FLOOD, _MCAST_FLOOD and _BCAST_FLOOD
+	 * together: whether flooded frames leave by this port. Unlike the
+	 * fields above, 0 leaves it (MSTNL_FLOOD_*), so a conf written
+	 * without it never turns flooding off. */
+	int flood;
 };
+enum { MSTNL_FLOOD_LEAVE, MSTNL_FLOOD_ON, MSTNL_FLOOD_OFF };
 /* RTM_SETLINK AF_BRIDGE IFLA_PROTINFO with the settings @conf gives. */
 int mstnl_build_port_set(void *buf, size_t size, uint32_t seq,
 			 int port_ifindex, const struct mstnl_port_conf *conf);

@@ -269,7 +269,8 @@ int mstnl_build_port_set(void *buf, size_t size, uint32_t seq,
 
 	/* negative: leave as it is */
 	if (!valid_ifindex(port_ifindex) || conf->learning > 1 ||
-	    conf->group_fwd_mask > 0xffff || conf->state > BR_STATE_BLOCKING)
+	    conf->group_fwd_mask > 0xffff || conf->state > BR_STATE_BLOCKING ||
+	    conf->flood < MSTNL_FLOOD_LEAVE || conf->flood > MSTNL_FLOOD_OFF)
 		return -EINVAL;
 	nlh = put_bridge_link(buf, size, RTM_SETLINK, NLM_F_REQUEST | NLM_F_ACK,
 			      seq, port_ifindex);
@@ -290,6 +291,13 @@ int mstnl_build_port_set(void *buf, size_t size, uint32_t seq,
 	if (ok && conf->state >= 0)
 		ok = mnl_attr_put_u8_check(nlh, size, IFLA_BRPORT_STATE,
 					   (uint8_t)conf->state);
+	for (int i = 0; ok && conf->flood != MSTNL_FLOOD_LEAVE && i < 3; i++) {
+		static const uint16_t floods[] = { IFLA_BRPORT_UNICAST_FLOOD,
+			IFLA_BRPORT_MCAST_FLOOD, IFLA_BRPORT_BCAST_FLOOD };
+
+		ok = mnl_attr_put_u8_check(nlh, size, floods[i],
+					   conf->flood == MSTNL_FLOOD_ON);
+	}
 	if (!ok)
 		return -ENOBUFS;
 	mnl_attr_nest_end(nlh, protinfo);

@@ -53,8 +53,11 @@ static void parse_args(struct event *e)
 	switch (e->kind) {
 	case EVENT_LINK_DOWN:
 		if (sscanf(e->arg, "link%u %15s", &e->link, mode) == 2 &&
-		    !strcmp(mode, "silent"))
+		    !strcmp(mode, "silent")) {
 			e->mode = TOPO_FAIL_SILENT;
+			/* one way; older logs end after the mode */
+			sscanf(e->arg, "link%*u silent deaf %63s", e->deaf);
+		}
 		e->args_ok = e->link > 0;
 		break;
 	case EVENT_LINK_UP:

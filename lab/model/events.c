@@ -67,6 +67,12 @@ void events_link_down(struct events *ev, int64_t ns, unsigned link,
 	    mode == TOPO_FAIL_SILENT ? "silent" : "carrier");
 }
 
+void events_link_down_oneway(struct events *ev, int64_t ns, unsigned link,
+			     const char *deaf)
+{
+	put(ev, ns, EVENT_LINK_DOWN, "link%u silent deaf %s", link, deaf);
+}
+
 void events_link_up(struct events *ev, int64_t ns, unsigned link)
 {
 	put(ev, ns, EVENT_LINK_UP, "link%u", link);

@@ -31,7 +31,7 @@ enum event_kind {
 	EVENT_OTHER,		/* a kind this build does not know: kept as text */
 	EVENT_RUN_START,	/* run-start LAB */
 	EVENT_READY,		/* ready SECONDS (every node up) */
-	EVENT_LINK_DOWN,	/* link-down linkN carrier|silent */
+	EVENT_LINK_DOWN,	/* link-down linkN carrier|silent [deaf N:P] */
 	EVENT_LINK_UP,		/* link-up linkN */
 	EVENT_CONVERGED,	/* converged SECONDS */
 	EVENT_IMPAIR,		/* impair linkN delay D loss L */
@@ -58,6 +58,8 @@ struct event {
 	bool args_ok;
 	unsigned link;		/* link-down/-up, impair: N of linkN (from 1) */
 	enum topo_fail_mode mode;	/* link-down */
+	/* link-down one way: the end that stopped hearing ("" both) */
+	char deaf[EVENT_NAME_MAX];
 	unsigned n;		/* probe-start/-stop: flow; step(-failed): step */
 	unsigned vid, pps;	/* probe-start */
 	char from[EVENT_NAME_MAX], to[EVENT_NAME_MAX];	/* probe-start */
@@ -101,6 +103,9 @@ void events_run_start(struct events *ev, const char *lab);
 void events_ready(struct events *ev, double seconds);
 void events_link_down(struct events *ev, int64_t ns, unsigned link,
 		      enum topo_fail_mode mode);
+/* A silent failure one way: deaf ("node:port") hears nothing more. */
+void events_link_down_oneway(struct events *ev, int64_t ns, unsigned link,
+			     const char *deaf);
 void events_link_up(struct events *ev, int64_t ns, unsigned link);
 void events_converged(struct events *ev, double seconds);
 void events_impair(struct events *ev, unsigned link, const char *delay,

@@ -6,7 +6,7 @@
 LIBRARIES += model
 model_DIR := lab/model
 model_SRCS := lab/model/topo_model.c lab/model/topo_yaml.c \
-	lab/model/topo_parse.c lab/model/topo_scenario.c \
+	lab/model/topo_parse.c lab/model/topo_scenario.c lab/model/topo_send.c \
 	lab/model/plan.c lab/model/plan_xml.c lab/model/plan_seed.c \
 	lab/model/plan_print.c lab/model/plan_scenarios.c lab/model/plan_dot.c lab/model/events.c \
 	lab/model/paths.c lab/model/build_id.c lab/model/event_parse.c

@@ -28,6 +28,32 @@ static void print_link(struct printer *pr, const struct topo *t, int link)
 		print_uint(pr, PRINT_JSON, "link", NULL, t->links[link].index);
 }
 
+/* A port as "node:port" (JSON only). */
+static void print_end(struct printer *pr, const struct topo *t,
+		      const char *key, const struct topo_end *e)
+{
+	char ref[TOPO_NODE_NAME_MAX + TOPO_PORT_NAME_MAX + 2];
+
+	snprintf(ref, sizeof(ref), "%s:%s", t->nodes[e->node].name,
+		 t->nodes[e->node].ports[e->port].name);
+	print_string(pr, PRINT_JSON, key, NULL, ref);
+}
+
+static void print_send(struct printer *pr, const struct topo *t,
+		       const struct topo_send *s)
+{
+	const struct topo_end from = { s->node, s->port };
+
+	print_end(pr, t, "from", &from);
+	print_string(pr, PRINT_JSON, "dst", NULL, s->dst);
+	print_uint(pr, PRINT_JSON, "count", NULL, s->count);
+	print_bool(pr, PRINT_JSON, "pad", NULL, s->pad);
+	print_open_array(pr, "frames");
+	for (size_t i = 0; i < s->n_frames; i++)
+		print_string(pr, PRINT_JSON, NULL, NULL, s->frames[i]);
+	print_close_array(pr);
+}
+
 /* A step's parameters, those its kind uses. */
 static void print_step(struct printer *pr, const struct topo *t,
 		       const struct topo_step *st)
@@ -67,6 +93,9 @@ static void print_step(struct printer *pr, const struct topo *t,
 		print_string(pr, PRINT_JSON, "mode", NULL,
 			     st->mode == TOPO_FAIL_CARRIER ? "carrier" :
 							     "silent");
+		if (st->kind == TOPO_STEP_FAIL && st->deaf_end >= 0)
+			print_end(pr, t, "deaf",
+				  &t->links[st->link].end[st->deaf_end]);
 		/* fall through */
 	case TOPO_STEP_RESTORE:
 		print_link(pr, t, st->link);
@@ -90,6 +119,9 @@ static void print_step(struct printer *pr, const struct topo *t,
 		break;
 	case TOPO_STEP_MARK:
 		print_string(pr, PRINT_JSON, "label", NULL, st->label);
+		break;
+	case TOPO_STEP_SEND:
+		print_send(pr, t, &st->send);
 		break;
 	default:
 		break;

@@ -196,6 +196,7 @@ enum topo_step_kind {
 	TOPO_STEP_EXEC,
 	TOPO_STEP_SLEEP,
 	TOPO_STEP_MARK,
+	TOPO_STEP_SEND,
 };
 const char *topo_step_name(enum topo_step_kind kind);
 struct topo_step;
@@ -219,6 +220,22 @@ enum topo_fail_mode {
 	TOPO_FAIL_SILENT,
 };
 
+/* Frames a send step may list; octets of one after its source address
+ * (an untagged frame of 1514 octets without the FCS). */
+#define TOPO_SEND_FRAMES_MAX	16
+#define TOPO_SEND_OCTETS_MAX	1502
+#define TOPO_SEND_COUNT_MAX	1000
+
+/* send: crafted frames out of one port of a node, from the guest. */
+struct topo_send {
+	int node, port;
+	char dst[18];			/* "01:80:c2:00:00:00", lower case */
+	size_t n_frames;
+	char *frames[TOPO_SEND_FRAMES_MAX];	/* hex digits only */
+	unsigned count;			/* copies of each frame */
+	bool pad;			/* to 60 octets (false: runts) */
+};
+
 #define TOPO_ARGV_MAX 32
 struct topo_cmd {
 	int node;
@@ -234,6 +251,9 @@ struct topo_step {
 	char *match;			/* wait command: substring of stdout */
 	int link;			/* fail, restore, flap, impair */
 	enum topo_fail_mode mode;	/* fail, flap */
+	/* fail silent one way: the end (0, 1) that stops hearing the other;
+	 * -1 both ways. */
+	int deaf_end;
 	unsigned count, up_ms, down_ms;	/* flap */
 	struct topo_impair impair;
 	int from, to;			/* probe */
@@ -242,6 +262,7 @@ struct topo_step {
 	struct topo_cmd cmd;		/* exec, wait command */
 	unsigned sleep_ms;
 	char *label;			/* mark */
+	struct topo_send send;		/* send */
 };
 
 enum topo_flush {

@@ -69,6 +69,7 @@ const char *topo_step_name(enum topo_step_kind kind)
 		[TOPO_STEP_EXEC] = "exec",
 		[TOPO_STEP_SLEEP] = "sleep",
 		[TOPO_STEP_MARK] = "mark",
+		[TOPO_STEP_SEND] = "send",
 	};
 	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ?
 		names[kind] : "?";
@@ -200,6 +201,8 @@ void topo_free(struct topo *t)
 			free(s->steps[j].match);
 			free(s->steps[j].label);
 			free_cmd(&s->steps[j].cmd);
+			for (size_t k = 0; k < s->steps[j].send.n_frames; k++)
+				free(s->steps[j].send.frames[k]);
 		}
 		free(s->steps);
 		free(s->description);
@@ -238,9 +241,29 @@ void topo_step_describe(const struct topo *t, const struct topo_step *st,
 		break;
 	case TOPO_STEP_FAIL:
 	case TOPO_STEP_FLAP:
+		if (st->kind == TOPO_STEP_FAIL && st->deaf_end >= 0) {
+			const struct topo_end *e = t->links[st->link].end;
+			const struct topo_end *to = &e[st->deaf_end];
+			const struct topo_end *from = &e[!st->deaf_end];
+
+			snprintf(buf, len, "fail %s (silent, %s:%s->%s:%s "
+				 "only)", link_name(t, st->link, ln, sizeof(ln)),
+				 t->nodes[from->node].name,
+				 t->nodes[from->node].ports[from->port].name,
+				 t->nodes[to->node].name,
+				 t->nodes[to->node].ports[to->port].name);
+			break;
+		}
 		snprintf(buf, len, "%s %s (%s)", topo_step_name(st->kind),
 			 link_name(t, st->link, ln, sizeof(ln)),
 			 st->mode == TOPO_FAIL_CARRIER ? "carrier" : "silent");
+		break;
+	case TOPO_STEP_SEND:
+		snprintf(buf, len, "send %zu frame%s x %u from %s:%s to %s",
+			 st->send.n_frames, st->send.n_frames == 1 ? "" : "s",
+			 st->send.count, t->nodes[st->send.node].name,
+			 t->nodes[st->send.node].ports[st->send.port].name,
+			 st->send.dst);
 		break;
 	case TOPO_STEP_RESTORE:
 	case TOPO_STEP_IMPAIR:

@@ -16,6 +16,9 @@ int tp_tree_key(struct ty_ctx *c, const struct topo_mst *mst,
 		const yaml_node_t *k, uint16_t *tree);
 /* A loss percentage, "0.5" or "2%", in parts per million. */
 int tp_loss(struct ty_ctx *c, const yaml_node_t *n, unsigned *ppm);
+/* send: { node, port, dst, frames, count, pad } (topo_send.c). */
+int tp_send(struct ty_ctx *c, const struct topo *t, struct topo_send *s,
+	    const yaml_node_t *n);
 int tp_scenarios(struct ty_ctx *c, struct topo *t, const yaml_node_t *n);
 
 #endif

@@ -130,11 +130,84 @@ static int parse_mode(struct ty_ctx *c, const yaml_node_t *map,
 	return 0;
 }
 
-/* fail/restore: "node:port" or { link: node:port [, mode] } */
+/*
+ * One side of "A->B": a node or node:port at one end of the link; the
+ * end's index, or -1 (error at offset at of the scalar n).
+ */
+static int direction_end(struct ty_ctx *c, const struct topo *t, int link,
+			 const yaml_node_t *n, size_t at, const char *side)
+{
+	const struct topo_end *e = t->links[link].end;
+	char name[TOPO_TEXT_MAX];
+	const char *colon;
+	int node, found = -1;
+
+	snprintf(name, sizeof(name), "%s", side);
+	colon = strchr(name, ':');
+	if (colon)
+		name[colon - name] = 0;
+	node = topo_node_find(t, name);
+	if (node < 0)
+		return ty_fail_at(c, ty_mark_in(n, at), "'%s' names no node",
+				  name);
+	for (int i = 0; i < 2; i++) {
+		if (e[i].node != node || (colon &&
+		    strcmp(t->nodes[node].ports[e[i].port].name, colon + 1)))
+			continue;
+		if (found >= 0)
+			return ty_fail_at(c, ty_mark_in(n, at), "both ends "
+					  "of the link are on '%s': name the "
+					  "port (%s:PORT)", name, name);
+		found = i;
+	}
+	if (found < 0)
+		return ty_fail_at(c, ty_mark_in(n, at), "'%s' is at neither "
+				  "end of the link", side);
+	return found;
+}
+
+/* direction: "A->B", A and B the link's two ends (node or node:port):
+ * B stops hearing A. */
+static int parse_direction(struct ty_ctx *c, const struct topo *t,
+			   struct topo_step *st, const yaml_node_t *n)
+{
+	char from[TOPO_TEXT_MAX], *to, *arrow;
+	size_t to_at;
+	int a, b;
+
+	if (ty_str(c, n, "direction", from, sizeof(from)))
+		return -1;
+	arrow = strstr(from, "->");
+	if (!arrow || arrow == from || !arrow[2])
+		return ty_fail(c, n, "direction '%s' must be FROM->TO, the "
+			       "link's two ends (node or node:port)", from);
+	*arrow = 0;
+	to = arrow + 2;
+	/* "sw1 -> sw2" reads as "sw1->sw2" */
+	for (char *sp = arrow; sp > from && sp[-1] == ' '; sp--)
+		sp[-1] = 0;
+	while (*to == ' ')
+		to++;
+	to_at = (size_t)(to - from);
+	a = direction_end(c, t, st->link, n, 0, from);
+	if (a < 0)
+		return -1;
+	b = direction_end(c, t, st->link, n, to_at, to);
+	if (b < 0)
+		return -1;
+	if (a == b)
+		return ty_fail_at(c, ty_mark_in(n, to_at), "direction goes "
+				  "from an end to itself");
+	st->deaf_end = b;
+	return 0;
+}
+
+/* fail/restore: "node:port" or { link: node:port [, mode, direction] } */
 static int parse_fail(struct ty_ctx *c, const struct topo *t,
 		      struct topo_step *st, const yaml_node_t *n, bool restore)
 {
-	static const char *const fail_keys[] = { "link", "mode", NULL };
+	static const char *const fail_keys[] = { "link", "mode", "direction",
+						 NULL };
 	static const char *const restore_keys[] = { "link", NULL };
 	const char *what = restore ? "restore" : "fail";
 	yaml_node_t *v;
@@ -145,7 +218,16 @@ static int parse_fail(struct ty_ctx *c, const struct topo *t,
 	    ty_require(c, n, "link", what, &v) ||
 	    tp_link_ref(c, t, v, &st->link))
 		return -1;
-	return restore ? 0 : parse_mode(c, n, &st->mode);
+	if (restore || parse_mode(c, n, &st->mode))
+		return restore ? 0 : -1;
+	v = ty_get(c, n, "direction");
+	if (!v)
+		return 0;
+	if (st->mode != TOPO_FAIL_SILENT)
+		return ty_fail(c, v, "a one-way failure is silent: direction "
+			       "needs mode: silent (carrier is lost both "
+			       "ways)");
+	return parse_direction(c, t, st, v);
 }
 
 static int parse_flap(struct ty_ctx *c, const struct topo *t,
@@ -289,12 +371,14 @@ static int parse_step(struct ty_ctx *c, const struct topo *t,
 		      struct topo_step *st, const yaml_node_t *n)
 {
 	static const char *const kinds[] = { "wait", "fail", "restore",
-		"flap", "impair", "probe", "exec", "sleep", "mark", NULL };
+		"flap", "impair", "probe", "exec", "sleep", "mark", "send",
+		NULL };
 	yaml_node_t *k, *v;
 	int kind;
 
 	st->mark = ty_mark(n);
 	st->link = -1;
+	st->deaf_end = -1;
 	st->from = st->to = st->cmd.node = -1;
 	if (ty_check_keys(c, n, kinds, "a step"))
 		return -1;
@@ -328,9 +412,12 @@ static int parse_step(struct ty_ctx *c, const struct topo *t,
 	case 7:
 		st->kind = TOPO_STEP_SLEEP;
 		return ty_duration(c, v, "sleep", &st->sleep_ms);
-	default:
+	case 8:
 		st->kind = TOPO_STEP_MARK;
 		return ty_strdup(c, v, "mark", &st->label);
+	default:
+		st->kind = TOPO_STEP_SEND;
+		return tp_send(c, t, &st->send, v);
 	}
 }
 

@@ -15,6 +15,19 @@ struct topo_mark ty_mark(const yaml_node_t *n)
 				   n->start_mark.column + 1 };
 }
 
+struct topo_mark ty_mark_in(const yaml_node_t *n, size_t offset)
+{
+	struct topo_mark m = ty_mark(n);
+	bool quoted = n->type == YAML_SCALAR_NODE &&
+		      (n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+		       n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+
+	if (n->end_mark.line != n->start_mark.line)
+		return m;
+	m.col += (unsigned)offset + (quoted ? 1 : 0);
+	return m;
+}
+
 static int vfail(struct ty_ctx *c, struct topo_mark mark, const char *fmt,
 		 va_list ap)
 {

@@ -18,6 +18,9 @@ struct ty_ctx {
 };
 
 struct topo_mark ty_mark(const yaml_node_t *n);
+/* Where the offset-th character of a one-line scalar's text is (past an
+ * opening quote); the scalar's own mark when it spans lines. */
+struct topo_mark ty_mark_in(const yaml_node_t *n, size_t offset);
 int ty_fail(struct ty_ctx *c, const yaml_node_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -364,7 +364,7 @@ static const struct command {
 	  "                    (stdout, stderr streamed; stdin goes too)", true },
 	{ "console", cli_console, "console TOPO.yaml|LAB NODE  its serial console log", NULL, true },
 	{ "shell", cli_shell, "shell TOPO.yaml|LAB NODE  a shell on its console (Ctrl-] ends)", NULL, true },
-	{ "link", cli_link, "link TOPO.yaml|LAB NODE:PORT fail [carrier|silent] | restore", NULL, true },
+	{ "link", cli_link, "link TOPO.yaml|LAB NODE:PORT fail [carrier|silent|deaf] | restore", NULL, true },
 	{ "watch", cli_watch, "watch TOPO.yaml|LAB|RUN_DIR [--json] [--count N] [--for SECONDS]\n"
 	  "                    [--replay] [--follow]  trees and events, live",
 	  "watch TOPO.yaml|LAB|RUN_DIR [-j|--json] [--count N] [--for SECONDS]\n"

@@ -211,23 +211,38 @@ out:
 	return rc;
 }
 
+/* Which end of the link "NODE:PORT" is (lab_link_at found the link). */
+static int deaf_end(const struct topo *t, int link, const char *end)
+{
+	const struct topo_end *e = &t->links[link].end[1];
+	char ref[TOPO_NODE_NAME_MAX + TOPO_PORT_NAME_MAX + 2];
+
+	snprintf(ref, sizeof(ref), "%s:%s", t->nodes[e->node].name,
+		 t->nodes[e->node].ports[e->port].name);
+	return strcmp(ref, end) ? 0 : 1;
+}
+
 int cmd_link(int argc, char **argv, FILE *out, FILE *err)
 {
 	static const char usage[] =
-		"link TOPO.yaml NODE:PORT fail|restore [carrier|silent]";
+		"link TOPO.yaml NODE:PORT fail|restore [carrier|silent|deaf]";
 	struct runtime rt;
 	struct lab l = { 0 };
 	struct errbuf e;
 	enum topo_fail_mode mode;
-	bool fail;
+	bool fail, deaf;
 	int link, rc = attach(&rt, &l, argc, argv, out, err, usage, 2);
 
 	if (rc)
 		goto out;
 	rc = 2;
+	/* "fail deaf": a one-way silent failure, NODE:PORT stops hearing
+	 * the other end (the fail step's direction: OTHER->NODE). */
+	deaf = rt.nargs > 2 && !strcmp(rt.args[1], "fail") &&
+	       !strcmp(rt.args[2], "deaf");
 	if (rt.nargs > 3)
 		errbuf_set(&e, "unexpected argument '%.60s'", rt.args[3]);
-	if (rt.nargs > 3 || lab_link_words(rt.args[1], rt.nargs > 2 ?
+	if (rt.nargs > 3 || lab_link_words(rt.args[1], rt.nargs > 2 && !deaf ?
 					   rt.args[2] : NULL, &fail, &mode,
 					   &e)) {
 		fprintf(err, "mstlab link: %s\nusage: mstlab %s\n", e.msg,
@@ -240,13 +255,15 @@ int cmd_link(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(err, "mstlab: %s\n", e.msg);
 		goto out;
 	}
-	if (fail ? lab_link_fail(&l, link, mode, &e) :
+	if (deaf ? lab_link_fail_oneway(&l, link, deaf_end(rt.t, link,
+							  rt.args[0]), &e) :
+	    fail ? lab_link_fail(&l, link, mode, &e) :
 		   lab_link_restore(&l, link, &e)) {
 		fprintf(err, "mstlab: %s\n", e.msg);
 		goto out;
 	}
 	fprintf(out, "link %u (%s) %s\n", rt.t->links[link].index, rt.args[0],
-		!fail ? "restored" :
+		!fail ? "restored" : deaf ? "down one way (deaf, silent)" :
 		mode == TOPO_FAIL_CARRIER ? "down (carrier)" : "down (silent)");
 	rc = 0;
 out:

@@ -185,7 +185,7 @@ _mstlab() {
 	link:2) _mstlab_reply -W 'fail restore' ;;
 	templates:0) _mstlab_reply -W 'list build clear' ;;
 	templates:1) [[ $topo == build ]] && _mstlab_files yaml yml ;;
-	link:3) _mstlab_reply -W 'carrier silent' ;;
+	link:3) _mstlab_reply -W 'carrier silent deaf' ;;
 	esac
 	return 0
 }

@@ -3,8 +3,9 @@
  * struct link_ops over rtnetlink (libmst's mstnl, which builds the
  * requests and reads the kernel's acks): the host bridge that is a lab
  * link, its two tap ports, silent drop through the port state and the
- * taps' host-side carrier. Every name must carry the lab prefix "ml-":
- * this code never touches anything else.
+ * taps' host-side carrier, one-way drop through a port's flooding.
+ * Every name must carry the lab prefix "ml-": this code never touches
+ * anything else.
  */
 #include "hostnet.h"
 
@@ -210,6 +211,24 @@ static int port_state(struct mstnl *nl, const char *tap, int state,
 	return port_set(nl, tap, &conf, err, what);
 }
 
+/*
+ * Whether frames leave by a port. A link bridge learns nothing, so every
+ * frame it forwards is flooded: with flooding off on one port, that
+ * port's guest hears nothing while the other still hears it, and both
+ * keep carrier. The capture, on the bridge device, still shows what
+ * the deaf end's peer sent.
+ */
+static int port_flood(struct mstnl *nl, const char *tap, bool on,
+		      struct errbuf *err, const char *what)
+{
+	struct mstnl_port_conf conf = {
+		.learning = -1, .group_fwd_mask = -1, .state = -1,
+		.flood = on ? MSTNL_FLOOD_ON : MSTNL_FLOOD_OFF,
+	};
+
+	return port_set(nl, tap, &conf, err, what);
+}
+
 static int hn_setup_port(void *ctx, const char *tap, struct errbuf *err)
 {
 	/* Learning off, and what the port learned before forgotten: a
@@ -268,10 +287,13 @@ static int wait_oper_up(struct mstnl *nl, const char *tap,
 			  "after 2 s", tap);
 }
 
-/* Silence: both ports disabled first (at once), then their carriers. */
-static int silence(struct mstnl *nl, const char *const tap[2],
+/* Silence: both ports disabled first (at once), then their carriers;
+ * one way: the deaf end's port floods nothing. */
+static int silence(struct mstnl *nl, const char *const tap[2], int deaf,
 		   struct errbuf *err)
 {
+	if (deaf == 0 || deaf == 1)
+		return port_flood(nl, tap[deaf], false, err, "silence");
 	for (int e = 0; e < 2; e++)
 		if (port_state(nl, tap[e], BR_STATE_DISABLED, err, "silence"))
 			return -1;
@@ -282,7 +304,8 @@ static int silence(struct mstnl *nl, const char *const tap[2],
 }
 
 /* Restore: both carriers up together, so neither end forwards into a
- * link whose other end still drops; then both ports forwarding. */
+ * link whose other end still drops; then both ports forwarding and
+ * flooding (what a one-way failure turned off). */
 static int restore(struct mstnl *nl, const char *const tap[2],
 		   struct errbuf *err)
 {
@@ -292,16 +315,18 @@ static int restore(struct mstnl *nl, const char *const tap[2],
 	for (int e = 0; e < 2; e++)
 		if (wait_oper_up(nl, tap[e], err) ||
 		    port_state(nl, tap[e], BR_STATE_FORWARDING, err,
-			       "restore"))
+			       "restore") ||
+		    port_flood(nl, tap[e], true, err, "restore"))
 			return -1;
 	return 0;
 }
 
 static int hn_port_forward(void *ctx, const char *const tap[2], bool on,
-			   struct errbuf *err)
+			   int deaf, struct errbuf *err)
 {
 	struct mstnl *nl = nl_open(err);
-	int rc = !nl ? -1 : on ? restore(nl, tap, err) : silence(nl, tap, err);
+	int rc = !nl ? -1 : on ? restore(nl, tap, err) :
+		 silence(nl, tap, deaf, err);
 
 	(void)ctx;
 	mstnl_close(nl);

@@ -738,8 +738,9 @@ int lab_link_words(const char *action, const char *mode, bool *fail,
 	return 0;
 }
 
-int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
-		  struct errbuf *err)
+/* deaf: the end (0, 1) that stops hearing the other, -1 both (silent). */
+static int link_fail(struct lab *l, int link, enum topo_fail_mode mode,
+		     int deaf, struct errbuf *err)
 {
 	const struct topo_link *tl = &l->t->links[link];
 	struct lab_link_rt *rt = &l->links[link];
@@ -751,17 +752,38 @@ int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 		if (set_carriers(l, tl, false, err))
 			return -1;
 	} else if (o->link->port_forward(o->link_ctx, link_taps(l, tl, taps),
-					 false, err)) {
+					 false, deaf, err)) {
 		return -1;
 	}
 	/* Stamped when it started going down. */
-	events_link_down(&l->ev, start, tl->index, mode);
+	if (deaf >= 0) {
+		const struct topo_end *e = &tl->end[deaf];
+		char end[TOPO_NODE_NAME_MAX + TOPO_PORT_NAME_MAX + 2];
+
+		snprintf(end, sizeof(end), "%s:%s", l->t->nodes[e->node].name,
+			 l->t->nodes[e->node].ports[e->port].name);
+		events_link_down_oneway(&l->ev, start, tl->index, end);
+	} else {
+		events_link_down(&l->ev, start, tl->index, mode);
+	}
 	took(l, tl, "down", start);
 	if (mode == TOPO_FAIL_CARRIER)
 		rt->carrier_down = true;
 	else
 		rt->silent = true;
 	return 0;
+}
+
+int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
+		  struct errbuf *err)
+{
+	return link_fail(l, link, mode, -1, err);
+}
+
+int lab_link_fail_oneway(struct lab *l, int link, int deaf,
+			 struct errbuf *err)
+{
+	return link_fail(l, link, TOPO_FAIL_SILENT, deaf, err);
 }
 
 int lab_link_restore(struct lab *l, int link, struct errbuf *err)
@@ -774,7 +796,7 @@ int lab_link_restore(struct lab *l, int link, struct errbuf *err)
 	/* Undoes either kind of failure, and is harmless on a link that
 	 * never failed: a later process need not know which it was. */
 	if (o->link->port_forward(o->link_ctx, link_taps(l, tl, taps), true,
-				  err) ||
+				  -1, err) ||
 	    set_carriers(l, tl, true, err))
 		return -1;
 	l->links[link].silent = l->links[link].carrier_down = false;

@@ -118,6 +118,11 @@ int lab_link_words(const char *action, const char *mode, bool *fail,
 		   enum topo_fail_mode *m, struct errbuf *why);
 int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 		  struct errbuf *err);
+/* A silent failure one way: the link's end deaf (0, 1) stops hearing the
+ * other, which still hears it; both keep carrier. lab_link_restore
+ * undoes it. */
+int lab_link_fail_oneway(struct lab *l, int link, int deaf,
+			 struct errbuf *err);
 int lab_link_restore(struct lab *l, int link, struct errbuf *err);
 int lab_exec(struct lab *l, int node, char *const argv[], unsigned timeout_ms,
 	     struct exec_result *res, struct errbuf *err);

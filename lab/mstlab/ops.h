@@ -87,10 +87,15 @@ struct link_ops {
 	/* Sets the two ports (taps) of a link bridge up: learning off,
 	 * group_fwd_mask. Called once both taps exist. */
 	int (*setup_port)(void *ctx, const char *tap, struct errbuf *err);
-	/* A link's two ports (taps) forwarding (true) or disabled
-	 * (false): silent drop. */
+	/*
+	 * A link's two ports (taps) forwarding (true) or disabled (false):
+	 * silent drop. Off with deaf 0 or 1: only the frames towards
+	 * tap[deaf] are dropped, the other direction and both carriers
+	 * stay (a one-way failure); deaf -1: both ways. On restores
+	 * either kind.
+	 */
 	int (*port_forward)(void *ctx, const char *const tap[2], bool on,
-			    struct errbuf *err);
+			    int deaf, struct errbuf *err);
 	/* Deletes the interface if it exists; absent is not an error. */
 	int (*remove)(void *ctx, const char *ifname, struct errbuf *err);
 };

@@ -401,6 +401,30 @@ static int probe_stop(struct lab *l, FILE *out, struct errbuf *err)
 	return rc ? -1 : 0;
 }
 
+/*
+ * Crafted frames out of a guest's port, by the guest's ethsend (a packet
+ * socket: the frames go out of that NIC as they are, past any bridge
+ * of the guest), one run per frame; its argv, no shell.
+ */
+static int send_frames(struct lab *l, const struct topo_send *s,
+		       struct errbuf *err)
+{
+	const struct topo_node *n = &l->t->nodes[s->node];
+	char count[16];
+
+	snprintf(count, sizeof(count), "%u", s->count);
+	for (size_t i = 0; i < s->n_frames; i++) {
+		char *argv[] = { "ethsend", "-i", (char *)n->ports[s->port].name,
+				 "-d", (char *)s->dst, "-n", count,
+				 s->pad ? s->frames[i] : "-u",
+				 s->pad ? NULL : s->frames[i], NULL };
+
+		if (guest(l, s->node, argv, err))
+			return -1;
+	}
+	return 0;
+}
+
 static bool injects(const struct topo_step *st)
 {
 	return st->kind == TOPO_STEP_FAIL || st->kind == TOPO_STEP_RESTORE ||
@@ -418,6 +442,9 @@ static int step(struct lab *l, const struct topo_step *st, const char *tag,
 			return lab_wait_converged(l, st->timeout_ms, err);
 		return wait_command(l, st, err);
 	case TOPO_STEP_FAIL:
+		if (st->deaf_end >= 0)
+			return lab_link_fail_oneway(l, st->link, st->deaf_end,
+						    err);
 		return lab_link_fail(l, st->link, st->mode, err);
 	case TOPO_STEP_RESTORE:
 		return lab_link_restore(l, st->link, err);
@@ -436,6 +463,8 @@ static int step(struct lab *l, const struct topo_step *st, const char *tag,
 		return probe_start(l, st, err);
 	case TOPO_STEP_PROBE_STOP:
 		return probe_stop(l, out, err);
+	case TOPO_STEP_SEND:
+		return send_frames(l, &st->send, err);
 	}
 	errbuf_set(err, "unknown step");
 	return -1;

@@ -316,6 +316,34 @@ TEST(a_boundary_the_bpdus_do_not_show_fails)
 	fixture_free(&fx);
 }
 
+/* A bridge forced to RSTP is a region of its own whatever its
+ * configuration id: the topology puts a boundary on its link. */
+TEST(a_bridge_forced_to_rstp_is_a_boundary)
+{
+	static const char yaml[] =
+		"name: duo\nmst: { region: duo, instances: { 1: [10] } }\n"
+		"nodes:\n  sw1: { role: bridge }\n"
+		"  sw2: { role: bridge, mst: { force_version: rstp } }\n"
+		"links:\n  - [sw1:p1, sw2:p1]\n"
+		"scenarios:\n  s:\n    steps:\n      - fail: sw1:p1\n";
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o;
+	int tap = 0;
+
+	CHECK(make_run_of(&fx, yaml) == 0);
+	CHECK(write_captures(&fx) == 0);
+	o = open_memstream(&out, &len);
+	run_verdicts(fx.t, fx.dir, o, &tap, NULL);
+	fclose(o);
+	/* the fixture's BPDUs are MST ones from both ends */
+	CHECK(strstr(out, "check s: region boundaries are where the topology "
+			  "puts them: link1\n# the BPDUs show none\n") != NULL);
+	free(out);
+	fixture_free(&fx);
+}
+
 TEST(a_frame_going_round_is_a_loop)
 {
 	static const uint8_t bcast[60] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,

@@ -121,6 +121,33 @@ TEST(the_reader_takes_back_what_the_writer_wrote)
 	CHECK(strstr(err.msg, "/events: ") != NULL);
 }
 
+/* A one-way failure is a silent link-down naming the end that went
+ * deaf; a reader that knows nothing of it still sees a silent failure. */
+TEST(a_oneway_failure_names_its_deaf_end)
+{
+	char dir[] = "/tmp/mstlab-events-XXXXXX", path[64], line[256] = "";
+	struct event e;
+	struct events ev;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_INT(events_open(&ev, dir), 0);
+	events_link_down_oneway(&ev, 5000, 3, "sw2:p1");
+	events_close(&ev);
+	snprintf(path, sizeof(path), "%s/events", dir);
+	f = fopen(path, "r");
+	CHECK(f != NULL && fgets(line, sizeof(line), f) != NULL);
+	fclose(f);
+	CHECK_STR(line, "5000 link-down link3 silent deaf sw2:p1\n");
+	CHECK_INT(event_parse(line, &e), 0);
+	CHECK(e.args_ok && e.link == 3 && e.mode == TOPO_FAIL_SILENT);
+	CHECK_STR(e.deaf, "sw2:p1");
+	CHECK_INT(event_parse("6 link-down link3 silent\n", &e), 0);
+	CHECK_STR(e.deaf, "");
+	unlink(path);
+	rmdir(dir);
+}
+
 TEST(bad_lines_are_refused_and_odd_ones_kept_as_text)
 {
 	static const char *const refused[] = {

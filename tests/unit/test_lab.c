@@ -328,11 +328,15 @@ static int ln_setup(void *c, const char *tap, struct errbuf *err)
 	return 0;
 }
 
-static int ln_forward(void *c, const char *const tap[2], bool on,
+static int ln_forward(void *c, const char *const tap[2], bool on, int deaf,
 		      struct errbuf *err)
 {
 	(void)c;
 	(void)err;
+	if (!on && deaf >= 0) {
+		call("forward %s deaf%s\n", tap[deaf], "");
+		return 0;
+	}
 	for (int e = 0; e < 2; e++)
 		call("forward %s %s\n", tap[e], on ? "on" : "off");
 	return 0;
@@ -763,6 +767,51 @@ static size_t count(const char *hay, const char *needle)
 	for (const char *p = hay; (p = strstr(p, needle)); p++)
 		n++;
 	return n;
+}
+
+/* One way: only the deaf end's tap is touched, the event log names it,
+ * and a restore undoes it like any silent failure. A send runs ethsend in
+ * the guest with the frame as its last word, no shell. */
+TEST(a_oneway_failure_and_a_send_step)
+{
+	static const char text[] =
+		TWO_HOSTS
+		"scenarios:\n"
+		"  s:\n"
+		"    steps:\n"
+		"      - fail: { link: h1:eth1, mode: silent, direction: h2->h1 }\n"
+		"      - restore: h1:eth1\n"
+		"      - send: { node: h2, frames: [\"0007 4242 03\", \"0026\"], "
+		"count: 2, pad: false }\n";
+	struct fixture fx;
+	char *out = NULL, ev[8192] = "", path[4200];
+	size_t len = 0, n;
+	FILE *o = open_memstream(&out, &len), *f;
+	int tap = 0;
+
+	CHECK(setup_text(&fx, text) == 0);
+	CHECK_INT(scenario_run(&fx.l, &fx.t->scenarios[0], o, &tap), 0);
+	fclose(o);
+	CHECK_INT(tap, 3);
+	CHECK(strstr(fk.calls, "t1a deaf\n") != NULL);
+	CHECK(strstr(fk.calls, "t1b deaf") == NULL);
+	CHECK(strstr(fk.calls, "t1b off") == NULL);
+	CHECK(strstr(fk.calls, "set_link mstlab-unit-h1 down") == NULL);
+	CHECK(strstr(fk.calls, "t1a on\n") && strstr(fk.calls, "t1b on\n"));
+	CHECK(strstr(out, "ok 1 - s: fail h1:eth1--h2:eth1 (silent, "
+		      "h2:eth1->h1:eth1 only) (") != NULL);
+	CHECK(strstr(fk.calls, "\"ethsend\",\"-i\",\"eth1\","
+		      "\"-d\",\"01:80:c2:00:00:00\",\"-n\",\"2\",\"-u\","
+		      "\"0007424203\"]") != NULL);
+	CHECK(strstr(fk.calls, "\"-u\",\"0026\"]") != NULL);
+	snprintf(path, sizeof(path), "%s/events", fx.l.run_dir);
+	f = fopen(path, "r");
+	n = fread(ev, 1, sizeof(ev) - 1, f);
+	fclose(f);
+	ev[n] = 0;
+	CHECK_INT(count(ev, " link-down link1 silent deaf h1:eth1\n"), 1);
+	free(out);
+	teardown(&fx);
 }
 
 TEST(scenario_reports_each_step_and_stops_at_a_failure)

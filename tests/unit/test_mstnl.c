@@ -206,6 +206,44 @@ TEST(build_port_set_wire_port)
 	CHECK_BUILD(mstnl_build_port_set(buf_, size_, SEQ, 9, &conf), want);
 }
 
+TEST(build_port_set_flood_off)
+{
+	/* A one-way silent failure: nothing flooded out of the port (on a
+	 * link bridge, which learns nothing, that is every frame). */
+	static const struct mstnl_port_conf conf = {
+		.learning = -1, .group_fwd_mask = -1, .state = -1,
+		.flood = MSTNL_FLOOD_OFF,
+	};
+	static const uint8_t want[] = {
+		HDR(60, RTM_SETLINK, NLM_F_REQUEST | NLM_F_ACK),
+		AF_BRIDGE, 0, U16(0), U32(9), U32(0), U32(0),
+		U16(28), U16(IFLA_PROTINFO | NESTED),
+		U16(5), U16(IFLA_BRPORT_UNICAST_FLOOD), 0, 0, 0, 0,
+		U16(5), U16(IFLA_BRPORT_MCAST_FLOOD), 0, 0, 0, 0,
+		U16(5), U16(IFLA_BRPORT_BCAST_FLOOD), 0, 0, 0, 0,
+	};
+
+	CHECK_BUILD(mstnl_build_port_set(buf_, size_, SEQ, 9, &conf), want);
+}
+
+TEST(build_port_set_flood_on)
+{
+	static const struct mstnl_port_conf conf = {
+		.learning = -1, .group_fwd_mask = -1, .state = -1,
+		.flood = MSTNL_FLOOD_ON,
+	};
+	static const uint8_t want[] = {
+		HDR(60, RTM_SETLINK, NLM_F_REQUEST | NLM_F_ACK),
+		AF_BRIDGE, 0, U16(0), U32(9), U32(0), U32(0),
+		U16(28), U16(IFLA_PROTINFO | NESTED),
+		U16(5), U16(IFLA_BRPORT_UNICAST_FLOOD), 1, 0, 0, 0,
+		U16(5), U16(IFLA_BRPORT_MCAST_FLOOD), 1, 0, 0, 0,
+		U16(5), U16(IFLA_BRPORT_BCAST_FLOOD), 1, 0, 0, 0,
+	};
+
+	CHECK_BUILD(mstnl_build_port_set(buf_, size_, SEQ, 9, &conf), want);
+}
+
 TEST(build_port_set_state_is_port_state_set)
 {
 	static const struct mstnl_port_conf conf = {
@@ -296,7 +334,7 @@ TEST(build_link_carrier_set)
 TEST(build_host_links_reject_bad_arguments)
 {
 	static const struct mstnl_bridge_conf br = { 0 };
-	struct mstnl_port_conf port = { -1, false, -1, -1 };
+	struct mstnl_port_conf port = { -1, false, -1, -1, MSTNL_FLOOD_LEAVE };
 	char alias[MSTNL_ALIAS_MAX + 1];
 	uint8_t b[MSTNL_REQ_SIZE + MSTNL_ALIAS_MAX];
 	size_t n = sizeof(b);
@@ -325,6 +363,11 @@ TEST(build_host_links_reject_bad_arguments)
 	CHECK_INT(mstnl_build_port_set(b, n, 1, 9, &port), -EINVAL);
 	port.state = 4;
 	port.group_fwd_mask = 0x10000;
+	CHECK_INT(mstnl_build_port_set(b, n, 1, 9, &port), -EINVAL);
+	port.group_fwd_mask = -1;
+	port.flood = MSTNL_FLOOD_OFF + 1;
+	CHECK_INT(mstnl_build_port_set(b, n, 1, 9, &port), -EINVAL);
+	port.flood = -1;
 	CHECK_INT(mstnl_build_port_set(b, n, 1, 9, &port), -EINVAL);
 }
 

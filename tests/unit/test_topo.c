@@ -294,6 +294,52 @@ ERROR_CASE(err_expect_root,
 	   "links:\n  - [a:p1, h:eth1]\nscenarios:\n  s:\n    steps: [ { sleep: 1s } ]\n"
 	   "    expect: { roots: { cist: h } }\n", 10, 30,
 	   "root 'h' is a host, not a bridge")
+/* A one-way failure and a send (the conformance library's steps). */
+#define FAIL1 "      - fail: { link: a:p1, mode: silent, direction: "
+ERROR_CASE(err_dir_needs_silent, SCEN
+	   "      - fail: { link: a:p1, direction: a->b }\n", 10, 40,
+	   "direction needs mode: silent")
+ERROR_CASE(err_dir_arrow, SCEN FAIL1 "a<-b }\n", 10, 54,
+	   "direction 'a<-b' must be FROM->TO")
+ERROR_CASE(err_dir_node, SCEN FAIL1 "a->z }\n", 10, 57, "'z' names no node")
+ERROR_CASE(err_dir_same_end, SCEN FAIL1 "a:p1->a }\n", 10, 60,
+	   "direction goes from an end to itself")
+ERROR_CASE(err_dir_port, SCEN FAIL1 "a:p2->b }\n", 10, 54,
+	   "'a:p2' is at neither end of the link")
+ERROR_CASE(err_dir_loop_link, TWO_BRIDGES
+	   "links:\n  - [a:p1, a:p2]\nscenarios:\n  s:\n    steps:\n"
+	   FAIL1 "a->a:p2 }\n", 10, 54,
+	   "both ends of the link are on 'a': name the port")
+ERROR_CASE(err_dir_on_restore, SCEN
+	   "      - restore: { link: a:p1, direction: a->b }\n", 10, 32,
+	   "unknown key 'direction' in restore")
+ERROR_CASE(err_send_node, SCEN "      - send: { node: z, frames: \"0000\" }\n",
+	   10, 23, "node 'z' names no node")
+ERROR_CASE(err_send_port, SCEN
+	   "      - send: { node: a, port: p7, frames: \"0000\" }\n", 10, 32,
+	   "'a' has no port 'p7'")
+ERROR_CASE(err_send_no_frames, SCEN "      - send: { node: a }\n", 10, 15,
+	   "send has no 'frames'")
+ERROR_CASE(err_send_hex_digit, SCEN
+	   "      - send: { node: a, frames: [\"0026 42x2\"] }\n", 10, 43,
+	   "'x' in a frame is not a hex digit")
+ERROR_CASE(err_send_odd, SCEN
+	   "      - send: { node: a, frames: \"002 61\" }\n", 10, 34,
+	   "odd number of hex digits (5)")
+ERROR_CASE(err_send_short, SCEN
+	   "      - send: { node: a, frames: \"00\" }\n", 10, 34,
+	   "1 octets after its source address; 2..1502")
+ERROR_CASE(err_send_empty, SCEN "      - send: { node: a, frames: [] }\n",
+	   10, 34, "frames is empty")
+ERROR_CASE(err_send_dst, SCEN
+	   "      - send: { node: a, dst: 01-80-c2-00-00-00, frames: \"0000\" }\n",
+	   10, 31, "dst '01-80-c2-00-00-00' is not a MAC address")
+ERROR_CASE(err_send_count, SCEN
+	   "      - send: { node: a, frames: \"0000\", count: 0 }\n", 10, 49,
+	   "count")
+ERROR_CASE(err_send_key, SCEN
+	   "      - send: { node: a, frames: \"0000\", vlan: 10 }\n", 10, 42,
+	   "unknown key 'vlan' in send")
 ERROR_CASE(err_expect_tree, SCEN "      - sleep: 1s\n    expect: { blocked: { 7: [a:p1] } }\n",
 	   11, 26, "MSTI 7 is not declared")
 ERROR_CASE(err_expect_flush, SCEN "      - sleep: 1s\n    expect: { flush: some }\n",
@@ -663,6 +709,45 @@ TEST(steps_parse)
 	CHECK_INT(s[7].sleep_ms, 60000);
 	CHECK_INT(s[7].mark.line, 17);
 	CHECK_INT(s[7].mark.col, 9);
+	topo_free(t);
+}
+
+TEST(oneway_and_send_parse)
+{
+	struct topo *t = parse_ok(
+		SCEN
+		"      - fail: { link: b:p1, mode: silent, direction: a->b }\n"
+		"      - fail: { link: a:p1, mode: silent, direction: b:p1 -> a:p1 }\n"
+		"      - fail: { link: a:p1, mode: silent }\n"
+		"      - send: { node: b, frames: [\"0007 4242.03:00\", \"88CC\"], "
+		"count: 5, pad: false, dst: \"01:80:C2:00:00:0E\" }\n"
+		"      - send: { node: a, port: p1, frames: \"0026\" }\n");
+	const struct topo_step *s;
+	char what[256];
+
+	CHECK(t != NULL);
+	s = t->scenarios[0].steps;
+	/* a->b: b stops hearing a; b is the link's second end */
+	CHECK_INT(s[0].deaf_end, 1);
+	CHECK_INT(s[0].mode, TOPO_FAIL_SILENT);
+	CHECK_INT(s[1].deaf_end, 0);
+	CHECK_INT(s[2].deaf_end, -1);
+	topo_step_describe(t, &s[1], what, sizeof(what));
+	CHECK_STR(what, "fail a:p1--b:p1 (silent, b:p1->a:p1 only)");
+	CHECK_INT(s[3].kind, TOPO_STEP_SEND);
+	CHECK_INT(s[3].send.node, 1);
+	CHECK_INT(s[3].send.port, 0);
+	CHECK_INT(s[3].send.n_frames, 2);
+	CHECK_STR(s[3].send.frames[0], "000742420300");
+	CHECK_STR(s[3].send.frames[1], "88cc");
+	CHECK_INT(s[3].send.count, 5);
+	CHECK(!s[3].send.pad);
+	CHECK_STR(s[3].send.dst, "01:80:c2:00:00:0e");
+	CHECK_INT(s[4].send.count, 1);
+	CHECK(s[4].send.pad);
+	CHECK_STR(s[4].send.dst, "01:80:c2:00:00:00");
+	topo_step_describe(t, &s[3], what, sizeof(what));
+	CHECK_STR(what, "send 2 frames x 5 from b:p1 to 01:80:c2:00:00:0e");
 	topo_free(t);
 }
 

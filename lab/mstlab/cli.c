@@ -78,6 +78,26 @@ static void summary_mst(FILE *out, const struct topo_mst *m)
 	}
 }
 
+/* "3 hosts: local (2 nodes), far (4 nodes); 2 links cross hosts" */
+static void summary_hosts(FILE *out, const struct topo *t)
+{
+	size_t crossing = 0;
+
+	fprintf(out, "  %zu hosts:", t->n_hosts);
+	for (size_t h = 0; h < t->n_hosts; h++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < t->n_nodes; i++)
+			n += t->nodes[i].host == h;
+		fprintf(out, "%s %s (%zu node%s)", h ? "," : "",
+			t->hosts[h].name, n, n == 1 ? "" : "s");
+	}
+	for (size_t l = 0; l < t->n_links; l++)
+		crossing += topo_link_crosses(t, l);
+	fprintf(out, "; %zu link%s cross%s hosts (VXLAN)\n", crossing,
+		crossing == 1 ? "" : "s", crossing == 1 ? "es" : "");
+}
+
 static const struct opt_spec check_spec = {
 	.flags = OPT_QUIET, .min_words = 1, .max_words = 1,
 };
@@ -109,6 +129,8 @@ static int cmd_check(struct cli *c)
 				topo_role_name((enum topo_role)r));
 	fprintf(c->out, "\n  %zu link%s\n", t->n_links,
 		t->n_links == 1 ? "" : "s");
+	if (t->hosts_given)
+		summary_hosts(c->out, t);
 	summary_mst(c->out, &t->mst);
 	for (size_t i = 0; i < t->n_scenarios; i++)
 		fprintf(c->out, "  scenario %s: %zu step%s%s\n",

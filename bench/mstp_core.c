@@ -78,7 +78,7 @@ static bool ring_up(struct sim *sim)
 	for (unsigned int i = 0; i < 4; i++) {
 		sim_config(&cfg, i, 2, mstids, 2, &table);
 		cfg.log_level = MSTP_LOG_INFO;
-		if (!sim_add_bridge(sim, &cfg))
+		if (!sim_add_bridge(sim, &cfg, &table))
 			return false;
 		for (unsigned int t = 0; t < 3; t++)
 			if (mstp_set_bridge_priority(sim->br[i], t, prio[i][t]))

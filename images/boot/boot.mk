@@ -3,7 +3,8 @@
 # process costs a booting guest ~20 ms, a dynamic one more).
 BOOT_PROGRAMS := mstlab-init mstlab-run-user-data
 GUEST_PROGRAMS += $(BOOT_PROGRAMS)
-mstlab-init_SRCS := images/boot/init.c images/boot/boot_log.c
+mstlab-init_SRCS := images/boot/init.c images/boot/identity.c \
+	images/boot/boot_log.c
 mstlab-run-user-data_SRCS := images/boot/run_user_data.c \
 	images/boot/boot_log.c
 

@@ -6,13 +6,20 @@
  * then hands over to busybox init (etc/inittab): the guest agent, the
  * user-data, a console shell on Enter, a clean power-off on request.
  * A shell script did this with ~20 processes: ~0.3 s of a TCG boot.
+ *
+ * Booted as a template (mstlab.template=1 on the command line), it stops
+ * before the seed, waiting for an identity on its identity port; the
+ * host saves it there and every guest restored from it goes on from that
+ * read with an identity of its own (identity.c).
  */
 #include "boot_log.h"
+#include "identity.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -105,9 +112,26 @@ static int copy_file(const char *from, const char *to, mode_t mode)
 	return rc;
 }
 
+/*
+ * A guest restored from a template probed its disks in the template,
+ * whose seed was a blank of the same size: what the kernel cached of it
+ * (the partition scan's sectors, the file system's first) must go before
+ * this guest's own seed is read.
+ */
+static void forget_cached_sectors(const char *dev)
+{
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || ioctl(fd, BLKFLSBUF, 0))
+		console_log("mstlab-init: cannot drop the cache of %s: %s",
+			    dev, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 /* The seed: the first virtio disk holding a vfat file system with
  * meta-data. */
-static void read_seed(void)
+static void read_seed(bool restored)
 {
 	char dev[] = "/dev/vda", name[HOST_NAME_MAX + 1];
 	struct stat st;
@@ -115,6 +139,8 @@ static void read_seed(void)
 	for (; dev[7] <= 'z'; dev[7]++) {
 		if (stat(dev, &st) || !S_ISBLK(st.st_mode))
 			continue;
+		if (restored)
+			forget_cached_sectors(dev);
 		if (mount(dev, "/seed", "vfat", MS_RDONLY, NULL))
 			continue;
 		if (!access("/seed/meta-data", F_OK))
@@ -232,6 +258,7 @@ int main(void)
 	char *const argv[] = { "/bin/busybox", "init", NULL };
 	char host[HOST_NAME_MAX + 1] = "?";
 	struct utsname u;
+	bool restored;
 
 	/* It mounts over /proc, /run and /dev/pts: never on a host where
 	 * someone runs it by mistake (say, asking for --help). */
@@ -242,8 +269,14 @@ int main(void)
 	}
 	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
 	mount_pseudo();
-	free_page_reporting();
-	read_seed();
+	/* A template has no free page reporting: its guests' RAM maps its
+	 * file, which a report would punch holes in (identity.h). */
+	restored = identity_template_boot();
+	if (restored)
+		identity_wait_and_take();
+	else
+		free_page_reporting();
+	read_seed(restored);
 	mount_shares();
 	loopback_up();
 	gethostname(host, sizeof(host) - 1);

@@ -20,6 +20,8 @@ const char *plan_strerror(enum plan_err err)
 		return "no such node";
 	case PLAN_ENOMSTD:
 		return "that node runs no mstd (a host, or stp: kernel)";
+	case PLAN_ENOTEMPLATE:
+		return "that node's role comes up cold only (a dsa-switch)";
 	}
 	return "unknown error";
 }

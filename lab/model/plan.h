@@ -19,6 +19,7 @@
 
 #include <net/if.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "sbuf.h"
 #include "topo.h"
@@ -31,6 +32,7 @@ enum plan_err {
 	PLAN_EPATH,		/* a host path is empty, relative or too long */
 	PLAN_ENODE,		/* no such node */
 	PLAN_ENOMSTD,		/* the node runs no mstd */
+	PLAN_ENOTEMPLATE,	/* the node's role comes up cold only */
 };
 const char *plan_strerror(enum plan_err err);
 
@@ -38,6 +40,30 @@ enum plan_virt {
 	PLAN_VIRT_QEMU,		/* TCG: works everywhere */
 	PLAN_VIRT_KVM,
 };
+
+/*
+ * How a node's domain comes up (docs/design/templates.md). A template is
+ * a guest of one shape (kernel, image, machine, vCPUs, memory, NICs,
+ * kernel arguments: plan_template_shape()) booted until its /init waits
+ * for an identity, then saved; a clone is a domain of a lab node started
+ * from that saved state, its RAM the template's file mapped
+ * copy-on-write, which then takes the node's identity (plan_identity()).
+ */
+enum plan_boot {
+	PLAN_BOOT_COLD,		/* the kernel boots with the node's devices */
+	PLAN_BOOT_TEMPLATE,	/* the template of the node's shape */
+	PLAN_BOOT_CLONE,	/* the node, from its shape's template */
+};
+
+/* A template's files stand in its folder as those of a node of this
+ * name would in a run folder: seed/template.img, qga/template.sock... */
+#define PLAN_TEMPLATE_NODE "template"
+/* The kernel argument of a template boot, and the virtio serial port a
+ * template waits on: images/boot/identity.h says the same. */
+#define PLAN_TEMPLATE_ARG "mstlab.template=1"
+#define PLAN_IDENTITY_PORT "org.mstlab.identity.0"
+/* QEMU's id for the guest RAM of a template or a clone. */
+#define PLAN_TEMPLATE_RAM_ID "mstlab-ram"
 
 /*
  * Host paths the domain XML refers to; all absolute. Inside run_dir the
@@ -51,6 +77,12 @@ struct plan_params {
 	const char *kernel[2];		/* by enum topo_kernel */
 	const char *initrd;
 	const char *tools;		/* 9p "tools", read-only; NULL: none */
+	enum plan_boot boot;
+	/* Template and clone: the template's guest RAM file, which the
+	 * template writes (shared) and a clone maps copy-on-write. */
+	const char *template_ram;
+	/* Template: its domain's name; run_dir is then its folder. */
+	const char *template_name;
 };
 
 struct plan_nic {
@@ -107,6 +139,31 @@ void plan_free(struct plan *p);
 enum plan_err plan_domain_xml(const struct plan *p,
 			      const struct plan_params *pp, int node,
 			      struct sbuf *out);
+/*
+ * Whether the node can come up from a template: not a dsa-switch, whose
+ * emulated switch claims its NICs by their lab MACs at boot (its kernel
+ * arguments name them), so no two labs share its shape.
+ */
+bool plan_node_templated(const struct plan *p, int node);
+/*
+ * The node's shape: its template's domain XML with every host path a
+ * placeholder. Two nodes whose shapes are the same text (and whose
+ * kernel and image files are the same) can come from one template.
+ */
+enum plan_err plan_template_shape(const struct plan *p,
+				  const struct plan_params *pp, int node,
+				  struct sbuf *out);
+/* A template's address for NIC @port (by topo_port position):
+ * 06:00:00:00:00:<port + 1>, never a lab's (02:...). */
+void plan_template_mac(size_t port, char out[18]);
+/*
+ * What the node's clone is told once it runs (images/boot/identity.h):
+ * the host's wall clock @now, 32 bytes of fresh entropy, and each NIC's
+ * address in the lab against the template's.
+ */
+enum plan_err plan_identity(const struct plan *p, int node,
+			    const struct timespec *now,
+			    const uint8_t entropy[32], struct sbuf *out);
 /* One NIC's <interface> element with its link state: what libvirt's
  * virDomainUpdateDeviceFlags needs to change the carrier. */
 enum plan_err plan_nic_xml(const struct plan *p, int node, int port, bool up,

@@ -4,6 +4,8 @@
  * guest runs at boot to become what the topology says (NIC names, bridge,
  * VLANs, MST, mstd, addresses, static impairments). Every name and value
  * that comes from the topology is emitted as one single-quoted shell word.
+ * And what a node restored from a template is told before it reads its
+ * seed: plan_identity().
  */
 #include "plan.h"
 
@@ -319,6 +321,29 @@ enum plan_err plan_user_data(const struct plan *p, int node, struct sbuf *o)
 	sbuf_puts(o, "echo ");
 	sbuf_shell(o, "mstlab: node configured");
 	sbuf_puts(o, "\n");
+	return sbuf_failed(o) ? PLAN_ENOMEM : PLAN_OK;
+}
+
+enum plan_err plan_identity(const struct plan *p, int node,
+			    const struct timespec *now,
+			    const uint8_t entropy[32], struct sbuf *o)
+{
+	const struct topo_node *n;
+	char mac[18];
+
+	if (node < 0 || (size_t)node >= p->topo->n_nodes)
+		return PLAN_ENODE;
+	n = &p->topo->nodes[node];
+	sbuf_printf(o, "mstlab-identity 1\nclock %lld %ld\nrandom ",
+		    (long long)now->tv_sec, (long)now->tv_nsec);
+	for (int i = 0; i < 32; i++)
+		sbuf_printf(o, "%02x", entropy[i]);
+	sbuf_puts(o, "\n");
+	for (size_t j = 0; j < n->n_ports; j++) {
+		plan_template_mac(j, mac);
+		sbuf_printf(o, "nic %s %s\n", mac, p->nodes[node].nic[j].mac_str);
+	}
+	sbuf_puts(o, "end\n");
 	return sbuf_failed(o) ? PLAN_ENOMEM : PLAN_OK;
 }
 

@@ -5,6 +5,7 @@
  */
 #include "plan.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/un.h>
 
@@ -43,6 +44,26 @@ static bool socket_path_ok(const char *run_dir, const char *node)
 
 	return strlen(run_dir) + strlen("/qga/") + strlen(node) +
 	       strlen(".sock") < sizeof(sun.sun_path);
+}
+
+/* The name of the node's files in the run folder (seed, agent socket,
+ * console log); a template's stand-in in its own folder. */
+static const char *file_name(const struct plan_params *pp,
+			     const struct topo_node *n)
+{
+	return pp->boot == PLAN_BOOT_TEMPLATE ? PLAN_TEMPLATE_NODE : n->name;
+}
+
+/* A word of a QEMU option list (key=value,...): a comma is doubled. */
+static void qemu_opt_xml(struct sbuf *x, const char *s)
+{
+	for (; *s; s++) {
+		char c[2] = { *s, 0 };
+
+		sbuf_xml(x, c);
+		if (*s == ',')
+			sbuf_puts(x, ",");
+	}
 }
 
 /* dir[/sub/name.ext], escaped */
@@ -120,61 +141,118 @@ static void cputune_xml(struct sbuf *x, const struct topo_node *n)
 		  "  </cputune>\n");
 }
 
+/*
+ * A NIC on its link's bridge; a template's on a tap of its own, linked
+ * to nothing (its guest never brings it up), with the template's
+ * address: the same virtio device, and nothing of a lab's in the shape.
+ */
 static void nic_xml(struct sbuf *x, const struct plan *p,
-		    const struct topo_node *n, size_t j, bool up)
+		    const struct plan_params *pp, const struct topo_node *n,
+		    size_t j, bool up)
 {
 	const struct topo_port *port = &n->ports[j];
 	const struct plan_nic *nic = &p->nodes[n->index].nic[j];
+	bool tpl = pp && pp->boot == PLAN_BOOT_TEMPLATE;
+	char mac[18];
 
-	sbuf_puts(x, "    <interface type='bridge'>\n      <mac address='");
-	sbuf_xml(x, nic->mac_str);
-	sbuf_puts(x, "'/>\n      <source bridge='");
-	sbuf_xml(x, p->links[port->link].bridge);
-	sbuf_puts(x, "'/>\n      <target dev='");
-	sbuf_xml(x, nic->tap);
-	sbuf_puts(x, "'/>\n"
-		  "      <model type='virtio'/>\n");
+	sbuf_printf(x, "    <interface type='%s'>\n      <mac address='",
+		    tpl ? "ethernet" : "bridge");
+	if (tpl) {
+		plan_template_mac(j, mac);
+		sbuf_puts(x, mac);
+		sbuf_puts(x, "'/>\n");
+	} else {
+		sbuf_xml(x, nic->mac_str);
+		sbuf_puts(x, "'/>\n      <source bridge='");
+		sbuf_xml(x, p->links[port->link].bridge);
+		sbuf_puts(x, "'/>\n      <target dev='");
+		sbuf_xml(x, nic->tap);
+		sbuf_puts(x, "'/>\n");
+	}
+	sbuf_puts(x, "      <model type='virtio'/>\n");
 	/* A host's probe-gen sends XDP live frames: virtio_net gives XDP
 	 * its own TX queue per CPU only with queue pairs for them on top
 	 * of one per CPU; fewer, and XDP shares a queue under a lock. */
 	if (n->role == TOPO_ROLE_HOST)
 		sbuf_printf(x, "      <driver queues='%u'/>\n",
 			    2 * (n->vcpus ? n->vcpus : 1));
-	sbuf_printf(x, "      <link state='%s'/>\n      <alias name='ua-",
-		    up ? "up" : "down");
-	sbuf_xml(x, port->name);
-	sbuf_puts(x, "'/>\n    </interface>\n");
+	sbuf_printf(x, "      <link state='%s'/>\n", up ? "up" : "down");
+	if (!tpl) {
+		sbuf_puts(x, "      <alias name='ua-");
+		sbuf_xml(x, port->name);
+		sbuf_puts(x, "'/>\n");
+	}
+	sbuf_puts(x, "    </interface>\n");
 }
 
-enum plan_err plan_domain_xml(const struct plan *p,
-			      const struct plan_params *pp, int node,
-			      struct sbuf *x)
+/*
+ * The guest RAM of a template or a clone is a file, the template's
+ * (QEMU's command line through libvirt's passthrough, which replaces the
+ * machine's RAM backend): written through by the template (share=on),
+ * mapped copy-on-write by its clones (share=off), whose pages the
+ * template's file thus holds once for all of them. A clone waits for
+ * the template's saved state (-incoming defer), which mstlab feeds it.
+ */
+static void template_qemu_args(struct sbuf *x, const struct plan_params *pp,
+			       const struct topo_node *n)
+{
+	static const char arg[] = "    <qemu:arg value='";
+
+	sbuf_printf(x, "  <qemu:commandline>\n%s-object'/>\n%s"
+		    "memory-backend-file,id=" PLAN_TEMPLATE_RAM_ID
+		    ",size=%uM,mem-path=", arg, arg, n->memory_mib);
+	qemu_opt_xml(x, pp->template_ram);
+	sbuf_printf(x, ",share=%s'/>\n%s-machine'/>\n%smemory-backend="
+		    PLAN_TEMPLATE_RAM_ID "'/>\n",
+		    pp->boot == PLAN_BOOT_TEMPLATE ? "on" : "off", arg, arg);
+	if (pp->boot == PLAN_BOOT_CLONE)
+		sbuf_printf(x, "%s-incoming'/>\n%sdefer'/>\n", arg, arg);
+	sbuf_puts(x, "  </qemu:commandline>\n");
+}
+
+/* The node's domain; @overlay is its overlay folder (a placeholder in
+ * the shape), or "". */
+static enum plan_err domain_xml(const struct plan *p,
+				const struct plan_params *pp, int node,
+				const char *overlay, struct sbuf *x)
 {
 	const struct topo *t = p->topo;
 	const struct topo_node *n;
-	const char *kernel;
+	const char *kernel, *name;
+	bool tpl = pp->boot != PLAN_BOOT_COLD;
 
 	if (node < 0 || (size_t)node >= t->n_nodes)
 		return PLAN_ENODE;
 	n = &t->nodes[node];
+	name = file_name(pp, n);
 	kernel = pp->kernel[n->kernel];
 	if (!path_ok(pp->run_dir) || !path_ok(kernel) || !path_ok(pp->initrd) ||
 	    (pp->tools && !path_ok(pp->tools)) ||
-	    (n->overlay[0] && !path_ok(n->overlay)) ||
-	    !socket_path_ok(pp->run_dir, n->name))
+	    (overlay[0] && !path_ok(overlay)) ||
+	    (tpl && !path_ok(pp->template_ram)) ||
+	    (pp->boot == PLAN_BOOT_TEMPLATE && !pp->template_name) ||
+	    !socket_path_ok(pp->run_dir, name))
 		return PLAN_EPATH;
 
-	sbuf_printf(x, "<domain type='%s'>\n  <name>",
-		    pp->virt == PLAN_VIRT_KVM ? "kvm" : "qemu");
-	sbuf_xml(x, p->nodes[node].domain);
-	sbuf_puts(x, "</name>\n  <title>mstlab ");
-	sbuf_xml(x, t->name);
-	sbuf_puts(x, ": ");
-	sbuf_xml(x, n->name);
-	sbuf_printf(x, " (%s)</title>\n  <description>" PLAN_RUN_LABEL,
-		    topo_role_name(n->role));
-	path_xml(x, pp->run_dir, NULL, NULL, NULL);
-	sbuf_puts(x, "</description>\n");
+	sbuf_printf(x, "<domain type='%s'%s>\n  <name>",
+		    pp->virt == PLAN_VIRT_KVM ? "kvm" : "qemu",
+		    tpl ? " xmlns:qemu='http://libvirt.org/schemas/domain/"
+			  "qemu/1.0'" : "");
+	if (pp->boot == PLAN_BOOT_TEMPLATE) {
+		/* Nothing of a lab: not even the run folder. */
+		sbuf_xml(x, pp->template_name);
+		sbuf_puts(x, "</name>\n  <title>mstlab template</title>\n");
+	} else {
+		sbuf_xml(x, p->nodes[node].domain);
+		sbuf_puts(x, "</name>\n  <title>mstlab ");
+		sbuf_xml(x, t->name);
+		sbuf_puts(x, ": ");
+		sbuf_xml(x, n->name);
+		sbuf_printf(x, " (%s)</title>\n  <description>"
+			    PLAN_RUN_LABEL, topo_role_name(n->role));
+		path_xml(x, pp->run_dir, NULL, NULL, NULL);
+		sbuf_puts(x, "</description>\n");
+	}
 	sbuf_printf(x, "  <memory unit='MiB'>%u</memory>\n"
 		    "  <vcpu placement='static'>%u</vcpu>\n",
 		    n->memory_mib, n->vcpus);
@@ -197,6 +275,8 @@ enum plan_err plan_domain_xml(const struct plan *p,
 		sbuf_printf(x, " amd_smu_sim.proto_ver=%u", n->hsmp_protocol);
 	if (n->role == TOPO_ROLE_DSA_SWITCH)
 		dsa_ports_arg(x, p, node);
+	if (pp->boot == PLAN_BOOT_TEMPLATE)
+		sbuf_puts(x, " " PLAN_TEMPLATE_ARG);
 	sbuf_puts(x, "</cmdline>\n  </os>\n  <features>\n    <acpi/>\n");
 	/* TCG's translation cache defaults to 1 GiB per VM. A boot
 	 * generates ~50 MiB; what a bridge runs after it (its kernel paths,
@@ -211,7 +291,8 @@ enum plan_err plan_domain_xml(const struct plan *p,
 			  "</tb-cache>\n    </tcg>\n");
 	sbuf_puts(x, "  </features>\n");
 	cpu_xml(x, n, pp->virt);
-	cputune_xml(x, n);
+	if (pp->boot != PLAN_BOOT_TEMPLATE)
+		cputune_xml(x, n);
 	/* A guest that reboots or panics (panic=-1) stops: never loops. */
 	sbuf_puts(x, "  <clock offset='utc'/>\n"
 		  "  <on_poweroff>destroy</on_poweroff>\n"
@@ -224,7 +305,7 @@ enum plan_err plan_domain_xml(const struct plan *p,
 	sbuf_puts(x, "    <disk type='file' device='disk'>\n"
 		  "      <driver name='qemu' type='raw'/>\n"
 		  "      <source file='");
-	path_xml(x, pp->run_dir, "seed", n->name, ".img");
+	path_xml(x, pp->run_dir, "seed", name, ".img");
 	sbuf_puts(x, "'/>\n      <target dev='vda' bus='virtio'/>\n"
 		  "      <readonly/>\n    </disk>\n");
 
@@ -232,12 +313,12 @@ enum plan_err plan_domain_xml(const struct plan *p,
 		  "      <source dir='");
 	path_xml(x, pp->run_dir, NULL, NULL, NULL);
 	sbuf_puts(x, "'/>\n      <target dir='lab'/>\n    </filesystem>\n");
-	if (n->overlay[0]) {
+	if (overlay[0]) {
 		/* The node's own files, copied over / by its user-data;
 		 * passthrough keeps their modes. */
 		sbuf_puts(x, "    <filesystem type='mount' "
 			  "accessmode='passthrough'>\n      <source dir='");
-		path_xml(x, n->overlay, NULL, NULL, NULL);
+		path_xml(x, overlay, NULL, NULL, NULL);
 		sbuf_puts(x, "'/>\n      <target dir='overlay'/>\n"
 			  "      <readonly/>\n    </filesystem>\n");
 	}
@@ -252,31 +333,88 @@ enum plan_err plan_domain_xml(const struct plan *p,
 
 	sbuf_puts(x, "    <channel type='unix'>\n"
 		  "      <source mode='bind' path='");
-	path_xml(x, pp->run_dir, "qga", n->name, ".sock");
+	path_xml(x, pp->run_dir, "qga", name, ".sock");
 	sbuf_puts(x, "'/>\n      <target type='virtio' "
 		  "name='org.qemu.guest_agent.0'/>\n    </channel>\n");
+	if (tpl) {
+		/* Where a template waits for its identity
+		 * (images/boot/identity.h), mstlab at the other end. */
+		sbuf_puts(x, "    <channel type='unix'>\n"
+			  "      <source mode='bind' path='");
+		path_xml(x, pp->run_dir, "qga", name, ".id");
+		sbuf_puts(x, "'/>\n      <target type='virtio' name='"
+			  PLAN_IDENTITY_PORT "'/>\n    </channel>\n");
+	}
 
 	sbuf_puts(x, "    <serial type='pty'>\n      <log file='");
-	path_xml(x, pp->run_dir, "console", n->name, ".log");
+	path_xml(x, pp->run_dir, "console", name, ".log");
 	sbuf_puts(x, "' append='off'/>\n      <target port='0'/>\n"
 		  "    </serial>\n    <console type='pty'>\n"
 		  "      <target type='serial' port='0'/>\n    </console>\n");
 
 	for (size_t j = 0; j < n->n_ports; j++)
-		nic_xml(x, p, n, j, true);
+		nic_xml(x, p, pp, n, j, true);
 
 	sbuf_puts(x, "    <rng model='virtio'>\n      <backend "
 		  "model='random'>/dev/urandom</backend>\n    </rng>\n");
 	/* No ballooning: free page reporting alone, through which the guest
-	 * hands back what it freed after boot (see images/boot/init.c). */
-	sbuf_puts(x, "    <memballoon model='virtio' freePageReporting='on'/>\n"
-		  "    <video>\n      <model type='none'/>\n    </video>\n"
+	 * hands back what it freed after boot (see images/boot/init.c).
+	 * Not from a template: this QEMU would punch the pages a clone
+	 * reports out of the file all its template's clones map. */
+	sbuf_puts(x, tpl ? "    <memballoon model='none'/>\n" :
+		  "    <memballoon model='virtio' freePageReporting='on'/>\n");
+	sbuf_puts(x, "    <video>\n      <model type='none'/>\n    </video>\n"
 		  "  </devices>\n");
 	/* QEMU as root: it writes the run folder (9p share, agent socket)
 	 * that mstlab, running as root, created. */
 	sbuf_puts(x, "  <seclabel type='static' model='dac' relabel='no'>\n"
-		  "    <label>+0:+0</label>\n  </seclabel>\n</domain>\n");
+		  "    <label>+0:+0</label>\n  </seclabel>\n");
+	if (tpl)
+		template_qemu_args(x, pp, n);
+	sbuf_puts(x, "</domain>\n");
 	return sbuf_failed(x) ? PLAN_ENOMEM : PLAN_OK;
+}
+
+enum plan_err plan_domain_xml(const struct plan *p,
+			      const struct plan_params *pp, int node,
+			      struct sbuf *x)
+{
+	if (node < 0 || (size_t)node >= p->topo->n_nodes)
+		return PLAN_ENODE;
+	if (pp->boot != PLAN_BOOT_COLD && !plan_node_templated(p, node))
+		return PLAN_ENOTEMPLATE;
+	return domain_xml(p, pp, node, p->topo->nodes[node].overlay, x);
+}
+
+bool plan_node_templated(const struct plan *p, int node)
+{
+	return node >= 0 && (size_t)node < p->topo->n_nodes &&
+	       p->topo->nodes[node].role != TOPO_ROLE_DSA_SWITCH;
+}
+
+enum plan_err plan_template_shape(const struct plan *p,
+				  const struct plan_params *pp, int node,
+				  struct sbuf *x)
+{
+	struct plan_params shape = {
+		.virt = pp->virt, .run_dir = "/template",
+		.kernel = { "/kernel", "/kernel" }, .initrd = "/initrd",
+		.tools = pp->tools ? "/tools" : NULL,
+		.boot = PLAN_BOOT_TEMPLATE, .template_ram = "/ram",
+		.template_name = "mstlab-template",
+	};
+
+	if (node < 0 || (size_t)node >= p->topo->n_nodes)
+		return PLAN_ENODE;
+	if (!plan_node_templated(p, node))
+		return PLAN_ENOTEMPLATE;
+	return domain_xml(p, &shape, node,
+			  p->topo->nodes[node].overlay[0] ? "/overlay" : "", x);
+}
+
+void plan_template_mac(size_t port, char out[18])
+{
+	snprintf(out, 18, "06:00:00:00:00:%02zx", (port + 1) & 0xff);
 }
 
 enum plan_err plan_nic_xml(const struct plan *p, int node, int port, bool up,
@@ -287,6 +425,6 @@ enum plan_err plan_nic_xml(const struct plan *p, int node, int port, bool up,
 	if (node < 0 || (size_t)node >= t->n_nodes || port < 0 ||
 	    (size_t)port >= t->nodes[node].n_ports)
 		return PLAN_ENODE;
-	nic_xml(x, p, &t->nodes[node], (size_t)port, up);
+	nic_xml(x, p, NULL, &t->nodes[node], (size_t)port, up);
 	return sbuf_failed(x) ? PLAN_ENOMEM : PLAN_OK;
 }

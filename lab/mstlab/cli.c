@@ -11,6 +11,7 @@
 #include "cmd_checks.h"
 #include "cmd_lab.h"
 #include "cmd_serve.h"
+#include "cmd_templates.h"
 #include "cmd_watch.h"
 #include "graphviz.h"
 #include "opts.h"
@@ -361,6 +362,7 @@ LAB_COMMAND(decode)
 LAB_COMMAND(verdict)
 LAB_COMMAND(watch)
 LAB_COMMAND(serve)
+LAB_COMMAND(templates)
 
 static const struct command {
 	const char *name;
@@ -372,10 +374,12 @@ static const struct command {
 	{ "check", cmd_check, "check TOPO.yaml|-       validate, start nothing", NULL, false },
 	{ "graph", cmd_graph, "graph TOPO.yaml [-o F.dot|.svg|.png|.pdf]  Graphviz", NULL, false },
 	{ "plan", cmd_plan, "plan TOPO.yaml [--json | --xml NODE ...]  names, MACs, XML, seeds", plan_usage, false },
-	{ "up", cli_up, "up TOPO.yaml            start the lab, leave it up", NULL, true },
+	{ "up", cli_up, "up TOPO.yaml [--boot cold|template]  start the lab, leave it up", NULL, true },
 	{ "down", cli_down, "down TOPO.yaml|LAB      tear it down (also after a crash)", NULL, true },
-	{ "run", cli_run, "run TOPO.yaml [-s SCENARIO] [--keep]  up, scenarios, down",
-	  "run TOPO.yaml [-s|--scenario SCENARIO] [--keep]  up, scenarios, down", true },
+	{ "run", cli_run, "run TOPO.yaml [-s SCENARIO] [--keep] [--boot cold|template]\n"
+	  "                    up, scenarios, down",
+	  "run TOPO.yaml [-s|--scenario SCENARIO] [--keep] [--boot cold|template]\n"
+	  "                    up, scenarios, down", true },
 	{ "status", cli_status, "status TOPO.yaml|LAB [--json]  nodes of a lab that is up", NULL, true },
 	{ "exec", cli_exec, "exec [-n] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]  (stdin goes too)",
 	  "exec [-n|--no-stdin] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]\n"
@@ -395,10 +399,12 @@ static const struct command {
 	{ "decode", cli_decode, "decode FILE.pcap [--json]  BPDUs, one per line",
 	  "decode FILE.pcap [-j|--json]  BPDUs, one per line", false },
 	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run", NULL, false },
+	{ "templates", cli_templates, TEMPLATES_USAGE, NULL, true },
 };
 
 static const char lab_options[] =
-	"options of up, down, run, status, exec, shell, console and link:\n"
+	"options of up, down, run, status, exec, shell, console, link and\n"
+	"templates build:\n"
 	"  --results DIR        run folders (default: results/ beside the build folder)\n"
 	"  --uri URI            libvirt (default: $MSTLAB_URI, else qemu:///system)\n"
 	"  --virt auto|qemu|kvm KVM only if a test boot works (auto), or forced\n"
@@ -442,7 +448,7 @@ static char **options_after_command(int argc, char **argv, const char **bad)
 {
 	static const char *const with_value[] = { "--results", "--uri",
 		"--virt", "--kernel", "--debug-kernel", "--initrd", "-s",
-		"--scenario", NULL };
+		"--scenario", "--boot", NULL };
 	char **v = calloc((size_t)argc + 1, sizeof(*v));
 	int i = 1, n = 1, first;
 

@@ -67,39 +67,20 @@ static int clear_stale(struct runtime *rt)
 /* Connect, pick the accelerator, create the run and start everything. */
 static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 {
-	struct errbuf err = { "" }, msg;
-	struct topo_error te;
-	enum plan_virt virt;
+	struct errbuf err = { "" };
+	struct plan_params pp;
 
-	/* What only the host can say (overlay folders, the kernel and
-	 * image), before anything is started. */
-	if (topo_check_host(rt->t, &te)) {
-		fprintf(rt->err, "%s\n", topo_error_format(&te, &msg));
-		return -1;
-	}
-	if (runtime_check_images(rt))
-		return -1;
-	runtime_signals();
-	/* The accelerator first: libvirtd must not even try a broken KVM. */
-	virt = rt->virt >= 0 ? (enum plan_virt)rt->virt :
-	       services_virt(rt->kernel[0], rt->initrd, rt->cache, rt->err);
-	if (runtime_connect(rt, autodestroy, virt) || clear_stale(rt))
+	if (runtime_start(rt, autodestroy, &pp) || clear_stale(rt))
 		return -1;
 	if (lab_init(l, rt->t, &rt->ops, rt->results, rt->err, &err)) {
 		fprintf(rt->err, "mstlab: %s\n", err.msg);
 		return -1;
 	}
 	guardian_arm(rt->guardian, l->run_dir);
-	l->pp.kernel[0] = rt->kernel[0];
-	l->pp.kernel[1] = rt->kernel[1];
-	l->pp.initrd = rt->initrd;
-	l->pp.tools = paths_tools_share(rt->initrd, rt->tools,
-					sizeof(rt->tools));
-	if (!l->pp.tools)
-		fprintf(rt->err, "mstlab: warning: no tools share beside %s: "
-			"the guests will lack tcpdump, ethtool and bash (make "
-			"image builds both)\n", rt->initrd);
-	l->pp.virt = virt;
+	pp.run_dir = l->pp.run_dir;
+	l->pp = pp;
+	l->boot = rt->boot;
+	runtime_template_cache(rt, l->tpl_cache, sizeof(l->tpl_cache));
 	services_check_host(rt->err);
 	fprintf(rt->err, "mstlab: lab %s: %zu nodes, %zu links, %s; run "
 		"folder %s\n", rt->t->name, rt->t->n_nodes, rt->t->n_links,
@@ -116,7 +97,8 @@ int cmd_up(int argc, char **argv, FILE *out, FILE *err)
 	struct runtime rt;
 	struct lab l = { 0 };
 	int rc = runtime_parse(&rt, argc, argv, out, err,
-			       "up TOPO.yaml [--virt auto|qemu|kvm]");
+			       "up TOPO.yaml [--boot cold|template] "
+			       "[--virt auto|qemu|kvm]");
 
 	if (rc)
 		goto out;
@@ -173,7 +155,8 @@ static bool has_scenario(const struct topo *t, const char *name)
 }
 
 static const char run_usage[] =
-	"run TOPO.yaml [-s SCENARIO] [--keep] [--virt auto|qemu|kvm]";
+	"run TOPO.yaml [-s SCENARIO] [--keep] [--boot cold|template]\n"
+	"                  [--virt auto|qemu|kvm]";
 
 int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 {

@@ -9,7 +9,7 @@
 # typed on the line is ever evaluated: it is passed to mstlab as an
 # argument.
 
-_mstlab_commands='check graph plan up down run status exec shell console link watch serve decode verdict'
+_mstlab_commands='check graph plan up down run status exec shell console link watch serve decode verdict templates'
 _mstlab_lab_options='--results --uri --virt --kernel --debug-kernel --initrd'
 
 # _mstlab_options COMMAND: the options it takes (--help aside).
@@ -17,9 +17,10 @@ _mstlab_options() {
 	case $1 in
 	graph) echo '-o' ;;
 	plan) echo '--json --xml --user-data --meta-data --mstd-conf --virt --run --kernel --debug-kernel --initrd' ;;
-	up | down | shell | console | link) echo "$_mstlab_lab_options" ;;
+	down | shell | console | link | templates) echo "$_mstlab_lab_options" ;;
+	up) echo "--boot $_mstlab_lab_options" ;;
 	exec) echo "-n --no-stdin --timeout $_mstlab_lab_options" ;;
-	run) echo "-s --scenario --keep $_mstlab_lab_options" ;;
+	run) echo "-s --scenario --keep --boot $_mstlab_lab_options" ;;
 	status) echo "--json $_mstlab_lab_options" ;;
 	watch) echo '--json -j --count --for --replay --follow' ;;
 	serve) echo '--listen --token-file --read-only --uri' ;;
@@ -33,7 +34,7 @@ _mstlab_takes_value() {
 	-o | -s | --scenario | --results | --uri | --virt | --kernel | \
 		--debug-kernel | --initrd | --xml | --user-data | --meta-data | \
 		--mstd-conf | --run | --count | --for | --timeout | --listen | \
-		--token-file) return 0 ;;
+		--token-file | --boot) return 0 ;;
 	esac
 	return 1
 }
@@ -145,6 +146,7 @@ _mstlab() {
 				_mstlab_reply -W 'auto qemu kvm'
 			fi
 			;;
+		--boot) _mstlab_reply -W 'cold template' ;;
 		--results | --run) compopt -o filenames 2>/dev/null
 			_mstlab_reply -d ;;
 		--kernel | --debug-kernel | --initrd | -o | --token-file) _mstlab_files ;;
@@ -181,6 +183,8 @@ _mstlab() {
 		fi
 		;;
 	link:2) _mstlab_reply -W 'fail restore' ;;
+	templates:0) _mstlab_reply -W 'list build clear' ;;
+	templates:1) [[ $topo == build ]] && _mstlab_files yaml yml ;;
 	link:3) _mstlab_reply -W 'carrier silent' ;;
 	esac
 	return 0

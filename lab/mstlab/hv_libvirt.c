@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * struct hv_ops over the libvirt C API: transient domains, the NIC link
- * state and the guest agent (libvirt-qemu). libvirt's own error printing
+ * state, the guest agent and QEMU's monitor (libvirt-qemu). libvirt's own error printing
  * is silenced: every failure comes back as one line in err.
  */
 #include "hv_libvirt.h"
@@ -93,17 +93,21 @@ static int start_slot(struct hv_libvirt *h, struct errbuf *err)
 	return best;
 }
 
-static int hv_start(void *ctx, const char *xml, struct errbuf *err)
+static int hv_start(void *ctx, const char *xml, unsigned flags,
+		    struct errbuf *err)
 {
 	struct hv_libvirt *h = ctx;
 	int slot = start_slot(h, err);
+	unsigned vflags = 0;
 	virDomainPtr dom;
 
 	if (slot < 0)
 		return -1;
-	dom = virDomainCreateXML(h->start_conn[slot], xml,
-				 h->autodestroy ? VIR_DOMAIN_START_AUTODESTROY :
-						  0);
+	if (h->autodestroy || (flags & HV_START_AUTODESTROY))
+		vflags |= VIR_DOMAIN_START_AUTODESTROY;
+	if (flags & HV_START_PAUSED)
+		vflags |= VIR_DOMAIN_START_PAUSED;
+	dom = virDomainCreateXML(h->start_conn[slot], xml, vflags);
 	pthread_mutex_lock(&h->lock);
 	h->starting[slot]--;
 	pthread_mutex_unlock(&h->lock);
@@ -203,6 +207,56 @@ static int hv_agent(void *ctx, const char *name, const char *cmd,
 	return *reply ? 0 : -1;
 }
 
+/* virDomainSuspend or virDomainResume on a running domain. */
+static int run_state(void *ctx, const char *name, int (*set)(virDomainPtr),
+		     struct errbuf *err)
+{
+	virDomainPtr dom = lookup_live(ctx, name, err);
+	int rc;
+
+	if (!dom)
+		return -1;
+	rc = set(dom);
+	if (rc < 0)
+		fail(err, name);
+	virDomainFree(dom);
+	return rc < 0 ? -1 : 0;
+}
+
+static int hv_pause(void *ctx, const char *name, struct errbuf *err)
+{
+	return run_state(ctx, name, virDomainSuspend, err);
+}
+
+static int hv_resume(void *ctx, const char *name, struct errbuf *err)
+{
+	return run_state(ctx, name, virDomainResume, err);
+}
+
+/* libvirt-qemu's passthrough: the domain is marked "custom-monitor"
+ * in libvirt's log, which is what it is. */
+static int hv_monitor(void *ctx, const char *name, const char *cmd, int fd,
+		      char **reply, struct errbuf *err)
+{
+	virDomainPtr dom = lookup_live(ctx, name, err);
+	unsigned int nfd = fd >= 0 ? 1 : 0;
+	int rc;
+
+	*reply = NULL;
+	if (!dom)
+		return -1;
+	if (nfd)
+		rc = virDomainQemuMonitorCommandWithFiles(dom, cmd, nfd, &fd,
+							  NULL, NULL, reply,
+							  0);
+	else
+		rc = virDomainQemuMonitorCommand(dom, cmd, reply, 0);
+	if (rc < 0)
+		fail(err, name);
+	virDomainFree(dom);
+	return rc < 0 ? -1 : 0;
+}
+
 static int hv_description(void *ctx, const char *name, char *out, size_t len,
 			  struct errbuf *err)
 {
@@ -228,4 +282,7 @@ const struct hv_ops hv_libvirt_ops = {
 	.description = hv_description,
 	.set_link = hv_set_link,
 	.agent = hv_agent,
+	.pause = hv_pause,
+	.resume = hv_resume,
+	.monitor = hv_monitor,
 };

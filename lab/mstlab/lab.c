@@ -10,22 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "registry.h"
 #include "seed.h"
 
 volatile sig_atomic_t lab_interrupted;
-
-static int mkdirs(const char *base, const char *sub, struct errbuf *err)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s%s%s", base, sub ? "/" : "",
-		 sub ? sub : "");
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return errbuf_set(err, "cannot create %s: %s", path,
-				  strerror(errno));
-	return 0;
-}
 
 static int copy_file(const char *from, const char *to, struct errbuf *err)
 {
@@ -98,8 +87,11 @@ static int lab_base(struct lab *l, const struct topo *t,
 	if (plan_build(t, &l->p))
 		return errbuf_set(err, "cannot plan lab %s", t->name);
 	l->links = calloc(t->n_links ? t->n_links : 1, sizeof(*l->links));
-	if (!l->links)
+	l->nodes = calloc(t->n_nodes ? t->n_nodes : 1, sizeof(*l->nodes));
+	if (!l->links || !l->nodes)
 		return errbuf_set(err, "out of memory");
+	for (size_t i = 0; i < t->n_nodes; i++)
+		l->nodes[i].chan = -1;
 	return 0;
 }
 
@@ -110,15 +102,15 @@ int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 					    "share" };
 	char path[PATH_MAX + 32];
 
-	if (lab_base(l, t, ops, results, log, err) || mkdirs(results, NULL, err) ||
+	if (lab_base(l, t, ops, results, log, err) || files_mkdir(results, NULL, err) ||
 	    new_run_dir(l, err))
 		return -1;
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (mkdirs(l->run_dir, subs[i], err))
+		if (files_mkdir(l->run_dir, subs[i], err))
 			return -1;
 	for (size_t i = 0; i < t->n_nodes; i++) {
 		snprintf(path, sizeof(path), "share/%s", t->nodes[i].name);
-		if (mkdirs(l->run_dir, path, err))
+		if (files_mkdir(l->run_dir, path, err))
 			return -1;
 	}
 	snprintf(path, sizeof(path), "%s/topology.yaml", l->run_dir);
@@ -166,14 +158,27 @@ int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 	return open_run_files(l, err);
 }
 
+/* A clone's identity channel, once it took its identity. */
+static void close_chan(struct lab *l, size_t i)
+{
+	if (l->nodes && l->nodes[i].chan >= 0)
+		l->ops->chan->close(l->ops->chan_ctx, l->nodes[i].chan);
+	if (l->nodes)
+		l->nodes[i].chan = -1;
+}
+
 void lab_fini(struct lab *l)
 {
+	for (size_t i = 0; l->t && l->nodes && i < l->t->n_nodes; i++)
+		close_chan(l, i);
 	state_close(&l->st);
 	events_close(&l->ev);
 	plan_free(l->p);
 	l->p = NULL;
 	free(l->links);
 	l->links = NULL;
+	free(l->nodes);
+	l->nodes = NULL;
 }
 
 static void console_tail(struct lab *l, const char *node);
@@ -240,19 +245,90 @@ static int up_links(struct lab *l, struct errbuf *err)
 	return 0;
 }
 
+/* A node's template, by its shape (template.h). */
+static const char *node_tpl(const struct lab *l, size_t i)
+{
+	return l->nodes[i].tpl[0] ? l->nodes[i].tpl : NULL;
+}
+
+/* Without a template: cold, or (--boot template) an error. */
+static int no_template(struct lab *l, const char *why, struct errbuf *err)
+{
+	if (l->boot == LAB_BOOT_TEMPLATE)
+		return errbuf_set(err, "%s", why);
+	fprintf(l->log, "mstlab: warning: %s: booting cold instead\n", why);
+	return 0;
+}
+
+/* The template of every templated node, a missing one built. */
+static int lab_templates(struct lab *l, struct errbuf *err)
+{
+	char (*keys)[TPL_KEY_LEN + 1] = calloc(l->t->n_nodes ? l->t->n_nodes :
+					       1, sizeof(*keys));
+	struct errbuf why;
+	int rc;
+
+	if (!keys)
+		return errbuf_set(err, "out of memory");
+	rc = tpl_prepare(l->ops, l->p, &l->pp, l->tpl_cache, &l->st, l->log,
+			 keys, &why);
+	for (size_t i = 0; i < l->t->n_nodes; i++)
+		memcpy(l->nodes[i].tpl, keys[i], sizeof(keys[i]));
+	free(keys);
+	return rc ? no_template(l, why.msg, err) : 0;
+}
+
 struct starter {
 	struct lab *l;
+	size_t node;
 	struct sbuf xml;
 	struct errbuf err;
+	bool started;		/* the domain is ours, whatever came after */
+	pthread_t thread;
 	int rc;
 };
 
+/* The node's taps become wire ports (ops.h: setup_port). */
+static int setup_ports(struct lab *l, size_t i, struct errbuf *err)
+{
+	const struct lab_ops *o = l->ops;
+
+	for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
+		if (o->link->setup_port(o->link_ctx, l->p->nodes[i].nic[j].tap,
+					err))
+			return -1;
+	return 0;
+}
+
+/*
+ * A cold node starts. A clone starts paused, its identity channel
+ * connected, loads its template's state, has its ports set up, then runs
+ * and is told who it is: each clone on its own, while the other domains
+ * are still starting.
+ */
 static void *start_domain(void *arg)
 {
 	struct starter *s = arg;
+	struct lab *l = s->l;
+	const struct lab_ops *o = l->ops;
+	const char *tpl = node_tpl(l, s->node);
+	char path[PATH_MAX + 300];
 
-	s->rc = s->l->ops->hv->start(s->l->ops->hv_ctx, sbuf_str(&s->xml),
-				     &s->err);
+	s->rc = o->hv->start(o->hv_ctx, sbuf_str(&s->xml),
+			     tpl ? HV_START_PAUSED : 0, &s->err);
+	s->started = !s->rc;
+	if (s->rc || !tpl)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/qga/%s.id", l->run_dir,
+		 l->t->nodes[s->node].name);
+	l->nodes[s->node].chan = o->chan->connect(o->chan_ctx, path, &s->err);
+	tpl_path(l->tpl_cache, tpl, "state", path, sizeof(path));
+	if (l->nodes[s->node].chan < 0 ||
+	    tpl_load(o, l->p->nodes[s->node].domain, path, &s->err) ||
+	    setup_ports(l, s->node, &s->err) ||
+	    tpl_awaken(o, l->p, (int)s->node, l->nodes[s->node].chan,
+		       &s->err))
+		s->rc = -1;
 	return NULL;
 }
 
@@ -262,6 +338,8 @@ static int record_nodes(struct lab *l, struct starter *s, struct errbuf *err)
 	for (size_t i = 0; i < l->t->n_nodes; i++) {
 		const struct topo_node *tn = &l->t->nodes[i];
 		const struct plan_node *pn = &l->p->nodes[i];
+		struct plan_params pp = l->pp;
+		char ram[PATH_MAX];
 		enum plan_err pe;
 
 		for (size_t j = 0; j < tn->n_ports; j++)
@@ -269,12 +347,36 @@ static int record_nodes(struct lab *l, struct starter *s, struct errbuf *err)
 				return -1;
 		if (state_add(&l->st, err, "domain %s", pn->domain))
 			return -1;
-		pe = plan_domain_xml(l->p, &l->pp, (int)i, &s[i].xml);
+		if (node_tpl(l, i)) {
+			tpl_path(l->tpl_cache, node_tpl(l, i), "ram", ram,
+				 sizeof(ram));
+			pp.boot = PLAN_BOOT_CLONE;
+			pp.template_ram = ram;
+		}
+		pe = plan_domain_xml(l->p, &pp, (int)i, &s[i].xml);
 		if (pe)
 			return errbuf_set(err, "%s: %s", tn->name,
 					  plan_strerror(pe));
 	}
 	return 0;
+}
+
+/* Runs fn on every starter, each in a thread. */
+static void run_all(struct starter *s, size_t n, void *(*fn)(void *))
+{
+	bool *threaded = calloc(n ? n : 1, sizeof(*threaded));
+
+	for (size_t i = 0; i < n; i++) {
+		if (threaded)
+			threaded[i] = !pthread_create(&s[i].thread, NULL, fn,
+						      &s[i]);
+		if (!threaded || !threaded[i])
+			fn(&s[i]);
+	}
+	for (size_t i = 0; threaded && i < n; i++)
+		if (threaded[i])
+			pthread_join(s[i].thread, NULL);
+	free(threaded);
 }
 
 /*
@@ -283,54 +385,46 @@ static int record_nodes(struct lab *l, struct starter *s, struct errbuf *err)
  */
 static int up_nodes(struct lab *l, struct errbuf *err)
 {
-	size_t n = l->t->n_nodes, started = 0;
+	size_t n = l->t->n_nodes;
 	struct starter *s = calloc(n ? n : 1, sizeof(*s));
-	pthread_t *tid = calloc(n ? n : 1, sizeof(*tid));
 	int rc = 0;
 
-	if (!s || !tid) {
-		free(s);
-		free(tid);
+	if (!s)
 		return errbuf_set(err, "out of memory");
-	}
 	for (size_t i = 0; i < n; i++) {
 		s[i].l = l;
+		s[i].node = i;
 		sbuf_init(&s[i].xml);
 	}
 	rc = record_nodes(l, s, err);
-	for (; !rc && started < n; started++) {
-		if (pthread_create(&tid[started], NULL, start_domain,
-				   &s[started])) {
-			rc = errbuf_set(err, "cannot start a thread");
-			break;
-		}
-		fprintf(l->log, "mstlab: %s booting (%s)\n",
-			l->t->nodes[started].name,
-			l->p->nodes[started].domain);
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (node_tpl(l, i))
+			fprintf(l->log, "mstlab: %s from template %s (%s)\n",
+				l->t->nodes[i].name, node_tpl(l, i),
+				l->p->nodes[i].domain);
+		else
+			fprintf(l->log, "mstlab: %s booting (%s)\n",
+				l->t->nodes[i].name, l->p->nodes[i].domain);
 	}
-	for (size_t i = 0; i < started; i++) {
+	if (!rc)
+		run_all(s, n, start_domain);
+	for (size_t i = 0; i < n; i++) {
 		const struct plan_node *pn = &l->p->nodes[i];
 
-		pthread_join(tid[i], NULL);
-		if (!s[i].rc)
-			continue;
-		/* Not started: its name and taps are not ours to remove. */
-		forget(l, "domain", pn->domain);
-		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
-			forget(l, "tap", pn->nic[j].tap);
-		if (!rc)
+		if (!s[i].started) {
+			/* Not started: its name and taps are not ours to
+			 * remove. */
+			forget(l, "domain", pn->domain);
+			for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
+				forget(l, "tap", pn->nic[j].tap);
+		}
+		if (!rc && s[i].rc)
 			rc = errbuf_set(err, "%s: %s", l->t->nodes[i].name,
 					s[i].err.msg);
-	}
-	for (size_t i = started; i < n; i++) {
-		forget(l, "domain", l->p->nodes[i].domain);
-		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
-			forget(l, "tap", l->p->nodes[i].nic[j].tap);
 	}
 	for (size_t i = 0; i < n; i++)
 		sbuf_free(&s[i].xml);
 	free(s);
-	free(tid);
 	return rc;
 }
 
@@ -345,26 +439,25 @@ int lab_up(struct lab *l, struct errbuf *err)
 		return -1;
 	if (lab_interrupted)
 		return errbuf_set(err, "interrupted");
+	if (l->boot != LAB_BOOT_COLD && lab_templates(l, err))
+		return -1;
 	if (up_nodes(l, err))
 		return -1;
 	/* The taps exist once their domains run; a guest that died at once
-	 * (libvirt then removes its taps) is the likelier story. */
-	for (size_t i = 0; i < l->t->n_nodes; i++)
-		for (size_t j = 0; j < l->t->nodes[i].n_ports; j++) {
-			struct errbuf why;
+	 * (libvirt then removes its taps) is the likelier story. A clone's
+	 * were set up before it ran (start_domain). */
+	for (size_t i = 0; i < l->t->n_nodes; i++) {
+		struct errbuf why;
 
-			if (!o->link->setup_port(o->link_ctx,
-						 l->p->nodes[i].nic[j].tap, err))
-				continue;
-			if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
-					   &why) == 1)
-				return -1;
-			console_tail(l, l->t->nodes[i].name);
-			return errbuf_set(err,
-					  "%s stopped right after it started "
-					  "(its console is above)",
-					  l->t->nodes[i].name);
-		}
+		if (node_tpl(l, i) || !setup_ports(l, i, err))
+			continue;
+		if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
+				   &why) == 1)
+			return -1;
+		console_tail(l, l->t->nodes[i].name);
+		return errbuf_set(err, "%s stopped right after it started "
+				  "(its console is above)", l->t->nodes[i].name);
+	}
 	return 0;
 }
 
@@ -465,6 +558,7 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, struct errbuf *err)
 			if (state[i] == 0)
 				continue;
 			left--;
+			close_chan(l, i);
 			if (state[i] > 0)
 				fprintf(l->log, "mstlab: %s ready in %.1f s\n",
 					l->t->nodes[i].name,

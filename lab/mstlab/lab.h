@@ -17,6 +17,7 @@
 #include "ops.h"
 #include "plan.h"
 #include "state.h"
+#include "template.h"
 #include "topo.h"
 
 /* Set by the SIGINT/SIGTERM handler: every wait gives up at once. */
@@ -29,6 +30,21 @@ struct lab_link_rt {
 };
 
 #define LAB_MAX_PROBES 64
+
+/* Where the lab's nodes come from (template.h). */
+enum lab_boot {
+	/* From the template of their shape where it has one (built if
+	 * the cache has none), cold if it cannot be built. */
+	LAB_BOOT_AUTO,
+	LAB_BOOT_COLD,
+	/* From templates, and a template that cannot be built fails. */
+	LAB_BOOT_TEMPLATE,
+};
+
+struct lab_node_rt {
+	char tpl[TPL_KEY_LEN + 1];	/* its template's key; "": cold */
+	int chan;			/* a clone's identity channel, or -1 */
+};
 
 /* A probe flow running between two guests (scenario.c). */
 struct lab_probe {
@@ -47,6 +63,9 @@ struct lab {
 	char run_dir[PATH_MAX];
 	char results[PATH_MAX / 2];
 	struct lab_link_rt *links;	/* by link position */
+	struct lab_node_rt *nodes;	/* by node index */
+	enum lab_boot boot;
+	char tpl_cache[PATH_MAX];	/* the templates' folder */
 	FILE *log;			/* progress for people */
 	size_t n_probes;
 	struct lab_probe probes[LAB_MAX_PROBES];
@@ -74,7 +93,12 @@ int lab_attach(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 	       FILE *log, struct errbuf *err);
 void lab_fini(struct lab *l);
 
-/* Seeds, link bridges with their captures, then every domain. */
+/*
+ * Seeds, link bridges with their captures, the templates the nodes come
+ * from (l->boot: any missing is built into l->tpl_cache), then every
+ * domain: cold, or from its template, paused until its links are set
+ * up, then told its identity.
+ */
 int lab_up(struct lab *l, struct errbuf *err);
 /* Waits until every node's agent answers and its seed ran (exit 0). */
 int lab_wait_ready(struct lab *l, unsigned timeout_ms, struct errbuf *err);

@@ -4,13 +4,16 @@
 # the program is main.c.
 LIBRARIES += mstlabcore
 mstlabcore_DIR := lab/mstlab
-mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/cli.c \
-	lab/mstlab/cmd_lab.c lab/mstlab/cmd_node.c lab/mstlab/cmd_watch.c \
+mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/chan.c \
+	lab/mstlab/cli.c \
+	lab/mstlab/cmd_lab.c lab/mstlab/cmd_node.c lab/mstlab/cmd_templates.c \
+	lab/mstlab/cmd_watch.c \
 	lab/mstlab/console.c \
 	lab/mstlab/guardian.c \
 	lab/mstlab/hostnet.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
 	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/run_ref.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
+	lab/mstlab/template.c \
 	lab/mstlab/version.c lab/mstlab/watch_render.c \
 	lab/mstlab/cmd_serve.c lab/mstlab/serve_http.c \
 	lab/mstlab/serve_assets.c lab/mstlab/serve_model.c \

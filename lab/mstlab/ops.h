@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The side effects of running a lab, behind small ops tables so that the
- * runner (lab.c, scenario.c) can be driven in unit tests by fakes that
- * record calls. The real tables: hv_libvirt.c (domains and the guest
- * agent, libvirt C API), hostnet.c (link bridges, rtnetlink) and
- * capture.c (tcpdump per link).
+ * runner (lab.c, scenario.c, template.c) can be driven in unit tests by
+ * fakes that record calls. The real tables: hv_libvirt.c (domains, the
+ * guest agent and QEMU's monitor, libvirt C API), hostnet.c (link
+ * bridges, rtnetlink), capture.c (tcpdump per link) and chan.c (unix
+ * sockets).
  *
  * Every call returns 0 or -1; on -1 it has written one line of why into
  * err (errbuf.h).
@@ -19,9 +20,19 @@
 
 #include "errbuf.h"
 
+/* How hv_ops.start starts a domain. */
+enum {
+	HV_START_PAUSED = 1 << 0,	/* its vCPUs wait for resume */
+	/* It dies with this process's connection whatever the lab's
+	 * setting (a template being built: never left behind). */
+	HV_START_AUTODESTROY = 1 << 1,
+};
+
 struct hv_ops {
-	/* Starts a transient domain (it vanishes when destroyed). */
-	int (*start)(void *ctx, const char *xml, struct errbuf *err);
+	/* Starts a transient domain (it vanishes when destroyed); flags
+	 * HV_START_*. */
+	int (*start)(void *ctx, const char *xml, unsigned flags,
+		     struct errbuf *err);
 	/* Destroys the domain if it exists; absent is not an error. */
 	int (*destroy)(void *ctx, const char *name, struct errbuf *err);
 	/* 1 running, 0 absent or shut off, -1 error. */
@@ -39,6 +50,29 @@ struct hv_ops {
 	 */
 	int (*agent)(void *ctx, const char *name, const char *cmd,
 		     int timeout_s, char **reply, struct errbuf *err);
+	/* Stops a running domain's vCPUs; lets them go on. */
+	int (*pause)(void *ctx, const char *name, struct errbuf *err);
+	int (*resume)(void *ctx, const char *name, struct errbuf *err);
+	/*
+	 * One QMP command to the domain's QEMU (JSON text), with the file
+	 * descriptor fd when it is >= 0 (for getfd); *reply is malloc'd
+	 * JSON. Templates save and load guest state this way
+	 * (template.h).
+	 */
+	int (*monitor)(void *ctx, const char *name, const char *cmd, int fd,
+		       char **reply, struct errbuf *err);
+};
+
+/*
+ * A domain's identity channel (plan.h: PLAN_IDENTITY_PORT), a unix
+ * socket its QEMU listens on: a guest from a template reads its identity
+ * there (template.h).
+ */
+struct chan_ops {
+	/* Connects: a descriptor, or -1. */
+	int (*connect)(void *ctx, const char *path, struct errbuf *err);
+	int (*send)(void *ctx, int fd, const char *text, struct errbuf *err);
+	void (*close)(void *ctx, int fd);
 };
 
 struct link_ops {
@@ -91,6 +125,8 @@ struct lab_ops {
 	long long (*now_ms)(void *ctx);
 	void (*sleep_ms)(void *ctx, unsigned ms);
 	void *clock_ctx;
+	const struct chan_ops *chan;
+	void *chan_ctx;
 };
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "chan.h"
 #include "hostnet.h"
 #include "opts.h"
 #include "paths.h"
@@ -58,7 +59,7 @@ static int absolute(const char *in, char *out, size_t len, FILE *err)
 
 /* Long options only (keys above the letters). */
 enum { O_KEEP = 256, O_JSON, O_RESULTS, O_URI, O_KERNEL, O_DKERNEL,
-       O_INITRD, O_VIRT, O_TIMEOUT };
+       O_INITRD, O_VIRT, O_TIMEOUT, O_BOOT };
 
 static const struct opt lab_opts[] = {
 	OPT_FLAG("keep", O_KEEP), OPT_FLAG("json", O_JSON),
@@ -67,6 +68,7 @@ static const struct opt lab_opts[] = {
 	OPT_VALUE("kernel", O_KERNEL), OPT_VALUE("debug-kernel", O_DKERNEL),
 	OPT_VALUE("initrd", O_INITRD), OPT_VALUE("virt", O_VIRT),
 	OPT_FLAG("no-stdin", 'n'), OPT_VALUE("timeout", O_TIMEOUT),
+	OPT_VALUE("boot", O_BOOT),
 	{ 0 },
 };
 
@@ -79,6 +81,12 @@ static const struct {
 	{ O_JSON, "--json", "status" }, { 'n', "-n/--no-stdin", "exec" },
 	{ O_TIMEOUT, "--timeout", "exec" },
 };
+
+/* --boot: an option of up and run only. */
+static bool boots(const char *command)
+{
+	return !strcmp(command, "up") || !strcmp(command, "run");
+}
 
 /* Whether option key belongs to command; why not in why. */
 static bool option_fits(int key, const char *command, char *why, size_t len)
@@ -151,6 +159,11 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	while (!rt->nargs && (c = opts_next(&o)) > 0) {
 		if (!option_fits(c, argv[0], why, sizeof(why)))
 			goto bad;
+		if (c == O_BOOT && !boots(argv[0])) {
+			snprintf(why, sizeof(why), "--boot is an option of up "
+				 "and run only");
+			goto bad;
+		}
 		switch (c) {
 		case OPT_WORD:
 			if (!rt->topo_path)
@@ -194,6 +207,17 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 				snprintf(why, sizeof(why), "--timeout takes a "
 					 "duration with a unit (30s, 5m), not "
 					 "'%.40s'", o.arg);
+				goto bad;
+			}
+			break;
+		case O_BOOT:
+			if (strcmp(o.arg, "cold") == 0)
+				rt->boot = LAB_BOOT_COLD;
+			else if (strcmp(o.arg, "template") == 0)
+				rt->boot = LAB_BOOT_TEMPLATE;
+			else {
+				snprintf(why, sizeof(why), "--boot takes cold "
+					 "or template, not '%.40s'", o.arg);
 				goto bad;
 			}
 			break;
@@ -287,7 +311,42 @@ int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt)
 		.link = &hostnet_ops, .link_ctx = NULL,
 		.cap = &capture_tcpdump_ops, .cap_ctx = NULL,
 		.now_ms = mono_ms, .sleep_ms = sleep_ms, .clock_ctx = NULL,
+		.chan = &chan_unix_ops, .chan_ctx = NULL,
 	};
+	return 0;
+}
+
+int runtime_start(struct runtime *rt, bool autodestroy,
+		  struct plan_params *pp)
+{
+	struct topo_error te;
+	struct errbuf msg;
+	enum plan_virt virt;
+
+	/* What only the host can say (overlay folders, the kernel and
+	 * image), before anything is started. */
+	if (topo_check_host(rt->t, &te)) {
+		fprintf(rt->err, "%s\n", topo_error_format(&te, &msg));
+		return -1;
+	}
+	if (runtime_check_images(rt))
+		return -1;
+	runtime_signals();
+	/* The accelerator first: libvirtd must not even try a broken KVM. */
+	virt = rt->virt >= 0 ? (enum plan_virt)rt->virt :
+	       services_virt(rt->kernel[0], rt->initrd, rt->cache, rt->err);
+	if (runtime_connect(rt, autodestroy, virt))
+		return -1;
+	*pp = (struct plan_params){
+		.virt = virt, .kernel = { rt->kernel[0], rt->kernel[1] },
+		.initrd = rt->initrd,
+		.tools = paths_tools_share(rt->initrd, rt->tools,
+					   sizeof(rt->tools)),
+	};
+	if (!pp->tools)
+		fprintf(rt->err, "mstlab: warning: no tools share beside %s: "
+			"the guests will lack tcpdump, ethtool and bash (make "
+			"image builds both)\n", rt->initrd);
 	return 0;
 }
 
@@ -320,6 +379,11 @@ void runtime_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+void runtime_template_cache(const struct runtime *rt, char *out, size_t len)
+{
+	snprintf(out, len, "%s/templates", rt->cache);
 }
 
 const char *runtime_hint(const struct runtime *rt)

@@ -28,6 +28,7 @@ struct runtime {
 	char kernel[2][PATH_MAX], initrd[PATH_MAX], tools[PATH_MAX];
 	char cache[PATH_MAX];		/* paths.h */
 	int virt;			/* -1 auto, else enum plan_virt */
+	enum lab_boot boot;		/* up, run --boot */
 	bool keep, json;
 	bool no_stdin;			/* exec -n */
 	unsigned timeout_ms;		/* exec --timeout; 0: its default */
@@ -62,10 +63,20 @@ int runtime_check_images(const struct runtime *rt);
  * says KVM works) and wires rt->ops.
  */
 int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt);
+/*
+ * What up, run and templates build do first: the host can run the
+ * topology (its files, the images), Ctrl-C is caught, the accelerator is
+ * chosen, libvirt connected (runtime_connect); pp gets the images and the
+ * accelerator (run_dir: NULL). 0, or -1 (said on rt->err).
+ */
+int runtime_start(struct runtime *rt, bool autodestroy,
+		  struct plan_params *pp);
 /* The options a later command on this lab needs, as "--uri URI " (the
  * lab itself is found by its name, from anywhere), or "". */
 const char *runtime_hint(const struct runtime *rt);
 void runtime_free(struct runtime *rt);
+/* The template cache (template.h): rt->cache's templates/. */
+void runtime_template_cache(const struct runtime *rt, char *out, size_t len);
 /* --results' default (paths.h); "" when it cannot be worked out. */
 void runtime_default_results(char *out, size_t len);
 /* SIGINT, SIGTERM and SIGHUP set lab_interrupted. */

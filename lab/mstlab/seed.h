@@ -11,5 +11,11 @@
  * image run_dir/seed/<node>.img, made in parallel. */
 int seed_make_all(const struct plan *p, const char *run_dir,
 		  struct errbuf *err);
+/*
+ * A seed of the same make and size with nothing in it, dir/seed/name.img:
+ * what a template's guest has for a disk until its clones get theirs
+ * (template.h).
+ */
+int seed_make_blank(const char *dir, const char *name, struct errbuf *err);
 
 #endif

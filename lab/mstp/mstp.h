@@ -176,6 +176,8 @@ int mstp_set_flush_scope(struct mstp_bridge *br, enum mstp_flush_scope s);
 int mstp_mcheck(struct mstp_bridge *br, unsigned int port);
 
 /* Status. */
+/* The configuration in force (mstp_set_mcid() and the like update it). */
+const struct mstp_bridge_config *mstp_config(const struct mstp_bridge *br);
 unsigned int mstp_nports(const struct mstp_bridge *br);
 unsigned int mstp_ntrees(const struct mstp_bridge *br);
 uint16_t mstp_tree_mstid(const struct mstp_bridge *br, unsigned int tree);

@@ -234,6 +234,9 @@ static void dec(unsigned int *timer)
 
 void mstp_tick(struct mstp_bridge *br)
 {
+	dec(&br->master_hold);
+	for (unsigned int t = 0; t < br->ntrees; t++)
+		dec(&br->trees[t].best_ttl);
 	for (unsigned int i = 0; i < br->nports; i++) {
 		struct mstp_port *p = &br->ports[i];
 
@@ -249,6 +252,8 @@ void mstp_tick(struct mstp_bridge *br)
 			dec(&pt->rb_while);
 			dec(&pt->tc_while);
 			dec(&pt->rcvd_info_while);
+			mstp_agree_hold_tick(br, pt);
+			dec(&pt->desig_left);
 		}
 	}
 	run(br);
@@ -313,7 +318,7 @@ void mstp_port_set_link(struct mstp_bridge *br, unsigned int port, bool up,
 			  up ? "up" : "down");
 	p->port_enabled = up;
 	if (!up)
-		p->rx_seen = false;
+		p->rx_seen = p->nbr_known = false;
 	run(br);
 }
 
@@ -449,6 +454,11 @@ int mstp_mcheck(struct mstp_bridge *br, unsigned int port)
 	br->ports[port].mcheck = true;
 	run(br);
 	return 0;
+}
+
+const struct mstp_bridge_config *mstp_config(const struct mstp_bridge *br)
+{
+	return &br->cfg;
 }
 
 unsigned int mstp_nports(const struct mstp_bridge *br)

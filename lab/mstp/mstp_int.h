@@ -46,6 +46,7 @@ enum prt_state {
 	PRT_MASTER_LEARN, PRT_MASTER_FORWARD,
 	PRT_ROOT_PORT, PRT_ROOT_PROPOSED, PRT_ROOT_AGREED, PRT_ROOT_SYNCED,
 	PRT_REROOT, PRT_ROOT_FORWARD, PRT_ROOT_LEARN, PRT_REROOTED,
+	PRT_ROOT_DISCARD,	/* not in 13.37: see may_forward() */
 	PRT_DESIGNATED_PORT, PRT_DESIGNATED_PROPOSE, PRT_DESIGNATED_AGREED,
 	PRT_DESIGNATED_SYNCED, PRT_DESIGNATED_RETIRED,
 	PRT_DESIGNATED_DISCARD, PRT_DESIGNATED_LEARN,
@@ -80,6 +81,13 @@ struct mstp_pt {
 	bool learn, learning, master, mastered, proposed, proposing;
 	bool rcvd_msg, rcvd_tc, re_root, reselect, selected, sync, synced;
 	bool tc_prop, updt_info;
+	bool stale;		/* see stale() in mstp_roles.c */
+	/* CIST: the bridge that sent the information port_prio holds (its
+	 * CIST Bridge Identifier, not the Regional Root 13.9 puts in
+	 * port_prio for a message from another region), and when (the
+	 * bridge's rx_seq then). */
+	struct bridge_id sender;
+	unsigned long heard;
 	enum mstp_info_is info_is;
 	enum mstp_rcvd_info rcvd_info;
 	enum mstp_role role, selected_role;
@@ -92,6 +100,10 @@ struct mstp_pt {
 
 	/* Timers (13.25), seconds. */
 	unsigned int fd_while, rr_while, rb_while, tc_while, rcvd_info_while;
+	/* Not in the standard: agreements are not taken while it runs, see
+	 * mstp_hold_agreements() in mstp_rx.c. */
+	unsigned int agree_hold;
+	unsigned int desig_left;	/* counts down after Designated */
 };
 
 /* Per port (13.27). */
@@ -103,6 +115,16 @@ struct mstp_port {
 	bool oper_p2p;
 	bool info_internal, rcvd_internal;
 	bool rx_seen;			/* a BPDU since the link came up */
+	/* The CIST Regional Root the neighbour last named (in any BPDU
+	 * but a TCN since the link came up, nbr_known). */
+	bool nbr_known;
+	struct bridge_id nbr_rroot;
+	uint32_t nbr_ext_cost;		/* and External Root Path Cost */
+	/* The last CIST message on the port: its sender (CIST Bridge
+	 * Identifier), message priority vector and rx_seq. */
+	struct bridge_id last_sender;
+	struct mstp_prio last_msg;
+	unsigned long last_heard;
 	bool mcheck, new_info, new_info_msti;
 	bool rcvd_bpdu, rcvd_rstp, rcvd_stp, rcvd_tc_ack, rcvd_tcn;
 	bool restricted_role, restricted_tcn;
@@ -130,6 +152,10 @@ struct mstp_tree {
 	unsigned int tc_count;
 	uint64_t last_tc_ms;
 	int last_tc_port;
+	/* The best root path from a port in the last best_ttl ticks (see
+	 * sync_tree() in mstp_roles.c). */
+	struct mstp_prio best_recent;
+	unsigned int best_ttl;
 };
 
 struct mstp_bridge {
@@ -142,6 +168,10 @@ struct mstp_bridge {
 	struct mstp_tree *trees;
 	struct mstp_pt *pts;		/* [port * ntrees + tree] */
 	unsigned long run_overflows;
+	unsigned long rx_seq;		/* BPDUs received, all ports */
+	/* Ticks the Master Ports wait after this bridge became the CIST
+	 * Regional Root (not in the standard, see master_held()). */
+	unsigned int master_hold;
 };
 
 static inline struct mstp_pt *PT(struct mstp_bridge *br, unsigned int port,
@@ -177,6 +207,9 @@ unsigned int mstp_hello_time(struct mstp_bridge *br,
 unsigned int mstp_edge_delay(struct mstp_bridge *br,
 			     const struct mstp_port *p);
 
+/* 13.13 f: a Boundary Port (another region, RSTP or STP beyond it). */
+bool mstp_boundary(const struct mstp_bridge *br, const struct mstp_port *p);
+
 /* Priority vectors. */
 int mstp_prio_cmp(const struct mstp_prio *a, const struct mstp_prio *b);
 bool mstp_times_equal(const struct mstp_times *a, const struct mstp_times *b);
@@ -195,7 +228,13 @@ bool mstp_prt(struct mstp_bridge *br, struct mstp_pt *pt);
 bool mstp_pst(struct mstp_bridge *br, struct mstp_pt *pt);
 bool mstp_tcm(struct mstp_bridge *br, struct mstp_pt *pt);
 
+/* Holds beyond the standard (master_held(), mstp_hold_agreements()):
+ * two ticks, at least a second - long past any BPDU in flight. */
+#define MSTP_HOLD_TICKS	2
+
 /* Procedures shared between files. */
+void mstp_hold_agreements(struct mstp_bridge *br, struct mstp_pt *pt);
+void mstp_agree_hold_tick(struct mstp_bridge *br, struct mstp_pt *pt);
 void mstp_set_tc_prop_tree(struct mstp_bridge *br, struct mstp_pt *pt);
 void mstp_new_info_xst(struct mstp_bridge *br, struct mstp_pt *pt);
 /* The FDB flushes the TC machines asked for, through the ops. */

@@ -162,8 +162,19 @@ static void prt_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 	case PRT_REROOTED:
 		pt->re_root = false;
 		break;
+	case PRT_ROOT_DISCARD:
+		pt->learn = pt->forward = false;
+		break;
 
 	case PRT_DESIGNATED_PORT:
+		/* Not in 13.37: a Root Port that turns Designated retires
+		 * like any recent Root Port (rrWhile runs), even where the
+		 * new Root Port already forwarded and so set no reRoot
+		 * (REROOT): else it forwards on, without an agreement, into
+		 * a neighbour that was Designated and still is until it
+		 * hears this port's information. */
+		if (pt->role == MSTP_ROLE_ROOT)
+			pt->re_root = true;
 		pt->role = MSTP_ROLE_DESIGNATED;
 		break;
 	case PRT_DESIGNATED_PROPOSE:
@@ -200,6 +211,103 @@ static bool go(struct mstp_bridge *br, struct mstp_pt *pt, enum prt_state s)
 	return true;
 }
 
+/*
+ * Where an MSTI port may learn and forward, beyond its own state machine.
+ *
+ * At a Boundary Port only while the CIST does (13.13 f).  The flags that
+ * recordProposal, recordAgreement and recordDispute copy from the CIST
+ * keep the two close; this holds the MSTI back where its own sync, reRoot
+ * or timers would let it run ahead (a CIST Root Port still waiting for
+ * its forward delays towards an STP bridge, a CIST Designated Port
+ * re-rooting or re-syncing while the MSTI is not).
+ *
+ * At an internal port only while the neighbour names the same CIST
+ * Regional Root as this bridge, where either reaches the CIST Root from
+ * outside (a nonzero External Root Path Cost; else neither can have a
+ * Master Port, as for syncMaster).  Each part of a region that agrees on
+ * its Regional Root has at most one Master Port (the Regional Root's
+ * CIST Root Port), so while a new Regional Root's information spreads
+ * (a region's way out failed or came back) no MSTI joins a part whose
+ * old Master Port still forwards to one whose new one does.  syncMaster
+ * (13.29.26) and recordAgreement's CIST check (13.29.11) do that for
+ * Designated Ports that wait for an agreement; this also holds Root
+ * Ports, and Designated Ports that still hold one.
+ */
+static bool same_regional_root(struct mstp_bridge *br,
+			       const struct mstp_pt *pt)
+{
+	const struct mstp_port *p = PORT(br, pt);
+	const struct mstp_prio *mine = &br->trees[0].root_prio;
+
+	return !p->nbr_known || p->oper_edge ||
+	       bridge_id_cmp(&p->nbr_rroot, &mine->rroot) == 0 ||
+	       (!p->nbr_ext_cost && !mine->ext_cost);
+}
+
+/*
+ * A bridge that just became the Regional Root (its way out replaced
+ * another bridge's: a region's master link came back, or failed over)
+ * holds its Master Ports back for a second (two ticks), long past the
+ * BPDUs that tell the old Regional Root to give its Master Port up: the
+ * MSTIs of a region never have two Master Ports forwarding at once.
+ * The parts of the region that disagree on the Regional Root are kept
+ * apart anyway (same_regional_root()), so this costs the MSTIs' way out
+ * a second when the Regional Root moves, and spares the network an
+ * instant with two ways out.
+ */
+static bool master_held(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	return pt->role == MSTP_ROLE_MASTER && br->master_hold;
+}
+
+/* The CIST is to be followed here: at a Boundary Port, or where the CIST
+ * holds a Designated Port back while it re-syncs. */
+static bool follows_cist(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	return mstp_boundary(br, PORT(br, pt)) ||
+	       CIST(br, pt)->role == MSTP_ROLE_DESIGNATED;
+}
+
+/* Whether an MSTI port may learn (@forward false) or forward here. */
+static bool may(struct mstp_bridge *br, const struct mstp_pt *pt,
+		bool forward)
+{
+	const struct mstp_pt *c = CIST(br, pt);
+
+	if (!pt->tree)
+		return true;
+	if (master_held(br, pt))
+		return false;
+	if (follows_cist(br, pt) && !(forward ? c->forwarding : c->learning))
+		return false;
+	return mstp_boundary(br, PORT(br, pt)) || same_regional_root(br, pt);
+}
+
+static bool may_learn(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	return may(br, pt, false);
+}
+
+static bool may_forward(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	return may(br, pt, true);
+}
+
+/* Learning or forwarding where it may not. */
+static bool ahead(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	return (pt->learn && !may_learn(br, pt)) ||
+	       (pt->forward && !may_forward(br, pt));
+}
+
+/* An internal MSTI port whose agreement was given under another Regional
+ * Root: it proposes again (13.29.11 would not take such an agreement). */
+static bool stale_agreement(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	return pt->tree && pt->agreed && !mstp_boundary(br, PORT(br, pt)) &&
+	       !same_regional_root(br, pt);
+}
+
 static bool master_port(struct mstp_bridge *br, struct mstp_pt *pt)
 {
 	struct mstp_port *p = PORT(br, pt);
@@ -216,12 +324,13 @@ static bool master_port(struct mstp_bridge *br, struct mstp_pt *pt)
 		return go(br, pt, PRT_MASTER_SYNCED);
 	if (pt->re_root && pt->rr_while == 0)
 		return go(br, pt, PRT_MASTER_RETIRED);
-	if (((pt->sync && !pt->synced) || (pt->re_root && pt->rr_while) ||
-	     pt->disputed) && !p->oper_edge && (pt->learn || pt->forward))
+	if ((((pt->sync && !pt->synced) || (pt->re_root && pt->rr_while) ||
+	      pt->disputed) && !p->oper_edge && (pt->learn || pt->forward)) ||
+	    ahead(br, pt))
 		return go(br, pt, PRT_MASTER_DISCARD);
-	if (fd_ok && !pt->learn)
+	if (fd_ok && !pt->learn && may_learn(br, pt))
 		return go(br, pt, PRT_MASTER_LEARN);
-	if (fd_ok && pt->learn && !pt->forward)
+	if (fd_ok && pt->learn && !pt->forward && may_forward(br, pt))
 		return go(br, pt, PRT_MASTER_FORWARD);
 	return false;
 }
@@ -245,9 +354,11 @@ static bool root_port(struct mstp_bridge *br, struct mstp_pt *pt)
 		return go(br, pt, PRT_ROOT_PORT);
 	if (pt->re_root && pt->forward)
 		return go(br, pt, PRT_REROOTED);
-	if (fd_ok && !pt->learn)
+	if (ahead(br, pt))
+		return go(br, pt, PRT_ROOT_DISCARD);
+	if (fd_ok && !pt->learn && may_learn(br, pt))
 		return go(br, pt, PRT_ROOT_LEARN);
-	if (fd_ok && pt->learn && !pt->forward)
+	if (fd_ok && pt->learn && !pt->forward && may_forward(br, pt))
 		return go(br, pt, PRT_ROOT_FORWARD);
 	return false;
 }
@@ -269,12 +380,15 @@ static bool designated_port(struct mstp_bridge *br, struct mstp_pt *pt)
 		return go(br, pt, PRT_DESIGNATED_SYNCED);
 	if (pt->re_root && pt->rr_while == 0)
 		return go(br, pt, PRT_DESIGNATED_RETIRED);
-	if (((pt->sync && !pt->synced) || (pt->re_root && pt->rr_while) ||
-	     pt->disputed) && !p->oper_edge && (pt->learn || pt->forward))
+	if ((((pt->sync && !pt->synced) || (pt->re_root && pt->rr_while) ||
+	      pt->disputed) && !p->oper_edge && (pt->learn || pt->forward)) ||
+	    ahead(br, pt) || stale_agreement(br, pt)) {
+		pt->agreed = pt->agreed && !stale_agreement(br, pt);
 		return go(br, pt, PRT_DESIGNATED_DISCARD);
-	if (ok && !pt->learn)
+	}
+	if (ok && !pt->learn && may_learn(br, pt))
 		return go(br, pt, PRT_DESIGNATED_LEARN);
-	if (ok && pt->learn && !pt->forward)
+	if (ok && pt->learn && !pt->forward && may_forward(br, pt))
 		return go(br, pt, PRT_DESIGNATED_FORWARD);
 	return false;
 }
@@ -342,7 +456,7 @@ bool mstp_prt(struct mstp_bridge *br, struct mstp_pt *pt)
 		return root_port(br, pt);
 	case PRT_ROOT_PROPOSED: case PRT_ROOT_AGREED: case PRT_ROOT_SYNCED:
 	case PRT_REROOT: case PRT_ROOT_FORWARD: case PRT_ROOT_LEARN:
-	case PRT_REROOTED:
+	case PRT_REROOTED: case PRT_ROOT_DISCARD:
 		return go(br, pt, PRT_ROOT_PORT);
 	case PRT_DESIGNATED_PORT:
 		return designated_port(br, pt);

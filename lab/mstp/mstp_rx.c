@@ -133,18 +133,35 @@ static bool rcvd_any_msg(struct mstp_bridge *br, struct mstp_port *p)
 static void prx_enter(struct mstp_bridge *br, struct mstp_port *p,
 		      enum prx_state s)
 {
+	bool boundary;
+
 	p->prx = s;
 	if (s == PRX_DISCARD) {
 		p->rcvd_bpdu = p->rcvd_rstp = p->rcvd_stp = false;
-		p->rx_seen = false;
+		p->rx_seen = p->nbr_known = false;
 		clear_all_rcvd_msgs(br, p);
 		p->edge_delay_while = MSTP_MIGRATE_TIME;
 		return;
 	}
 	update_bpdu_version(p);
+	boundary = mstp_boundary(br, p);
 	p->rx_seen = true;
 	p->rcvd_internal = from_same_region(br, p);
+	if (p->rx.type != BPDU_TYPE_TCN) {
+		p->nbr_known = true;
+		p->nbr_rroot = p->rx.regional_root_id;
+		p->nbr_ext_cost = p->rx.ext_root_path_cost;
+	}
 	set_rcvd_msgs(br, p);
+	if (p->rx.type != BPDU_TYPE_TCN) {
+		p->last_sender = p->rx.bridge_id;
+		p->last_msg = PT(br, p->index, 0)->msg_prio;
+		p->last_heard = ++br->rx_seq;
+	}
+	/* The MSTI roles here follow the CIST's at a Boundary Port only. */
+	if (mstp_boundary(br, p) != boundary)
+		for (unsigned int t = 1; t < br->ntrees; t++)
+			PT(br, p->index, t)->reselect = true;
 	p->oper_edge = p->rcvd_bpdu = false;
 	p->edge_delay_while = MSTP_MIGRATE_TIME;
 }
@@ -303,10 +320,20 @@ static enum mstp_rcvd_info rcv_info(struct mstp_bridge *br,
 	cmp = mstp_prio_cmp(msg, prt);
 	switch (pt->msg_flags.role) {
 	case BPDU_ROLE_DESIGNATED: {
-		/* Superior: better, or a change from the same port (13.10). */
-		bool same_tx = mac_equal(&msg->dbridge, &prt->dbridge) &&
-			       PORT_ID_NUM(msg->dport) ==
-			       PORT_ID_NUM(prt->dport);
+		/* Superior: better, or a change from the same port (13.10).
+		 * From another region the Designated Bridge is that region's
+		 * Regional Root (13.9), which changes when the region
+		 * re-elects one: the bridge that sent it is the same
+		 * transmitter still, and what it says now replaces what it
+		 * said (else the old word would stand until it aged out, 3 x
+		 * Hello Time, and hold up the new Regional Root's news). */
+		bool same_port = PORT_ID_NUM(msg->dport) ==
+				 PORT_ID_NUM(prt->dport);
+		bool same_tx = same_port &&
+			       (mac_equal(&msg->dbridge, &prt->dbridge) ||
+				(pt->tree == 0 &&
+				 pt->info_is == INFO_RECEIVED &&
+				 mac_equal(&p->rx.bridge_id, &pt->sender)));
 
 		if (cmp < 0 || (same_tx && cmp != 0))
 			return SUPERIOR_DESIGNATED;
@@ -387,7 +414,7 @@ static void record_agreement(struct mstp_bridge *br, struct mstp_pt *pt)
 	struct mstp_port *p = PORT(br, pt);
 
 	if (pt->tree == 0) {
-		if (rstp_version(br) && p->oper_p2p &&
+		if (rstp_version(br) && p->oper_p2p && !pt->agree_hold &&
 		    pt->msg_flags.agreement) {
 			pt->agreed = true;
 			pt->proposing = false;
@@ -406,7 +433,8 @@ static void record_agreement(struct mstp_bridge *br, struct mstp_pt *pt)
 			 bridge_id_cmp(&c->msg_prio.rroot,
 				       &c->port_prio.rroot) == 0;
 
-	if (p->oper_p2p && same_cist && pt->msg_flags.agreement) {
+	if (p->oper_p2p && same_cist && !pt->agree_hold &&
+	    pt->msg_flags.agreement) {
 		pt->agreed = true;
 		pt->proposing = false;
 	} else {
@@ -459,10 +487,12 @@ static void set_tc_flags(struct mstp_bridge *br, struct mstp_pt *pt)
 }
 
 /* 13.29.16/13.29.20 recordPriority, recordTimes */
-static void record_priority_times(struct mstp_pt *pt)
+static void record_priority_times(struct mstp_bridge *br, struct mstp_pt *pt)
 {
 	pt->port_prio = pt->msg_prio;
 	if (pt->tree == 0) {
+		pt->sender = PORT(br, pt)->rx.bridge_id;
+		pt->heard = PORT(br, pt)->last_heard;
 		pt->port_times = pt->msg_times;
 		pt->port_times.hello = MSTP_HELLO_TIME;
 	} else {
@@ -488,6 +518,90 @@ static void updt_rcvd_info_while(struct mstp_bridge *br, struct mstp_pt *pt)
 	pt->rcvd_info_while = keep ? 3 * mstp_hello_time(br, pt) : 0;
 }
 
+/*
+ * Not in 13.35: the neighbour whose designated information this port
+ * holds now sends a Root or Alternate Port message here - it is no
+ * longer Designated on this link, whatever it said before, and it will
+ * not refresh that.  The information ages now instead of after
+ * rcvdInfoWhile (3 x HelloTime), during which both ends could take the
+ * other for the way to the root.
+ */
+static void no_longer_designated(struct mstp_bridge *br, struct mstp_pt *pt)
+{
+	const struct bridge_id *from = pt->tree ? &pt->msg_prio.dbridge :
+					      &PORT(br, pt)->rx.bridge_id;
+	const struct bridge_id *held = pt->tree ? &pt->port_prio.dbridge :
+					      &pt->sender;
+
+	if (pt->info_is == INFO_RECEIVED &&
+	    (pt->msg_flags.role == BPDU_ROLE_ROOT ||
+	     pt->msg_flags.role == BPDU_ROLE_ALT_BACKUP) &&
+	    mac_equal(from, held))
+		pt->rcvd_info_while = 0;
+}
+
+/*
+ * An agreement answers the proposal the neighbour last had from this
+ * port.  Where a port turns Designated again within a second of having
+ * left that role (Root or Alternate in between, or its information
+ * aged: the stale information of counting to infinity flips it back and
+ * forth), answers to its earlier proposal may still be on their way,
+ * from a port that since turned Root and then Designated itself and
+ * forwards; taking one lets both ends forward.  Likewise when the CIST
+ * Regional Root changed (syncMaster): a neighbour may have agreed a
+ * moment ago under the old one.  So the port takes no agreement for at
+ * least a second (two ticks, long past any BPDU in flight), then
+ * proposes again if it still waits for one.  The first proposal after a
+ * plain role change or after worse information (agreed cleared by
+ * UPDATE) is answered at once, as in 13.37.
+ */
+void mstp_hold_agreements(struct mstp_bridge *br, struct mstp_pt *pt)
+{
+	(void)br;
+	pt->agree_hold = MSTP_HOLD_TICKS;
+	pt->agreed = false;
+}
+
+/* One second of agree_hold passed (from the Port Timers machine). */
+void mstp_agree_hold_tick(struct mstp_bridge *br, struct mstp_pt *pt)
+{
+	if (!pt->agree_hold || --pt->agree_hold)
+		return;
+	if (pt->proposing)
+		mstp_new_info_xst(br, pt);
+}
+
+static void hold_if_outdated(struct mstp_bridge *br, struct mstp_pt *pt)
+{
+	if (pt->info_is != INFO_MINE && pt->desig_left)
+		mstp_hold_agreements(br, pt);
+}
+
+/*
+ * Not in 13.35: a Root Port message on this port from the bridge this
+ * tree's own Root Port takes its root path from.  Each of the two takes
+ * its root path through the other (over parallel links): the
+ * information is stale, counting to infinity, and the message's
+ * agreement - given under it - must not let this port forward; it is
+ * disputed instead (13.29.10).
+ */
+static bool through_each_other(struct mstp_bridge *br,
+			       const struct mstp_pt *pt)
+{
+	const struct mstp_tree *t = &br->trees[pt->tree];
+	const struct mstp_pt *rp;
+
+	if (pt->msg_flags.role != BPDU_ROLE_ROOT || t->root_port < 0 ||
+	    t->root_port == (int)pt->port)
+		return false;
+	rp = PT(br, (unsigned int)t->root_port, pt->tree);
+	if (rp->info_is != INFO_RECEIVED)
+		return false;
+	if (pt->tree)
+		return mac_equal(&pt->msg_prio.dbridge, &rp->port_prio.dbridge);
+	return mac_equal(&PORT(br, pt)->rx.bridge_id, &rp->sender);
+}
+
 static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		      enum pim_state s)
 {
@@ -509,6 +623,7 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		pt->selected = false;
 		break;
 	case PIM_UPDATE:
+		hold_if_outdated(br, pt);
 		pt->proposing = pt->proposed = false;
 		pt->agreed = pt->agreed && betterorsame_info(pt, INFO_MINE);
 		pt->synced = pt->synced && pt->agreed;
@@ -530,7 +645,7 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		pt->agree = pt->agree && betterorsame_info(pt, INFO_RECEIVED);
 		record_agreement(br, pt);
 		pt->synced = pt->synced && pt->agreed;
-		record_priority_times(pt);
+		record_priority_times(br, pt);
 		updt_rcvd_info_while(br, pt);
 		pt->info_is = INFO_RECEIVED;
 		pt->reselect = true;
@@ -538,8 +653,10 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		pt->rcvd_msg = false;
 		break;
 	case PIM_REPEATED_DESIGNATED:
-		if (pt->tree == 0)
+		if (pt->tree == 0) {
 			p->info_internal = p->rcvd_internal;
+			pt->heard = p->last_heard;
+		}
 		record_proposal(br, pt);
 		set_tc_flags(br, pt);
 		record_agreement(br, pt);
@@ -552,10 +669,25 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		break;
 	case PIM_NOT_DESIGNATED:
 		record_agreement(br, pt);
+		if (through_each_other(br, pt)) {
+			pt->agreed = false;
+			record_dispute(br, pt);
+		}
+		no_longer_designated(br, pt);
 		set_tc_flags(br, pt);
 		pt->rcvd_msg = false;
 		break;
 	case PIM_OTHER:
+		/* Not in 13.35: a Root Port message that forwards, with a
+		 * better priority vector than this port sends it, cannot
+		 * have its root path through this port - one of the two
+		 * holds stale information (counting to infinity).  Like an
+		 * inferior designated message (13.29.10), it is disputed:
+		 * this port must not forward on its forward delay timers
+		 * into it until the two agree. */
+		if (pt->msg_flags.role == BPDU_ROLE_ROOT)
+			record_dispute(br, pt);
+		no_longer_designated(br, pt);
 		pt->rcvd_msg = false;
 		break;
 	}

@@ -80,11 +80,13 @@ static void sim_set_state(void *ctx, unsigned int port, uint16_t mstid,
 		abort();
 	if (port >= SIM_MAX_PORTS)
 		return;
+	if (sim->pending[n->index][port][t] != state)
+		sim->state_changes++;
+	sim->pending[n->index][port][t] = state;
 	if (sim->immediate) {
 		sim->state[n->index][port][t] = state;
 		return;
 	}
-	sim->pending[n->index][port][t] = state;
 	sim->npending[n->index]++;
 }
 
@@ -162,14 +164,47 @@ void sim_config(struct mstp_bridge_config *cfg, unsigned int index,
 	cfg->log_level = MSTP_LOG_DEBUG;
 }
 
-bool sim_add_bridge(struct sim *sim, const struct mstp_bridge_config *cfg)
+void sim_reset(struct sim *sim)
 {
+	sim_free(sim);
+	memset(sim, 0, sizeof(*sim));
+	sim->verbose = getenv("MSTP_VERBOSE") != NULL;
+}
+
+/* @vids is what @cfg's digest says, and names only MSTIs @cfg has. */
+static bool vids_match(const struct mstp_bridge_config *cfg,
+		       const struct mst_vid_table *vids)
+{
+	uint8_t digest[MST_CONFIG_DIGEST_LEN];
+
+	if (mst_config_digest(vids, digest) ||
+	    memcmp(digest, cfg->mcid.digest, sizeof(digest)))
+		return false;
+	for (unsigned int v = 0; v < MST_VID_COUNT; v++) {
+		unsigned int t = 0;
+
+		while (vids->mstid[v] && t < cfg->nmstis &&
+		       cfg->mstids[t] != vids->mstid[v])
+			t++;
+		if (vids->mstid[v] && t == cfg->nmstis)
+			return false;
+	}
+	return true;
+}
+
+bool sim_add_bridge(struct sim *sim, const struct mstp_bridge_config *cfg,
+		    const struct mst_vid_table *vids)
+{
+	static const struct mst_vid_table cist_only;
 	unsigned int i = sim->nbridges;
 
-	if (i >= SIM_MAX_BRIDGES)
+	if (!vids)
+		vids = &cist_only;
+	if (i >= SIM_MAX_BRIDGES || !vids_match(cfg, vids))
 		return false;
 	sim->node[i] = (struct sim_node){ .sim = sim, .index = i,
-					  .ntrees = cfg->nmstis + 1 };
+					  .ntrees = cfg->nmstis + 1,
+					  .vids = *vids };
 	for (unsigned int t = 0; t < cfg->nmstis; t++)
 		sim->node[i].mstids[t + 1] = cfg->mstids[t];
 	sim->br[i] = mstp_bridge_new(cfg, sim->immediate ? &sim_ops_immediate
@@ -178,6 +213,7 @@ bool sim_add_bridge(struct sim *sim, const struct mstp_bridge_config *cfg)
 	if (!sim->br[i])
 		return false;
 	sim->nbridges++;
+	sim_check_classes(sim);
 	return true;
 }
 
@@ -211,11 +247,19 @@ void sim_link_set(struct sim *sim, unsigned int link, bool up)
 {
 	struct sim_link *k = &sim->links[link];
 
+	char event[64];
+
 	k->up = up;
 	if (!up)
 		drop_link_frames(link);
+	snprintf(event, sizeof(event), "L%u %s at B%u", link,
+		 up ? "up" : "down", k->a);
 	mstp_port_set_link(sim->br[k->a], k->pa, up, true);
+	sim_check_loops(sim, event);
+	snprintf(event, sizeof(event), "L%u %s at B%u", link,
+		 up ? "up" : "down", k->b);
 	mstp_port_set_link(sim->br[k->b], k->pb, up, true);
+	sim_check_loops(sim, event);
 }
 
 void sim_all_up(struct sim *sim)
@@ -231,6 +275,17 @@ static void dump(unsigned int b, unsigned int p, const struct frame *f)
 	for (size_t i = 0; i < f->len && i < 36; i++)
 		printf(" %02x", f->data[i]);
 	printf("\n");
+}
+
+static void check_rx(struct sim *sim, unsigned int b, unsigned int p)
+{
+	char event[64];
+
+	if (sim->check.off && !sim->check.observe)
+		return;
+	snprintf(event, sizeof(event), "BPDU #%lu to B%u.p%u", sim->delivered,
+		 b, p);
+	sim_check_loops(sim, event);
 }
 
 unsigned long sim_deliver(struct sim *sim, unsigned long max)
@@ -253,6 +308,7 @@ unsigned long sim_deliver(struct sim *sim, unsigned long max)
 			mstp_rx_bpdu(sim->br[b], p, f->data, f->len);
 			n++;
 			sim->delivered++;
+			check_rx(sim, b, p);
 		}
 		free(f);
 	}
@@ -263,8 +319,13 @@ void sim_advance(struct sim *sim, unsigned int secs)
 {
 	for (unsigned int s = 0; s < secs; s++) {
 		sim->now_ms += 1000;
-		for (unsigned int i = 0; i < sim->nbridges; i++)
+		for (unsigned int i = 0; i < sim->nbridges; i++) {
+			char event[32];
+
 			mstp_tick(sim->br[i]);
+			snprintf(event, sizeof(event), "B%u's tick", i);
+			sim_check_loops(sim, event);
+		}
 		sim_deliver(sim, 100000);
 	}
 }

@@ -3,6 +3,12 @@
  * An in-memory network of MSTP bridges for unit tests: point-to-point
  * links between bridge ports, a FIFO of BPDUs in flight, virtual time.
  * Records every port state and every FDB flush the bridges ask for.
+ *
+ * After every BPDU delivered, every bridge's tick and every link change
+ * it checks that the network has no forwarding loop (sim_check.c): in
+ * each tree and in each VLAN, the links forwarding at both ends form a
+ * forest.  A violation goes to check.report, or, with none set, to
+ * stderr and abort().
  */
 #ifndef MSTLAB_MSTP_SIM_H
 #define MSTLAB_MSTP_SIM_H
@@ -14,6 +20,7 @@
 #define SIM_MAX_LINKS	16
 #define SIM_MAX_FLUSH	4096
 #define SIM_MAX_TXLOG	4096
+#define SIM_MAX_VCLASSES 64	/* VLANs mapped alike on every bridge */
 
 struct sim_flush {
 	unsigned int bridge, port;
@@ -43,6 +50,7 @@ struct sim {
 		unsigned int index;
 		unsigned int ntrees;
 		uint16_t mstids[MSTP_MAX_MSTIS + 1];
+		struct mst_vid_table vids;	/* its VID -> MSTID table */
 	} node[SIM_MAX_BRIDGES];
 	struct sim_link links[SIM_MAX_LINKS];
 	unsigned int nlinks;
@@ -54,6 +62,7 @@ struct sim {
 				    [MSTP_MAX_MSTIS + 1];
 	unsigned int npending[SIM_MAX_BRIDGES];
 	unsigned long commits;
+	unsigned long state_changes;	/* set_state() calls that changed one */
 	/* BPDUs sent or flushes asked for with states still pending. */
 	unsigned long uncommitted;
 	bool immediate;			/* bridges added now: no commit op */
@@ -68,6 +77,24 @@ struct sim {
 	size_t last_tx_len[SIM_MAX_BRIDGES][SIM_MAX_PORTS];
 	unsigned long now_ms;
 	bool verbose;			/* print the bridges' logs */
+	struct sim_check {
+		bool off;		/* no loop checks */
+		/* Called for every violation found (NULL: print, abort). */
+		void (*report)(struct sim *sim, const char *msg);
+		void *ctx;		/* for report and observe */
+		/* Optional: called after every check (every BPDU, tick and
+		 * link change), to watch the network step by step. */
+		void (*observe)(struct sim *sim);
+		unsigned long runs;	/* times the network was checked */
+		unsigned long violations;
+		char first[2304];	/* the first violation, as text */
+		/* The VLAN classes: VIDs every bridge maps to the same
+		 * trees; tree[c][b] is bridge b's tree index, vid[c] one
+		 * VID of the class.  Recomputed as bridges are added. */
+		unsigned int nclasses;
+		uint16_t vid[SIM_MAX_VCLASSES];
+		uint8_t tree[SIM_MAX_VCLASSES][SIM_MAX_BRIDGES];
+	} check;
 };
 
 /* Fills @cfg with defaults, MAC 02:00:00:00:00:<index+1>, @nports,
@@ -76,8 +103,13 @@ void sim_config(struct mstp_bridge_config *cfg, unsigned int index,
 		unsigned int nports, const uint16_t *mstids,
 		unsigned int nmstis, const struct mst_vid_table *table);
 
-/* Creates bridge @index of @sim; returns false on error. */
-bool sim_add_bridge(struct sim *sim, const struct mstp_bridge_config *cfg);
+/* Frees what @sim holds and empties it; verbose if MSTP_VERBOSE is set. */
+void sim_reset(struct sim *sim);
+/* Creates the next bridge of @sim with @vids, the VID table its
+ * cfg->mcid digests (NULL: every VID in the CIST); returns false on error
+ * or if the digest or an MSTID of @vids does not match @cfg. */
+bool sim_add_bridge(struct sim *sim, const struct mstp_bridge_config *cfg,
+		    const struct mst_vid_table *vids);
 /* Connects a.pa to b.pb (link down until sim_link_up). */
 unsigned int sim_connect(struct sim *sim, unsigned int a, unsigned int pa,
 			 unsigned int b, unsigned int pb);
@@ -106,5 +138,23 @@ bool sim_last_bpdu(struct sim *sim, unsigned int b, unsigned int p,
 		   struct bpdu *out);
 unsigned int sim_flush_count(struct sim *sim, unsigned int b,
 			     unsigned int p, int mstid);
+
+/* ---- loop freedom (sim_check.c) ---- */
+
+/* Bridges @a and @b are in different MST regions (13.8), or one of them
+ * runs RSTP or STP: the ports of a link between them are Boundary Ports. */
+bool sim_boundary(struct sim *sim, unsigned int a, unsigned int b);
+/*
+ * Checks the network as it is now; @event says what just happened (for
+ * the message).  Per tree (the CIST, and each MSTID over the bridges
+ * that have it, a Boundary Port counted in the CIST's state for every
+ * MSTI, 13.13 f) and per VLAN (each bridge's state in the tree it maps
+ * the VLAN to): the links forwarding at both ends form a forest.  And no
+ * MSTI forwards at a Boundary Port where the CIST does not (13.13 f).
+ * Returns true if so; reports each violation.
+ */
+bool sim_check_loops(struct sim *sim, const char *event);
+/* The VLAN classes, again: after a bridge's VID table changed. */
+void sim_check_classes(struct sim *sim);
 
 #endif

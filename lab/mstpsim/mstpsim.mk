@@ -2,12 +2,13 @@
 # failures, delivered BPDUs. The unit tests and bench/mstp drive it.
 LIBRARIES += mstpsim
 mstpsim_DIR := lab/mstpsim
-mstpsim_SRCS := lab/mstpsim/mstp_sim.c
+mstpsim_SRCS := lab/mstpsim/mstp_sim.c lab/mstpsim/sim_check.c \
+	lab/mstpsim/sim_campaign.c
 mstpsim_USES := mstp
 mstpsim_LDLIBS :=
 
 UNIT_TESTS += test_mstp_basic test_mstp_ring test_mstp_region test_mstp_mesh \
-	test_mstp_features
+	test_mstp_features test_mstp_loops
 test_mstp_basic_SRCS := tests/unit/test_mstp_basic.c
 test_mstp_basic_USES := mstpsim
 test_mstp_ring_SRCS := tests/unit/test_mstp_ring.c
@@ -18,3 +19,5 @@ test_mstp_mesh_SRCS := tests/unit/test_mstp_mesh.c
 test_mstp_mesh_USES := mstpsim
 test_mstp_features_SRCS := tests/unit/test_mstp_features.c
 test_mstp_features_USES := mstpsim
+test_mstp_loops_SRCS := tests/unit/test_mstp_loops.c
+test_mstp_loops_USES := mstpsim

@@ -6,6 +6,7 @@
  * failures reach both ends of a link, guests are driven through the
  * agent protocol, scenarios report one TAP line per step.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ struct fake {
 	char description[4200];	/* every domain's <description> */
 	int in_destroy;		/* destroy calls in flight */
 	int destroys_together;	/* of them, ones that overlapped another */
+	bool migrate_fails;	/* every migration fails */
 };
 
 static struct fake fk;
@@ -75,10 +77,28 @@ static void recorded(const char *what)
 		fk.unrecorded = true;
 }
 
-static int hv_start(void *c, const char *xml, struct errbuf *err)
+/* The value of the first attr='...' after tag in xml, or "". */
+static void xml_attr(const char *xml, const char *tag, const char *attr,
+		     char *out, size_t len)
+{
+	const char *p = strstr(xml, tag), *end;
+
+	out[0] = 0;
+	p = p ? strstr(p, attr) : NULL;
+	if (!p)
+		return;
+	p += strlen(attr);
+	end = strchr(p, '\'');
+	if (end)
+		snprintf(out, len, "%.*s", (int)(end - p), p);
+}
+
+static int hv_start(void *c, const char *xml, unsigned flags,
+		    struct errbuf *err)
 {
 	const char *name = strstr(xml, "<name>") + 6;
-	char dom[64];
+	char dom[64], ram[4200], console[4200], line[4400];
+	FILE *f;
 
 	(void)c;
 	(void)err;
@@ -87,7 +107,19 @@ static int hv_start(void *c, const char *xml, struct errbuf *err)
 	recorded(dom);
 	if (fk.taken)
 		return errbuf_set(err, "domain '%s' already exists", dom);
-	call("start %s\n", dom, "");
+	xml_attr(xml, "memory-backend-file", "mem-path=", ram, sizeof(ram));
+	if (ram[0])
+		*strchr(ram, ',') = 0;
+	snprintf(line, sizeof(line), "start %s%s%s%s\n", dom,
+		 flags & HV_START_PAUSED ? " paused" : "", ram[0] ? " ram=" : "",
+		 ram);
+	call("%s%s", line, "");
+	/* A template's guest says at once that it waits for its identity. */
+	xml_attr(xml, "<serial", "<log file='", console, sizeof(console));
+	if (strstr(xml, PLAN_TEMPLATE_ARG) && (f = fopen(console, "w"))) {
+		fputs("mstlab-init: waiting for identity\n", f);
+		fclose(f);
+	}
 	return 0;
 }
 
@@ -186,11 +218,95 @@ static int hv_description(void *c, const char *name, char *out, size_t len,
 	return 0;
 }
 
+/* pause and resume: said, and done. */
+#define FAKE_RUN_STATE(fn, what)                                        \
+	static int fn(void *c, const char *name, struct errbuf *err)    \
+	{                                                               \
+		(void)c;                                                \
+		(void)err;                                              \
+		call(what " %s\n", name, "");                           \
+		return 0;                                               \
+	}
+FAKE_RUN_STATE(hv_pause, "pause")
+FAKE_RUN_STATE(hv_resume, "resume")
+
+/* QMP as QEMU answers it. A save writes "saved by DOMAIN" into the
+ * state file, a load says what it read. */
+static int hv_monitor(void *c, const char *name, const char *cmd, int fd,
+		      char **reply, struct errbuf *err)
+{
+	char what[64] = "", buf[128] = "", line[300];
+	const char *x = strstr(cmd, "\"execute\":\"");
+	ssize_t n;
+
+	(void)c;
+	(void)err;
+	if (x)
+		snprintf(what, sizeof(what), "%.*s",
+			 (int)strcspn(x + 11, "\""), x + 11);
+	if (fd >= 0 && fcntl(fd, F_GETFL) & O_WRONLY) {
+		snprintf(buf, sizeof(buf), "saved by %s", name);
+		if (write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf))
+			call("%s%s\n", "WRITE FAILED", "");
+		buf[0] = 0;
+	} else if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		buf[n > 0 ? n : 0] = 0;
+	}
+	snprintf(line, sizeof(line), "monitor %s %s%s%s%s\n", name, what,
+		 buf[0] ? " loads '" : "", buf, buf[0] ? "'" : "");
+	call("%s%s", line, "");
+	if (!strcmp(what, "query-migrate"))
+		*reply = strdup(fk.migrate_fails ?
+				"{\"return\":{\"status\":\"failed\","
+				"\"error-desc\":\"no room\"}}" :
+				"{\"return\":{\"status\":\"completed\"}}");
+	else
+		*reply = strdup("{\"return\":{}}");
+	return 0;
+}
+
 static const struct hv_ops fake_hv = {
 	.start = hv_start, .destroy = hv_destroy, .running = hv_running,
 	.description = hv_description, .set_link = hv_set_link,
-	.agent = hv_agent,
+	.agent = hv_agent, .pause = hv_pause, .resume = hv_resume,
+	.monitor = hv_monitor,
 };
+
+/* Identity channels: a descriptor of /dev/null; what is sent is logged
+ * as its nic lines. */
+static int ch_connect(void *c, const char *path, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	call("connect %s\n", strrchr(path, '/') + 1, "");
+	return open("/dev/null", O_WRONLY | O_CLOEXEC);
+}
+
+static int ch_send(void *c, int fd, const char *text, struct errbuf *err)
+{
+	static const char head[] = "mstlab-identity 1\nclock ";
+	const char *nic = strstr(text, "\nnic ");
+	char line[200];
+
+	(void)c;
+	(void)err;
+
+	snprintf(line, sizeof(line), "identity %.*s %s\n",
+		 nic ? (int)strcspn(nic + 1, "\n") : 0, nic ? nic + 1 : "",
+		 fd >= 0 && !strncmp(text, head, strlen(head)) &&
+		 strstr(text, "\nend\n") ? "end" : "TORN");
+	call("%s%s", line, "");
+	return 0;
+}
+
+static void ch_close(void *c, int fd)
+{
+	(void)c;
+	close(fd);
+}
+
+static const struct chan_ops fake_chan = { ch_connect, ch_send, ch_close };
 
 static int ln_create(void *c, const char *br, const char *owner,
 		     struct errbuf *err)
@@ -296,7 +412,7 @@ static void sleep_ms(void *c, unsigned ms)
 
 static const struct lab_ops ops = {
 	&fake_hv, NULL, &fake_link, NULL, &fake_cap, NULL, now_ms, sleep_ms,
-	NULL,
+	NULL, &fake_chan, NULL,
 };
 
 /* Two hosts, linked by their eth1. */
@@ -359,6 +475,7 @@ static int setup_text(struct fixture *fx, const char *text)
 		 fx->l.run_dir);
 	fx->l.pp.kernel[0] = fx->l.pp.kernel[1] = "/boot/k";
 	fx->l.pp.initrd = "/boot/i";
+	fx->l.boot = LAB_BOOT_COLD;
 	return 0;
 }
 
@@ -742,4 +859,243 @@ TEST(a_daemon_runs_under_its_own_reaper)
 	unlink(pidfile);
 	unlink(script);
 	rmdir(dir);
+}
+
+/* ---- templates (template.h) ---------------------------------------------- */
+
+/* A kernel and an image in the fixture's folder (their contents key the
+ * templates), and the cache beside them; nodes from templates. */
+static void template_setup(struct fixture *fx, enum lab_boot boot)
+{
+	static char kernel[160], initrd[160];
+	FILE *f;
+
+	snprintf(kernel, sizeof(kernel), "%s/bzImage", fx->dir);
+	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio.lz4", fx->dir);
+	f = fopen(kernel, "w");
+	fputs("a kernel", f);
+	fclose(f);
+	f = fopen(initrd, "w");
+	fputs("an image", f);
+	fclose(f);
+	fx->l.pp.kernel[0] = fx->l.pp.kernel[1] = kernel;
+	fx->l.pp.initrd = initrd;
+	fx->l.boot = boot;
+	/* Its folder new too, as /var/cache/mstlab may be. */
+	snprintf(fx->l.tpl_cache, sizeof(fx->l.tpl_cache), "%s/cache/templates",
+		 fx->dir);
+}
+
+/* The key of the template in a "start mstlab-tpl-KEY" call, or "". */
+static void template_of(const char *calls, char key[TPL_KEY_LEN + 1])
+{
+	const char *p = strstr(calls, "start " TPL_DOMAIN_PREFIX);
+
+	key[0] = 0;
+	if (p)
+		snprintf(key, TPL_KEY_LEN + 1, "%s",
+			 p + strlen("start " TPL_DOMAIN_PREFIX));
+}
+
+static const char *after(const char *hay, const char *needle)
+{
+	const char *p = hay ? strstr(hay, needle) : NULL;
+
+	return p ? p : "";	/* "" sorts before any call: a failed order */
+}
+
+TEST(nodes_of_one_shape_come_from_one_template_built_once)
+{
+	struct fixture fx;
+	struct errbuf err = { "" };
+	char key[TPL_KEY_LEN + 1], tpl[64], want[128], path[4300];
+	char line[4400];
+	const char *t, *c;
+	FILE *f;
+
+	CHECK(setup(&fx) == 0);
+	template_setup(&fx, LAB_BOOT_TEMPLATE);
+	CHECK_INT(lab_up(&fx.l, &err), 0);
+	CHECK_STR(err.msg, "");
+	CHECK(!fk.unrecorded);
+	CHECK_INT(count(fk.calls, "start " TPL_DOMAIN_PREFIX), 1);
+	template_of(fk.calls, key);
+	CHECK_INT(strlen(key), TPL_KEY_LEN);
+	CHECK(tpl_ready(fx.l.tpl_cache, key));
+	snprintf(tpl, sizeof(tpl), TPL_DOMAIN_PREFIX "%s-%d", key,
+		 (int)getpid());
+	/* Built: started paused, its channel connected before it runs, run
+	 * until it waits, paused, saved, destroyed. */
+	t = after(fk.calls, "start mstlab-tpl-");
+	CHECK(strncmp(t + 6 + strlen(tpl), " paused", 7) == 0);
+	c = after(t, "connect template.id\n");
+	snprintf(want, sizeof(want), "resume %s\n", tpl);
+	CHECK(c < after(c, want));
+	t = after(c, want);
+	snprintf(want, sizeof(want), "pause %s\n", tpl);
+	CHECK(t < after(t, want));
+	snprintf(want, sizeof(want), "monitor %s migrate\n", tpl);
+	CHECK(after(t, "pause") < after(t, want));
+	snprintf(want, sizeof(want), "destroy %s\n", tpl);
+	CHECK(after(t, "migrate\n") < after(t, want));
+	/* Both nodes from it: paused, fed its state, their ports set up,
+	 * then running and told who they are. */
+	for (int i = 0; i < 2; i++) {
+		const char *node = i ? "h2" : "h1";
+
+		snprintf(line, sizeof(line), "start mstlab-unit-%s paused ram=%s"
+			 "/%s/ram\n", node, fx.l.tpl_cache, key);
+		CHECK(strstr(fk.calls, line) != NULL);
+		snprintf(line, sizeof(line), "connect %s.id\n", node);
+		CHECK(strstr(fk.calls, line) != NULL);
+		snprintf(line, sizeof(line), "monitor mstlab-unit-%s "
+			 "migrate-incoming\n", node);
+		CHECK(strstr(fk.calls, line) != NULL);
+		snprintf(line, sizeof(line), "monitor mstlab-unit-%s getfd "
+			 "loads 'saved by %s'\n", node, tpl);
+		CHECK(strstr(fk.calls, line) != NULL);
+		snprintf(want, sizeof(want), "setup_port %s\n",
+			 fx.l.p->nodes[i].nic[0].tap);
+		snprintf(line, sizeof(line), "resume mstlab-unit-%s\n", node);
+		CHECK(strstr(fk.calls, want) != NULL);
+		CHECK(strstr(fk.calls, want) < after(fk.calls, line));
+		snprintf(line, sizeof(line), "identity nic 06:00:00:00:00:01 "
+			 "%s end\n", fx.l.p->nodes[i].nic[0].mac_str);
+		CHECK(strstr(fk.calls, line) != NULL);
+	}
+	/* The template's domain is on record, then forgotten once
+	 * destroyed: the lab's teardown leaves it alone. */
+	snprintf(path, sizeof(path), "%s/state", fx.l.run_dir);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	path[fread(path, 1, sizeof(path) - 1, f)] = 0;
+	fclose(f);
+	snprintf(want, sizeof(want), "domain %s\n", tpl);
+	CHECK(strstr(path, want) < after(path, "forget domain mstlab-tpl-"));
+	fk.calls[0] = 0;
+	CHECK_INT(lab_down("unit", fx.l.run_dir, &ops, fx.log), 0);
+	CHECK(strstr(fk.calls, "destroy mstlab-unit-h1\n") != NULL);
+	CHECK(strstr(fk.calls, "destroy mstlab-tpl-") == NULL);
+	fflush(fx.log);
+	snprintf(want, sizeof(want), "mstlab: h1 from template %s (", key);
+	CHECK(strstr(fx.log_buf, want) != NULL);
+	teardown(&fx);
+}
+
+TEST(a_template_in_the_cache_is_used_and_a_stale_one_never)
+{
+	struct fixture fx;
+	struct errbuf err = { "" };
+	char first[TPL_KEY_LEN + 1], second[TPL_KEY_LEN + 1], ram[4400];
+	FILE *f;
+
+	CHECK(setup(&fx) == 0);
+	template_setup(&fx, LAB_BOOT_AUTO);
+	CHECK_INT(lab_up(&fx.l, &err), 0);
+	template_of(fk.calls, first);
+	CHECK_INT(lab_down("unit", fx.l.run_dir, &ops, fx.log), 0);
+	/* Again: the cache has it. */
+	fk.calls[0] = 0;
+	CHECK_INT(lab_up(&fx.l, &err), 0);
+	CHECK(strstr(fk.calls, "start " TPL_DOMAIN_PREFIX) == NULL);
+	snprintf(ram, sizeof(ram), "ram=%s/%s/ram\n", fx.l.tpl_cache, first);
+	CHECK_INT(count(fk.calls, ram), 2);
+	CHECK_INT(lab_down("unit", fx.l.run_dir, &ops, fx.log), 0);
+	/* The image changes: its old template is stale, a new one built
+	 * and the nodes come from it alone. */
+	f = fopen(fx.l.pp.initrd, "a");
+	fputs(", rebuilt", f);
+	fclose(f);
+	fk.calls[0] = 0;
+	CHECK_INT(lab_up(&fx.l, &err), 0);
+	template_of(fk.calls, second);
+	CHECK_INT(strlen(second), TPL_KEY_LEN);
+	CHECK(strcmp(first, second) != 0);
+	CHECK_INT(count(fk.calls, ram), 0);
+	snprintf(ram, sizeof(ram), "ram=%s/%s/ram\n", fx.l.tpl_cache, second);
+	CHECK_INT(count(fk.calls, ram), 2);
+	teardown(&fx);
+}
+
+TEST(a_dsa_switch_boots_cold_beside_the_clones)
+{
+	static const char text[] =
+		"name: unit\n"
+		"nodes:\n"
+		"  sw1: { role: dsa-switch }\n"
+		"  h1: { role: host }\n"
+		"links:\n"
+		"  - [sw1:lan1, h1:eth1]\n";
+	struct fixture fx;
+	struct errbuf err = { "" };
+
+	CHECK(setup_text(&fx, text) == 0);
+	template_setup(&fx, LAB_BOOT_TEMPLATE);
+	CHECK_INT(lab_up(&fx.l, &err), 0);
+	CHECK(strstr(fk.calls, "start mstlab-unit-sw1\n") != NULL);
+	CHECK(strstr(fk.calls, "start mstlab-unit-h1 paused ram=") != NULL);
+	CHECK(strstr(fk.calls, "resume mstlab-unit-sw1") == NULL);
+	CHECK_INT(count(fk.calls, "identity "), 1);
+	teardown(&fx);
+}
+
+TEST(a_template_that_cannot_be_built_boots_cold_unless_asked_for)
+{
+	struct fixture fx;
+	struct errbuf err = { "" };
+	char key[TPL_KEY_LEN + 1], build[4400];
+
+	CHECK(setup(&fx) == 0);
+	template_setup(&fx, LAB_BOOT_AUTO);
+	fk.migrate_fails = true;
+	CHECK_INT(lab_up(&fx.l, &err), 0);
+	template_of(fk.calls, key);
+	CHECK(!tpl_ready(fx.l.tpl_cache, key));
+	/* Nothing of the failed build is left. */
+	snprintf(build, sizeof(build), "%s/.build-%s-%d", fx.l.tpl_cache, key,
+		 (int)getpid());
+	CHECK(access(build, F_OK) != 0);
+	CHECK(strstr(fk.calls, "destroy " TPL_DOMAIN_PREFIX) != NULL);
+	CHECK(strstr(fk.calls, "start mstlab-unit-h1\n") != NULL);
+	CHECK(strstr(fk.calls, "start mstlab-unit-h2\n") != NULL);
+	fflush(fx.log);
+	CHECK(strstr(fx.log_buf, "the migration failed: no room: booting "
+		     "cold instead") != NULL);
+	CHECK_INT(lab_down("unit", fx.l.run_dir, &ops, fx.log), 0);
+	/* --boot template: an error, and no node started. */
+	fx.l.boot = LAB_BOOT_TEMPLATE;
+	fk.calls[0] = 0;
+	CHECK_INT(lab_up(&fx.l, &err), -1);
+	CHECK(strstr(err.msg, "the migration failed: no room") != NULL);
+	CHECK(strstr(fk.calls, "start mstlab-unit-") == NULL);
+	teardown(&fx);
+}
+
+TEST(templates_are_listed_and_cleared)
+{
+	struct fixture fx;
+	struct errbuf err = { "" };
+	char key[TPL_KEY_LEN + 1], *out = NULL;
+	size_t len = 0;
+	FILE *o;
+
+	CHECK(setup(&fx) == 0);
+	template_setup(&fx, LAB_BOOT_TEMPLATE);
+	CHECK_INT(lab_up(&fx.l, &err), 0);
+	template_of(fk.calls, key);
+	o = open_memstream(&out, &len);
+	CHECK_INT(tpl_list(fx.l.tpl_cache, o), 0);
+	fclose(o);
+	CHECK(strncmp(out, key, TPL_KEY_LEN) == 0);
+	CHECK(strstr(out, "128 MiB, 1 vCPU, 1 NIC, default kernel (first "
+		     "for h1 of lab unit, host)") != NULL);
+	free(out);
+	CHECK_INT(tpl_clear(fx.l.tpl_cache, fx.log), 1);
+	CHECK(!tpl_ready(fx.l.tpl_cache, key));
+	o = open_memstream(&out, &len);
+	CHECK_INT(tpl_list(fx.l.tpl_cache, o), 0);
+	fclose(o);
+	CHECK(strncmp(out, "no templates in ", 16) == 0);
+	free(out);
+	teardown(&fx);
 }

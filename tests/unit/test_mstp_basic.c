@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* MSTP core on two or three bridges: election, P/A, edge, ageing. */
 #include "unit.h"
-#include "mstp_sim.h"
+#include "sim_unit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,12 +12,10 @@ static bool two_bridges(unsigned int nports, uint16_t prio0)
 {
 	struct mstp_bridge_config cfg;
 
-	sim_free(&sim);
-	memset(&sim, 0, sizeof(sim));
-	sim.verbose = getenv("MSTP_VERBOSE") != NULL;
+	sim_unit_reset(&sim);
 	for (unsigned int i = 0; i < 2; i++) {
 		sim_config(&cfg, i, nports, NULL, 0, NULL);
-		if (!sim_add_bridge(&sim, &cfg))
+		if (!sim_add_bridge(&sim, &cfg, NULL))
 			return false;
 	}
 	if (mstp_set_bridge_priority(sim.br[0], 0, prio0))

@@ -5,7 +5,7 @@
  * hops, and the BPDUs it puts on the wire.
  */
 #include "unit.h"
-#include "mstp_sim.h"
+#include "sim_unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,15 +24,13 @@ static bool bridges(unsigned int n, unsigned int nports,
 	static struct mst_vid_table table;
 	struct mstp_bridge_config cfg;
 
-	sim_free(&sim);
-	memset(&sim, 0, sizeof(sim));
-	sim.verbose = getenv("MSTP_VERBOSE") != NULL;
+	sim_unit_reset(&sim);
 	table.mstid[10] = 1;
 	table.mstid[20] = 2;
 	for (unsigned int i = 0; i < n; i++) {
 		sim_config(&cfg, i, nports, mstids, 2, &table);
 		cfg.max_hops = max_hops;
-		if (!sim_add_bridge(&sim, &cfg))
+		if (!sim_add_bridge(&sim, &cfg, &table))
 			return false;
 	}
 	return true;
@@ -152,7 +150,7 @@ TEST(mcheck_retries_rstp)
 	CHECK(bridges(1, 1, 20));
 	sim_config(&cfg, 1, 1, NULL, 0, NULL);
 	cfg.force_version = MSTP_FORCE_STP;
-	CHECK(sim_add_bridge(&sim, &cfg));
+	CHECK(sim_add_bridge(&sim, &cfg, NULL));
 	sim_connect(&sim, 0, 0, 1, 0);
 	sim_all_up(&sim);
 	sim_advance(&sim, 6);

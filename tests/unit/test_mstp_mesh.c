@@ -8,7 +8,7 @@
  * driven by P/A rather than the forward delay timers.
  */
 #include "unit.h"
-#include "mstp_sim.h"
+#include "sim_unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,17 +47,15 @@ static bool build(uint64_t seed)
 	struct mstp_bridge_config cfg;
 	unsigned int n;
 
-	sim_free(&sim);
-	memset(&sim, 0, sizeof(sim));
+	sim_unit_reset(&sim);
 	memset(nports_used, 0, sizeof(nports_used));
-	sim.verbose = getenv("MSTP_VERBOSE") != NULL;
 	rng = seed * 0x9e3779b97f4a7c15ull + 1;
 	n = 3 + rnd(6);
 	table.mstid[10] = 1;
 	table.mstid[20] = 2;
 	for (unsigned int b = 0; b < n; b++) {
 		sim_config(&cfg, b, SIM_MAX_PORTS, mstids, 2, &table);
-		if (!sim_add_bridge(&sim, &cfg))
+		if (!sim_add_bridge(&sim, &cfg, &table))
 			return false;
 		for (unsigned int t = 0; t < NTREES; t++) {
 			uint16_t prio = (uint16_t)(4096 * (4 + rnd(8)));

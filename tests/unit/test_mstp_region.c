@@ -5,7 +5,7 @@
  * digest, an RSTP bridge, an STP bridge.  Plus max hops on a chain.
  */
 #include "unit.h"
-#include "mstp_sim.h"
+#include "sim_unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,16 +25,14 @@ static bool line(const struct mst_vid_table *peer_table,
 	static struct mst_vid_table table;
 	struct mstp_bridge_config cfg;
 
-	sim_free(&sim);
-	memset(&sim, 0, sizeof(sim));
-	sim.verbose = getenv("MSTP_VERBOSE") != NULL;
+	sim_unit_reset(&sim);
 	table.mstid[10] = 1;
 	table.mstid[20] = 2;
 	for (unsigned int i = 0; i < 3; i++) {
 		sim_config(&cfg, i, 2, mstids, 2, i == 2 ? peer_table : &table);
 		if (i == 2)
 			cfg.force_version = peer_version;
-		if (!sim_add_bridge(&sim, &cfg))
+		if (!sim_add_bridge(&sim, &cfg, i == 2 ? peer_table : &table))
 			return false;
 	}
 	sim_connect(&sim, 0, 0, 1, 0);
@@ -285,5 +283,161 @@ TEST(two_boundary_ports_master_and_alternate)
 	/* The RSTP root sees one bridge (the region) on two ports. */
 	CHECK_INT(port(2, 0, 0).role, D);
 	CHECK_INT(port(2, 1, 0).role, D);
+	sim_free(&sim);
+}
+
+/*
+ * The CIST Root outside the region, two ways out: B0 (RSTP, the CIST
+ * Root) - B1 is the master link, B0 - B4 the backup (External Root Path
+ * Cost 40000).  Inside: B1 - B2, B2 - B3, B3 - B4, B4 - B2 (a cycle that
+ * does not pass the Regional Root B1, where stale information about it
+ * used to circulate).
+ */
+static bool two_ways_out(void)
+{
+	struct mstp_bridge_config cfg;
+	static struct mst_vid_table table;
+
+	sim_unit_reset(&sim);
+	table.mstid[10] = 1;
+	table.mstid[20] = 2;
+	sim_config(&cfg, 0, 4, NULL, 0, NULL);
+	cfg.force_version = MSTP_FORCE_RSTP;
+	if (!sim_add_bridge(&sim, &cfg, NULL))
+		return false;
+	for (unsigned int i = 1; i < 5; i++) {
+		sim_config(&cfg, i, 4, mstids, 2, &table);
+		if (!sim_add_bridge(&sim, &cfg, &table))
+			return false;
+	}
+	if (mstp_set_bridge_priority(sim.br[0], 0, 0) ||
+	    mstp_set_port_ext_path_cost(sim.br[4], 0, 40000))
+		return false;
+	sim_connect(&sim, 0, 0, 1, 0);	/* L0: the master link */
+	sim_connect(&sim, 0, 1, 4, 0);	/* L1: the backup */
+	sim_connect(&sim, 1, 1, 2, 0);
+	sim_connect(&sim, 2, 1, 3, 0);
+	sim_connect(&sim, 3, 1, 4, 1);
+	sim_connect(&sim, 4, 2, 2, 2);
+	start(30);
+	return true;
+}
+
+/* What the watcher saw of the backup's port B4.p0 and the Master Ports. */
+static struct watch {
+	unsigned long since_ms;		/* the failure or restoration */
+	long master_ms;			/* B4.p0 forwarding as Master, or -1 */
+	long settled_ms;		/* and for the last time */
+	bool was_master;
+	unsigned int flaps;		/* B4.p0 leaving Root/Master after */
+	unsigned int most_masters;	/* forwarding Master Ports, one MSTI */
+} w;
+
+static unsigned int forwarding_masters(unsigned int tree)
+{
+	unsigned int n = 0;
+
+	for (unsigned int b = 1; b < sim.nbridges; b++)
+		for (unsigned int p = 0; p < 4; p++)
+			n += sim_role(&sim, b, p, tree) == M &&
+			     sim_state(&sim, b, p, tree) == MSTP_FORWARDING;
+	return n;
+}
+
+/* After every BPDU, tick and link change. */
+static void watch_step(struct sim *s)
+{
+	bool master = true;
+
+	(void)s;
+	for (unsigned int t = 1; t < 3; t++) {
+		unsigned int n = forwarding_masters(t);
+
+		w.most_masters = n > w.most_masters ? n : w.most_masters;
+		master = master && sim_role(&sim, 4, 0, t) == M &&
+			 sim_state(&sim, 4, 0, t) == MSTP_FORWARDING;
+	}
+	master = master && sim_role(&sim, 4, 0, 0) == R &&
+		 sim_state(&sim, 4, 0, 0) == MSTP_FORWARDING;
+	if (master && !w.was_master) {
+		w.settled_ms = (long)(sim.now_ms - w.since_ms);
+		if (w.master_ms < 0)
+			w.master_ms = w.settled_ms;
+	}
+	if (!master && w.was_master)
+		w.flaps++;
+	w.was_master = master;
+}
+
+static void watch_from_now(void)
+{
+	w = (struct watch){ .since_ms = sim.now_ms, .master_ms = -1,
+			    .settled_ms = -1 };
+	sim.check.observe = watch_step;
+}
+
+/*
+ * The master link fails: the region re-elects B4 its Regional Root, and
+ * B4.p0 becomes Root Port and Master Port, forwarding within the bound
+ * and for good.  Bound: B1 withdraws its claim on its Designated Ports at
+ * once and every bridge hears the withdrawal on its Root Port first, so
+ * no stale copy of B1's old claim is used again (stale() in mstp_roles.c;
+ * before, they went round B2 - B3 - B4 until their remainingHops ran out,
+ * a hop per HelloTime or per TxHoldCount second: B4.p0 flapped root ->
+ * alternate three times and forwarded after 7 s here, ~21 s in larger
+ * meshes).  The news takes a BPDU per hop (0 s in the simulator), plus
+ * at most 1 s where a port spent its TxHoldCount; B4.p0 was an
+ * Alternate Port, so it forwards in the CIST at once, and in the MSTIs
+ * once the new Regional Root's Master Ports waited out their hold of two
+ * ticks (<= HelloTime, master_held() in mstp_prt.c).
+ * Bound: HelloTime + 1 s = 3 s.
+ */
+TEST(regional_root_reelection_is_bounded)
+{
+	const unsigned long bound_ms = (MSTP_HELLO_TIME + 1) * 1000;
+
+	CHECK(two_ways_out());
+	CHECK_INT(port(1, 0, 0).role, R);
+	CHECK_INT(port(1, 0, 1).role, M);
+	CHECK_INT(sim_state(&sim, 1, 0, 1), MSTP_FORWARDING);
+	CHECK_INT(port(4, 0, 0).role, A);
+	CHECK_INT(tree(4, 0).regional_root_id.mac[5], 2);
+	watch_from_now();
+	sim_link_set(&sim, 0, false);
+	sim_deliver(&sim, 100000);
+	sim_advance(&sim, 30);
+	printf("# new Master Port forwarding after %ld ms, for good after "
+	       "%ld ms, %u flaps\n", w.master_ms, w.settled_ms, w.flaps);
+	CHECK(w.master_ms >= 0);
+	CHECK(w.master_ms <= (long)bound_ms);
+	CHECK_INT(w.flaps, 0);
+	CHECK_INT(w.most_masters, 1);
+	for (unsigned int b = 1; b < 5; b++)
+		CHECK_INT(tree(b, 0).regional_root_id.mac[5], 5);
+	sim_free(&sim);
+}
+
+/*
+ * The master link comes back: B1 is the Regional Root again and B4's
+ * Master Port gives way - at no step do two Master Ports forward in an
+ * MSTI (the old code let B1's forward while B4's still did: a loop
+ * through B0 for a BPDU step), and no loop at any step.
+ */
+TEST(master_link_restore_one_master_at_a_time)
+{
+	CHECK(two_ways_out());
+	sim_link_set(&sim, 0, false);
+	sim_advance(&sim, 30);
+	CHECK_INT(forwarding_masters(1), 1);
+	CHECK_INT(sim_role(&sim, 4, 0, 1), M);
+	watch_from_now();
+	sim_link_set(&sim, 0, true);
+	sim_deliver(&sim, 100000);
+	sim_advance(&sim, 30);
+	CHECK_INT(w.most_masters, 1);
+	CHECK_INT(sim_role(&sim, 1, 0, 1), M);
+	CHECK_INT(sim_state(&sim, 1, 0, 1), MSTP_FORWARDING);
+	CHECK_INT(port(4, 0, 0).role, A);
+	CHECK_INT(sim.check.violations, 0);
 	sim_free(&sim);
 }

@@ -13,7 +13,7 @@
  *        L3 = B3.p0-B0.p1.  All path costs 20000.
  */
 #include "unit.h"
-#include "mstp_sim.h"
+#include "sim_unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,16 +50,14 @@ static bool ring(enum mstp_flush_scope scope)
 	static struct mst_vid_table table;
 	struct mstp_bridge_config cfg;
 
-	sim_free(&sim);
-	memset(&sim, 0, sizeof(sim));
-	sim.verbose = getenv("MSTP_VERBOSE") != NULL;
+	sim_unit_reset(&sim);
 	sim.immediate = immediate;
 	table.mstid[10] = 1;
 	table.mstid[20] = 2;
 	for (unsigned int i = 0; i < 4; i++) {
 		sim_config(&cfg, i, 2, mstids, 2, &table);
 		cfg.flush_scope = scope;
-		if (!sim_add_bridge(&sim, &cfg))
+		if (!sim_add_bridge(&sim, &cfg, &table))
 			return false;
 	}
 	if (mstp_set_bridge_priority(sim.br[0], CIST, 4096) ||
@@ -378,13 +376,12 @@ TEST(tc_spreads_in_one_bpdu_per_hop_ahead_of_the_flush)
 	unsigned long tc_seq = 0, flush_seq = 0;
 	unsigned int tc_bpdus = 0;
 
-	sim_free(&sim);
-	memset(&sim, 0, sizeof(sim));
+	sim_unit_reset(&sim);
 	table.mstid[10] = 1;
 	table.mstid[30] = 2;
 	for (unsigned int i = 0; i < 4; i++) {
 		sim_config(&cfg, i, 2, mstids, 2, &table);
-		CHECK(sim_add_bridge(&sim, &cfg));
+		CHECK(sim_add_bridge(&sim, &cfg, &table));
 		for (unsigned int t = 0; t < 3; t++)
 			CHECK_INT(mstp_set_bridge_priority(sim.br[i], t,
 							   prio[i][t]), 0);

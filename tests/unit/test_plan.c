@@ -538,6 +538,209 @@ TEST(domain_xml_escapes_and_checks_paths)
 	topo_free(t);
 }
 
+/* ring4's topology and its plan (NULL if either fails). */
+static struct plan *ring4(struct topo **t)
+{
+	struct plan *p = NULL;
+
+	*t = load("topologies/ring4.yaml");
+	if (*t && plan_build(*t, &p) != PLAN_OK)
+		p = NULL;
+	return p;
+}
+
+/* A template of ring4's sw1: nothing of a lab in it. */
+TEST(template_xml_boots_to_its_identity_with_nothing_of_a_lab)
+{
+	struct plan_params pp = params;
+	struct topo *t;
+	struct plan *p = ring4(&t);
+	struct sbuf x;
+	const char *s;
+
+	CHECK(p != NULL);
+	sbuf_init(&x);
+	pp.boot = PLAN_BOOT_TEMPLATE;
+	pp.run_dir = "/cache/.build-k";
+	pp.template_ram = "/cache/.build-k/ram,x";
+	pp.template_name = "mstlab-tpl-k";
+	CHECK_INT(plan_domain_xml(p, &pp, 0, &x), PLAN_OK);
+	s = sbuf_str(&x);
+	CHECK(STARTS(s, "<domain type='qemu' xmlns:qemu='http://libvirt.org/"
+		     "schemas/domain/qemu/1.0'>"));
+	CHECK(strstr(s, "<name>mstlab-tpl-k</name>"));
+	CHECK(strstr(s, "noreplace-smp " PLAN_TEMPLATE_ARG "</cmdline>"));
+	/* The RAM is the file, written through; a comma doubled. */
+	CHECK(strstr(s, "<qemu:arg value='memory-backend-file,id=mstlab-ram,"
+		     "size=128M,mem-path=/cache/.build-k/ram,,x,share=on'/>"));
+	CHECK(strstr(s, "<qemu:arg value='memory-backend=mstlab-ram'/>"));
+	CHECK(!strstr(s, "-incoming"));
+	/* No balloon: a clone would punch holes in the file. */
+	CHECK(strstr(s, "<memballoon model='none'/>"));
+	CHECK(strstr(s, "path='/cache/.build-k/qga/template.id'/>\n"
+		     "      <target type='virtio' name='" PLAN_IDENTITY_PORT
+		     "'/>"));
+	CHECK(strstr(s, "<source file='/cache/.build-k/seed/template.img'/>"));
+	CHECK_INT(count(s, "<interface type='ethernet'>"), 3);
+	for (size_t j = 0; j < 3; j++) {
+		char mac[18];
+
+		plan_template_mac(j, mac);
+		CHECK(strstr(s, mac));
+		CHECK(!strstr(s, p->nodes[0].nic[j].mac_str));
+		CHECK(!strstr(s, p->nodes[0].nic[j].tap));
+	}
+	CHECK(!strstr(s, "ring4") && !strstr(s, "sw1") && !strstr(s, "ml-"));
+	CHECK(!strstr(s, "<cputune>") && !strstr(s, "<description>"));
+	CHECK_INT(count(s, "<"), count(s, ">"));
+	/* Its template's RAM file it must have; a dsa-switch has none. */
+	sbuf_reset(&x);
+	pp.template_ram = NULL;
+	CHECK_INT(plan_domain_xml(p, &pp, 0, &x), PLAN_EPATH);
+	sbuf_free(&x);
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(clone_xml_is_the_node_from_its_templates_state)
+{
+	struct plan_params pp = params;
+	struct topo *t;
+	struct plan *p = ring4(&t);
+	struct sbuf cold, x;
+	const char *s;
+
+	CHECK(p != NULL);
+	sbuf_init(&cold);
+	sbuf_init(&x);
+	CHECK_INT(plan_domain_xml(p, &params, 4, &cold), PLAN_OK);
+	pp.boot = PLAN_BOOT_CLONE;
+	pp.template_ram = "/cache/k/ram";
+	CHECK_INT(plan_domain_xml(p, &pp, 4, &x), PLAN_OK);
+	s = sbuf_str(&x);
+	/* The node's own: name, MACs, taps, seed, run folder. */
+	CHECK(strstr(s, "<name>mstlab-ring4-h1</name>"));
+	CHECK(strstr(s, p->nodes[4].nic[0].mac_str));
+	CHECK(strstr(s, p->nodes[4].nic[0].tap));
+	CHECK(strstr(s, "<source file='/srv/results/run1/seed/h1.img'/>"));
+	CHECK(strstr(s, "path='/srv/results/run1/qga/h1.id'/>"));
+	CHECK(strstr(s, "<description>" PLAN_RUN_LABEL "/srv/results/run1"));
+	/* The template's RAM copy-on-write, its state to come. */
+	CHECK(strstr(s, "mem-path=/cache/k/ram,share=off'/>"));
+	CHECK(strstr(s, "<qemu:arg value='-incoming'/>\n    "
+		     "<qemu:arg value='defer'/>"));
+	CHECK(!strstr(s, PLAN_TEMPLATE_ARG));
+	CHECK(strstr(s, "<memballoon model='none'/>"));
+	/* A cold boot is what it was: no template in it. */
+	s = sbuf_str(&cold);
+	CHECK(STARTS(s, "<domain type='qemu'>"));
+	CHECK(!strstr(s, "qemu:") && !strstr(s, PLAN_IDENTITY_PORT));
+	CHECK(strstr(s, "freePageReporting='on'"));
+	sbuf_free(&cold);
+	sbuf_free(&x);
+	plan_free(p);
+	topo_free(t);
+}
+
+/* The shape of a node of one lab against others. */
+static int same_shape(const char *yaml_a, int a, const char *yaml_b, int b)
+{
+	struct topo *ta = parse(yaml_a), *tb = parse(yaml_b);
+	struct plan_params other = params;
+	struct plan *pa = NULL, *pb = NULL;
+	struct sbuf sa, sb;
+	int same = -1;
+
+	other.run_dir = "/elsewhere/run2";
+	other.kernel[0] = "/other/bzImage";
+	sbuf_init(&sa);
+	sbuf_init(&sb);
+	if (ta && tb && !plan_build(ta, &pa) && !plan_build(tb, &pb) &&
+	    !plan_template_shape(pa, &params, a, &sa) &&
+	    !plan_template_shape(pb, &other, b, &sb))
+		same = strcmp(sbuf_str(&sa), sbuf_str(&sb)) == 0;
+	sbuf_free(&sa);
+	sbuf_free(&sb);
+	plan_free(pa);
+	plan_free(pb);
+	topo_free(ta);
+	topo_free(tb);
+	return same;
+}
+
+TEST(nodes_share_a_shape_whatever_their_lab_and_names)
+{
+	static const char pair[] =
+		"name: pair\nnodes:\n  h1: { role: host }\n"
+		"  h2: { role: host }\nlinks:\n  - [h1:eth1, h2:eth1]\n";
+	static const char other[] =
+		"name: zz\nnodes:\n  x: { role: bridge }\n"
+		"  far: { role: host, overlay: /tmp }\n"
+		"  big: { role: host, memory: 256 }\n"
+		"  two: { role: host, vcpus: 2 }\n"
+		"  nic2: { role: host }\n"
+		"  hsmp: { role: hsmp-host, sockets: 2 }\n"
+		"  dsa: { role: dsa-switch }\n"
+		"links:\n  - [x:p1, far:wan]\n  - [x:p2, big:eth1]\n"
+		"  - [x:p3, two:eth1]\n  - [x:p4, nic2:eth1]\n"
+		"  - [nic2:eth2, hsmp:eth1]\n  - [dsa:lan1, x:p5]\n";
+	struct topo *t = parse(other);
+	struct plan *p;
+	struct sbuf x;
+
+	/* Another lab, names, MACs, run folder, kernel path: one shape. */
+	CHECK_INT(same_shape(pair, 0, pair, 1), 1);
+	CHECK_INT(same_shape(pair, 0, other, 1), 0);	/* an overlay */
+	CHECK_INT(same_shape(pair, 0, other, 2), 0);	/* memory */
+	CHECK_INT(same_shape(pair, 0, other, 3), 0);	/* vCPUs */
+	CHECK_INT(same_shape(pair, 0, other, 4), 0);	/* two NICs */
+	CHECK_INT(same_shape(pair, 0, other, 0), 0);	/* a bridge */
+	CHECK_INT(same_shape(other, 5, other, 5), 1);
+	/* A dsa-switch's kernel names its lab MACs: no template. */
+	CHECK(t != NULL);
+	CHECK_INT(plan_build(t, &p), PLAN_OK);
+	sbuf_init(&x);
+	CHECK(!plan_node_templated(p, 6));
+	CHECK(plan_node_templated(p, 5));
+	CHECK_INT(plan_template_shape(p, &params, 6, &x), PLAN_ENOTEMPLATE);
+	/* An hsmp-host's SMU has the CPU's sockets: in its shape. */
+	CHECK_INT(plan_template_shape(p, &params, 5, &x), PLAN_OK);
+	CHECK(strstr(sbuf_str(&x), "amd_smu_sim.sockets=2"));
+	CHECK(strstr(sbuf_str(&x), "<topology sockets='2'"));
+	sbuf_free(&x);
+	plan_free(p);
+	topo_free(t);
+}
+
+TEST(identity_tells_the_clock_entropy_and_each_nics_address)
+{
+	struct timespec now = { 1765000000, 123456789 };
+	uint8_t entropy[32];
+	struct topo *t;
+	struct plan *p = ring4(&t);
+	struct sbuf x;
+	char want[128];
+
+	for (int i = 0; i < 32; i++)
+		entropy[i] = (uint8_t)(0xa0 + i);
+	CHECK(p != NULL);
+	sbuf_init(&x);
+	CHECK_INT(plan_identity(p, 0, &now, entropy, &x), PLAN_OK);
+	CHECK(STARTS(sbuf_str(&x), "mstlab-identity 1\nclock 1765000000 "
+		     "123456789\nrandom a0a1a2a3"));
+	CHECK(strstr(sbuf_str(&x), "bcbdbebf\nnic 06:00:00:00:00:01 "));
+	for (size_t j = 0; j < 3; j++) {
+		snprintf(want, sizeof(want), "nic 06:00:00:00:00:%02zx %s\n",
+			 j + 1, p->nodes[0].nic[j].mac_str);
+		CHECK(strstr(sbuf_str(&x), want));
+	}
+	CHECK(strstr(sbuf_str(&x), "\nend\n"));
+	CHECK_INT(plan_identity(p, 99, &now, entropy, &x), PLAN_ENODE);
+	sbuf_free(&x);
+	plan_free(p);
+	topo_free(t);
+}
+
 static const char *after(const char *s, const char *first, const char *then)
 {
 	const char *a = strstr(s, first);

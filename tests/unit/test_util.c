@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * util: the option helper every program parses with (no program needed:
- * a table and argv), the error buffer, and children started, fed and
- * read the one way (sh, cat and sleep as the children).
+ * a table and argv), the error buffer, children started, fed and read
+ * the one way (sh, cat and sleep as the children), folders made and
+ * removed.
  */
 #include "unit.h"
 #include "child.h"
 #include "errbuf.h"
+#include "files.h"
 #include "graphviz.h"
 #include "opts.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 enum { O_LONG = 256 };
 
@@ -215,4 +219,33 @@ TEST(graphviz_draws_or_says_why)
 	CHECK_INT(graphviz_svg("dot", "graph { a -- ", &svg, &e), -1);
 	CHECK(strncmp(e.msg, "dot: failed (status ", 20) == 0);
 	CHECK(svg == NULL);
+}
+
+TEST(folders_are_made_and_removed_whole)
+{
+	char dir[] = "/tmp/mstlab-files-XXXXXX", path[64], link[64];
+	struct errbuf err = { "" };
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_INT(files_mkdir(dir, "a", &err), 0);
+	CHECK_INT(files_mkdir(dir, "a", &err), 0);	/* there already */
+	snprintf(path, sizeof(path), "%s/a/b", dir);
+	CHECK_INT(files_mkdir(path, NULL, &err), 0);
+	snprintf(path, sizeof(path), "%s/a/b/file", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	fclose(f);
+	/* A link is removed, never followed. */
+	snprintf(link, sizeof(link), "%s/a/up", dir);
+	CHECK_INT(symlink(dir, link), 0);
+	snprintf(path, sizeof(path), "%s/a", dir);
+	CHECK_INT(files_rm_tree(path), 0);
+	CHECK(access(path, F_OK) != 0);
+	CHECK(access(dir, F_OK) == 0);
+	CHECK_INT(files_rm_tree(path), 0);	/* not there: fine */
+	snprintf(path, sizeof(path), "%s/no/such", dir);
+	CHECK_INT(files_mkdir(path, NULL, &err), -1);
+	CHECK(strstr(err.msg, "cannot create ") && strstr(err.msg, "/no/such"));
+	CHECK_INT(rmdir(dir), 0);
 }

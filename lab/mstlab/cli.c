@@ -13,6 +13,7 @@
 #include "cmd_serve.h"
 #include "cmd_templates.h"
 #include "cmd_watch.h"
+#include "remote_agent.h"
 #include "graphviz.h"
 #include "opts.h"
 #include "paths.h"
@@ -363,6 +364,7 @@ LAB_COMMAND(verdict)
 LAB_COMMAND(watch)
 LAB_COMMAND(serve)
 LAB_COMMAND(templates)
+LAB_COMMAND(agent)
 
 static const struct command {
 	const char *name;
@@ -400,6 +402,7 @@ static const struct command {
 	  "decode FILE.pcap [-j|--json]  BPDUs, one per line", false },
 	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run", NULL, false },
 	{ "templates", cli_templates, TEMPLATES_USAGE, NULL, true },
+	{ "agent", cli_agent, "agent [--results DIR]   another host's side of a lab, over SSH (stdin/stdout)", NULL, false },
 };
 
 static const char lab_options[] =

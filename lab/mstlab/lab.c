@@ -433,7 +433,7 @@ int lab_up(struct lab *l, struct errbuf *err)
 	const struct lab_ops *o = l->ops;
 
 	events_run_start(&l->ev, l->t->name);
-	if (seed_make_all(l->p, l->run_dir, err))
+	if (seed_make_all(l->p, l->run_dir, TOPO_LOCAL_HOST, err))
 		return -1;
 	if (up_links(l, err))
 		return -1;
@@ -751,7 +751,7 @@ int lab_link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 		if (set_carriers(l, tl, false, err))
 			return -1;
 	} else if (o->link->port_forward(o->link_ctx, link_taps(l, tl, taps),
-					 false, err)) {
+					 2, false, err)) {
 		return -1;
 	}
 	/* Stamped when it started going down. */
@@ -773,8 +773,8 @@ int lab_link_restore(struct lab *l, int link, struct errbuf *err)
 
 	/* Undoes either kind of failure, and is harmless on a link that
 	 * never failed: a later process need not know which it was. */
-	if (o->link->port_forward(o->link_ctx, link_taps(l, tl, taps), true,
-				  err) ||
+	if (o->link->port_forward(o->link_ctx, link_taps(l, tl, taps), 2,
+				  true, err) ||
 	    set_carriers(l, tl, true, err))
 		return -1;
 	l->links[link].silent = l->links[link].carrier_down = false;

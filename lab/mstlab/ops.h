@@ -5,7 +5,8 @@
  * fakes that record calls. The real tables: hv_libvirt.c (domains, the
  * guest agent and QEMU's monitor, libvirt C API), hostnet.c (link
  * bridges, rtnetlink), capture.c (tcpdump per link) and chan.c (unix
- * sockets).
+ * sockets). On another host of a lab, link and cap are remote.c's: they
+ * speak to an mstlab agent there (remote_agent.h).
  *
  * Every call returns 0 or -1; on -1 it has written one line of why into
  * err (errbuf.h).
@@ -87,12 +88,24 @@ struct link_ops {
 	/* Sets the two ports (taps) of a link bridge up: learning off,
 	 * group_fwd_mask. Called once both taps exist. */
 	int (*setup_port)(void *ctx, const char *tap, struct errbuf *err);
-	/* A link's two ports (taps) forwarding (true) or disabled
-	 * (false): silent drop. */
-	int (*port_forward)(void *ctx, const char *const tap[2], bool on,
-			    struct errbuf *err);
+	/* A link's n ports (taps: two, or this host's one of a link
+	 * between hosts) forwarding (true) or disabled (false): silent
+	 * drop. */
+	int (*port_forward)(void *ctx, const char *const tap[], size_t n,
+			    bool on, struct errbuf *err);
 	/* Deletes the interface if it exists; absent is not an error. */
 	int (*remove)(void *ctx, const char *ifname, struct errbuf *err);
+	/*
+	 * A link's tunnel to another host: a VXLAN device name of that
+	 * VNI from this host's address local to remote's, a port of
+	 * bridge set up as setup_port sets a tap.
+	 */
+	int (*tunnel)(void *ctx, const char *name, const char *bridge,
+		      uint32_t vni, const char *local, const char *remote,
+		      struct errbuf *err);
+	/* The MTU of the interface this host reaches address by. */
+	int (*path_mtu)(void *ctx, const char *address, unsigned *mtu,
+			struct errbuf *err);
 };
 
 struct capture_ops {

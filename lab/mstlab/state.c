@@ -110,6 +110,7 @@ static int undo(const struct rec *r, const struct rec *all, size_t n,
 	if (strcmp(r->kind, "domain") == 0) {
 		rc = ops->hv->destroy(ops->hv_ctx, r->a, &err);
 	} else if (strcmp(r->kind, "bridge") == 0 ||
+		   strcmp(r->kind, "tunnel") == 0 ||
 		   strcmp(r->kind, "tap") == 0) {
 		rc = ops->link->remove(ops->link_ctx, r->a, &err);
 	} else if (strcmp(r->kind, "capture-pid") == 0) {
@@ -150,7 +151,8 @@ static int phase_of(const struct rec *r)
 		return PHASE_DOMAINS;
 	if (!strcmp(r->kind, "capture") || !strcmp(r->kind, "capture-pid"))
 		return PHASE_CAPTURES;
-	if (!strcmp(r->kind, "bridge") || !strcmp(r->kind, "tap"))
+	if (!strcmp(r->kind, "bridge") || !strcmp(r->kind, "tunnel") ||
+	    !strcmp(r->kind, "tap"))
 		return PHASE_LINKS;
 	return -1;
 }

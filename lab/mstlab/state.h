@@ -5,7 +5,8 @@
  * file backwards and removes what it lists, and nothing else. It works the
  * same in a later process after a crash or kill -9.
  *
- * Lines: "bridge NAME", "tap NAME", "domain NAME",
+ * Lines: "bridge NAME", "tap NAME", "tunnel NAME" (a link's VXLAN
+ *        device to another host), "domain NAME",
  *        "capture IFNAME PCAP_PATH" then "capture-pid IFNAME PID START",
  *        "forget KIND NAME" after a creation that failed: nothing was
  *        made, and the name may be someone else's (a lab of the same

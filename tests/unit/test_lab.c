@@ -328,12 +328,12 @@ static int ln_setup(void *c, const char *tap, struct errbuf *err)
 	return 0;
 }
 
-static int ln_forward(void *c, const char *const tap[2], bool on,
+static int ln_forward(void *c, const char *const tap[], size_t n, bool on,
 		      struct errbuf *err)
 {
 	(void)c;
 	(void)err;
-	for (int e = 0; e < 2; e++)
+	for (size_t e = 0; e < n; e++)
 		call("forward %s %s\n", tap[e], on ? "on" : "off");
 	return 0;
 }
@@ -346,8 +346,10 @@ static int ln_remove(void *c, const char *name, struct errbuf *err)
 	return 0;
 }
 
-static const struct link_ops fake_link = { ln_create, ln_setup, ln_forward,
-					   ln_remove };
+static const struct link_ops fake_link = {
+	.create = ln_create, .setup_port = ln_setup,
+	.port_forward = ln_forward, .remove = ln_remove,
+};
 
 static int cap_start(void *c, const char *ifname, const char *path,
 		     pid_t *pid, uint64_t *start, struct errbuf *err)

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The agent protocol (remote_proto.h) and `mstlab agent` (remote_agent.h)
+ * driven through real pipes with fake link and capture tables: a whole
+ * session, and hostile input: every bad line gets one precise "err", the
+ * agent never touches what the plan does not put on its host, never
+ * leaves its run folder, never hangs and never crashes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plan.h"
+#include "remote_agent.h"
+#include "remote_proto.h"
+#include "unit.h"
+
+/* ---- the codec ---- */
+
+TEST(requests_split_into_words)
+{
+	struct remote_msg m;
+	struct errbuf why;
+	const char *l = "forward off ml-abcdet1a ml-abcdet1b";
+
+	CHECK_INT(remote_parse_request(l, strlen(l), &m, &why), 0);
+	CHECK_INT(m.n, 4);
+	CHECK_STR(m.word[0], "forward");
+	CHECK_STR(m.word[3], "ml-abcdet1b");
+}
+
+static void bad_request(const char *line, size_t len, const char *want)
+{
+	struct remote_msg m;
+	struct errbuf why;
+
+	if (remote_parse_request(line, len, &m, &why) != -1) {
+		unit_fail(__FILE__, __LINE__, "'%.60s' was taken", line);
+		return;
+	}
+	if (!strstr(why.msg, want))
+		unit_fail(__FILE__, __LINE__, "'%.60s': got \"%s\", want \"%s\"",
+			  line, why.msg, want);
+}
+
+TEST(hostile_requests_are_refused_precisely)
+{
+	char big[REMOTE_LINE_MAX + 10], word[4 + REMOTE_WORD_MAX + 1];
+
+	bad_request("", 0, "an empty line");
+	bad_request("bridge  x", 9, "an empty word (word 2)");
+	bad_request("bridge x ", 9, "an empty word (word 3)");
+	bad_request(" bridge", 7, "an empty word (word 1)");
+	bad_request("a b c d e f g h i", 17, "more than 8 words");
+	bad_request("bridge x;reboot", 15, "word 2: only");
+	bad_request("get $(id)", 9, "word 2: only");
+	bad_request("get `id`", 8, "word 2: only");
+	bad_request("get a\"b", 7, "word 2: only");
+	bad_request("get a\tb", 7, "byte 0x09 at 5");
+	bad_request("get a\x7f", 6, "byte 0x7f at 5");
+	bad_request("get \xc3\xa9", 6, "byte 0xc3 at 4");
+	bad_request("get a\0b", 7, "byte 0x00 at 5");
+	memset(big, 'a', sizeof(big));
+	bad_request(big, sizeof(big), "a line longer than 4095 bytes");
+	memcpy(word, "get ", 4);
+	memset(word + 4, 'a', sizeof(word) - 4);
+	bad_request(word, sizeof(word), "at most 1024 bytes");
+}
+
+TEST(answers_parse)
+{
+	struct remote_msg m;
+	struct errbuf why;
+
+	CHECK_INT(remote_parse_answer("ok", 2, &m, &why), 0);
+	CHECK_INT(m.n, 1);
+	CHECK_INT(remote_parse_answer("ok 12 34 pcap/far/x.pcap", 24, &m,
+				      &why), 0);
+	CHECK_INT(m.n, 4);
+	CHECK_STR(m.word[3], "pcap/far/x.pcap");
+	CHECK_INT(remote_parse_answer("err no such thing: 'x'", 22, &m, &why),
+		  0);
+	CHECK_STR(m.word[0], "err");
+	CHECK_STR(m.rest, "no such thing: 'x'");
+	CHECK_INT(remote_parse_answer("info", 4, &m, &why), 0);
+	CHECK_STR(m.rest, "");
+	CHECK_INT(remote_parse_answer("okay", 4, &m, &why), -1);
+	CHECK(strstr(why.msg, "must start ok, err or info"));
+	CHECK_INT(remote_parse_answer("ok a  b", 7, &m, &why), -1);
+	CHECK_INT(remote_parse_answer("ok a b c d e f g h", 18, &m, &why), -1);
+	CHECK_INT(remote_parse_answer("ok $x", 5, &m, &why), -1);
+}
+
+TEST(numbers_are_plain_decimal)
+{
+	uint64_t v;
+
+	CHECK_INT(remote_number("0", 10, &v), 0);
+	CHECK_INT(v, 0);
+	CHECK_INT(remote_number("18446744073709551615", UINT64_MAX, &v), 0);
+	CHECK(v == UINT64_MAX);
+	CHECK_INT(remote_number("18446744073709551616", UINT64_MAX, &v), -1);
+	CHECK_INT(remote_number("99999999999999999999", UINT64_MAX, &v), -1);
+	CHECK_INT(remote_number("011", 100, &v), -1);
+	CHECK_INT(remote_number("-1", 100, &v), -1);
+	CHECK_INT(remote_number("+1", 100, &v), -1);
+	CHECK_INT(remote_number("1e3", 10000, &v), -1);
+	CHECK_INT(remote_number("", 10, &v), -1);
+	CHECK_INT(remote_number("11", 10, &v), -1);
+}
+
+TEST(the_reader_times_out_and_sees_the_end)
+{
+	struct remote_reader r;
+	char line[REMOTE_LINE_MAX];
+	struct errbuf why;
+	int p[2];
+
+	CHECK_INT(pipe(p), 0);
+	CHECK_INT(write(p[1], "one\ntw", 6), 6);
+	remote_reader_init(&r, p[0], 50);
+	CHECK_INT(remote_read_line(&r, line, &why), 3);
+	CHECK_STR(line, "one");
+	/* "tw" without its newline, the writer still there: a timeout. */
+	CHECK_INT(remote_read_line(&r, line, &why), -1);
+	CHECK(strstr(why.msg, "no answer within"));
+	close(p[1]);
+	remote_reader_init(&r, p[0], 50);
+	CHECK_INT(remote_read_line(&r, line, &why), -1);
+	CHECK_STR(why.msg, "end of input");
+	close(p[0]);
+}
+
+/* ---- the agent, with fakes under it ---- */
+
+static char calls[8192];
+
+static void call(const char *fmt, ...)
+{
+	size_t n = strlen(calls);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(calls + n, sizeof(calls) - n, fmt, ap);
+	va_end(ap);
+}
+
+static int f_create(void *c, const char *br, const char *owner,
+		    struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	call("create %s %s\n", br, owner);
+	return 0;
+}
+
+static int f_setup(void *c, const char *tap, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	call("setup %s\n", tap);
+	return 0;
+}
+
+static int f_forward(void *c, const char *const tap[], size_t n, bool on,
+		     struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	for (size_t i = 0; i < n; i++)
+		call("forward %s %s\n", tap[i], on ? "on" : "off");
+	return 0;
+}
+
+static int f_remove(void *c, const char *name, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	call("remove %s\n", name);
+	return 0;
+}
+
+static int f_tunnel(void *c, const char *name, const char *bridge,
+		    uint32_t vni, const char *local, const char *remote,
+		    struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	call("tunnel %s %s %u %s %s\n", name, bridge, (unsigned)vni, local,
+	     remote);
+	return 0;
+}
+
+static int f_mtu(void *c, const char *to, unsigned *mtu, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	call("mtu %s\n", to);
+	*mtu = 1500;
+	return 0;
+}
+
+static const struct link_ops fake_link = {
+	.create = f_create, .setup_port = f_setup, .port_forward = f_forward,
+	.remove = f_remove, .tunnel = f_tunnel, .path_mtu = f_mtu,
+};
+
+static int f_start(void *c, const char *ifname, const char *path, pid_t *pid,
+		   uint64_t *start, struct errbuf *err)
+{
+	const char *rel = strstr(path, "/pcap/");
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	(void)c;
+	(void)err;
+	if (fd >= 0) {
+		(void)!write(fd, "PCAP", 4);
+		close(fd);
+	}
+	call("capture %s %s\n", ifname, rel ? rel : path);
+	*pid = 4242;
+	*start = 77;
+	return 0;
+}
+
+static int f_listening(void *c, const char *ifname, const char *path,
+		       pid_t pid, uint64_t start, struct errbuf *err)
+{
+	(void)c;
+	(void)path;
+	(void)err;
+	call("listening %s %d %llu\n", ifname, (int)pid,
+	     (unsigned long long)start);
+	return 0;
+}
+
+static int f_stop(void *c, pid_t pid, uint64_t start, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	call("stop %d %llu\n", (int)pid, (unsigned long long)start);
+	return 0;
+}
+
+static int f_alive(void *c, pid_t pid, uint64_t start)
+{
+	(void)c;
+	(void)pid;
+	(void)start;
+	return 1;
+}
+
+static const struct capture_ops fake_cap = {
+	.start = f_start, .listening = f_listening, .stop = f_stop,
+	.alive = f_alive,
+};
+
+static int64_t fixed_clock(void)
+{
+	return 1765000000123456789LL;
+}
+
+static const struct lab_ops fake_ops = {
+	.link = &fake_link,
+	.cap = &fake_cap,
+};
+
+#define SPLIT                                                           \
+	"name: split\n"                                                 \
+	"hosts:\n"                                                      \
+	"  local: { address: 10.9.0.1 }\n"                              \
+	"  far:\n"                                                      \
+	"    uri: qemu+ssh://root@10.9.0.2/system\n"                    \
+	"    address: 10.9.0.2\n"                                       \
+	"nodes:\n"                                                      \
+	"  sw1: { role: bridge }\n"                                     \
+	"  sw2: { role: bridge }\n"                                     \
+	"  sw3: { role: bridge, host: far }\n"                          \
+	"  sw4: { role: bridge, host: far }\n"                          \
+	"links:\n"                                                      \
+	"  - [sw1:p1, sw2:p1]\n"                                        \
+	"  - [sw2:p2, sw3:p2]\n"                                        \
+	"  - [sw3:p1, sw4:p1]\n"                                        \
+	"  - [sw4:p2, sw1:p2]\n"
+
+struct fix {
+	char dir[64];
+	struct plan *p;
+	struct topo *t;
+};
+
+static int fix_init(struct fix *f)
+{
+	struct topo_error e;
+
+	calls[0] = 0;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_remote.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	if (topo_parse_buffer("t", SPLIT, strlen(SPLIT), &f->t, &e) ||
+	    plan_build(f->t, &f->p))
+		return -1;
+	return 0;
+}
+
+static void fix_fini(struct fix *f)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	(void)!system(cmd);
+	plan_free(f->p);
+	topo_free(f->t);
+}
+
+/* Feeds input to a fresh agent through a pipe; its answers, malloc'd;
+ * *rc what serve returned. */
+static char *session(const char *results, const char *in, size_t len,
+		     int *rc)
+{
+	struct remote_agent *a = malloc(sizeof(*a));
+	char *out = NULL;
+	size_t out_len = 0;
+	FILE *o = open_memstream(&out, &out_len);
+	int p[2], q[2];
+	char buf[4096];
+	ssize_t n;
+
+	if (!a || !o || pipe(p) || pipe(q))
+		abort();
+	/* The input fits a pipe (64 KiB) in these tests. */
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	fcntl(q[1], F_SETPIPE_SZ, 1 << 20);
+	if (write(p[1], in, len) != (ssize_t)len)
+		abort();
+	close(p[1]);
+	remote_agent_init(a, &fake_ops, results);
+	a->clock_ns = fixed_clock;
+	*rc = remote_agent_serve(a, p[0], q[1], 2000);
+	remote_agent_fini(a);
+	free(a);
+	close(p[0]);
+	close(q[1]);
+	while ((n = read(q[0], buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, o);
+	close(q[0]);
+	fclose(o);
+	return out;
+}
+
+static char *session_str(const char *results, const char *in, int *rc)
+{
+	return session(results, in, strlen(in), rc);
+}
+
+/* "topology LEN\n" and the file, then rest. */
+static char *with_topology(const char *rest)
+{
+	size_t len = strlen(SPLIT) + strlen(rest) + 64;
+	char *s = malloc(len);
+
+	snprintf(s, len, "hello 1\ntopology %zu\n%s%s", strlen(SPLIT), SPLIT,
+		 rest);
+	return s;
+}
+
+#define RUN "split-20261207-031500"
+
+static void expect_lines(const char *got, const char *const want[])
+{
+	const char *p = got;
+
+	for (size_t i = 0; want[i]; i++) {
+		size_t n = strcspn(p, "\n");
+
+		if (strncmp(p, want[i], strlen(want[i]))) {
+			unit_fail(__FILE__, __LINE__,
+				  "answer %zu: got \"%.*s\", want \"%s...\"",
+				  i + 1, (int)n, p, want[i]);
+			return;
+		}
+		p += n + (p[n] == '\n');
+	}
+	if (*p)
+		unit_fail(__FILE__, __LINE__, "more answers: \"%s\"", p);
+}
+
+TEST(a_session_builds_and_tears_down_its_host_part)
+{
+	struct fix f;
+	char req[2048], *in, *out, br2[16], br3[16], tun[16], tap[16];
+	char want_tunnel[128], want_capture[512], want_file[160];
+	char path[256];
+	struct stat sb;
+	int rc;
+
+	CHECK_INT(fix_init(&f), 0);
+	/* link2 (sw2-sw3) crosses; link3 (sw3-sw4) is all on far. */
+	snprintf(br2, sizeof(br2), "%s", f.p->links[1].bridge);
+	snprintf(br3, sizeof(br3), "%s", f.p->links[2].bridge);
+	snprintf(tun, sizeof(tun), "%s", f.p->links[1].tunnel);
+	snprintf(tap, sizeof(tap), "%s", f.p->nodes[2].nic[1].tap);
+	snprintf(req, sizeof(req),
+		 "run far " RUN "\n"
+		 "bridge %s\nbridge %s\ntunnel %s\nport %s\nport %s\n"
+		 "capture %s\ncapture %s\nlistening %s 4242 77\n"
+		 "alive 4242 77\nforward off %s %s\nmtu 10.9.0.1\nclock\n"
+		 "files\nget pcap/link3-sw3.p1-sw4.p1.pcap\ndown\nbye\n"
+		 "never read\n",
+		 br2, br3, tun, tun, tap, br2, br3, br3, tun, tap);
+	in = with_topology(req);
+	out = session_str(f.dir, in, &rc);
+	CHECK_INT(rc, 0);
+	snprintf(want_tunnel, sizeof(want_tunnel), "ok %u 10.9.0.2 10.9.0.1",
+		 (unsigned)f.p->links[1].vni);
+	snprintf(want_file, sizeof(want_file), "%s/" RUN, f.dir);
+	{
+		const char *want[] = {
+			"ok mstlab-agent 1 ", "ok split", "ok /tmp/test_remote",
+			"ok created", "ok created", want_tunnel, "ok", "ok",
+			/* link2 is captured here (local has one end of it:
+			 * the far end's pcap); link3 here entirely. */
+			"ok 4242 77 pcap/far/link2-sw2.p2-sw3.p2.pcap",
+			"ok 4242 77 pcap/link3-sw3.p1-sw4.p1.pcap",
+			"ok", "ok 1", "ok", "ok 1500",
+			"ok 1765000000123456789",
+			"info file ", "info file ", "info file ", "ok 3",
+			"ok 4", "PCAPinfo mstlab: down: ",
+			"info mstlab: down: ", "ok 0", "ok", NULL };
+
+		expect_lines(out, want);
+	}
+	snprintf(want_capture, sizeof(want_capture),
+		 "create %s mstlab lab split\ncreate %s mstlab lab split\n"
+		 "tunnel %s %s %u 10.9.0.2 10.9.0.1\nsetup %s\nsetup %s\n",
+		 br2, br3, tun, br2, (unsigned)f.p->links[1].vni, tun, tap);
+	CHECK(!strncmp(calls, want_capture, strlen(want_capture)));
+	CHECK(strstr(calls, "forward ") && strstr(calls, " off\n"));
+	/* Teardown by its state: both captures, then the interfaces, last
+	 * made first. */
+	snprintf(want_capture, sizeof(want_capture),
+		 "remove %s\nremove %s\nremove %s\n", tun, br3, br2);
+	CHECK(strstr(calls, want_capture));
+	snprintf(path, sizeof(path), "%s/state", want_file);
+	CHECK_INT(stat(path, &sb), 0);
+	free(in);
+	free(out);
+	fix_fini(&f);
+}
+
+/* One request after a good start; the answer to it. */
+static char *one(struct fix *f, const char *request, int *rc)
+{
+	char req[8192], *in, *out;
+
+	snprintf(req, sizeof(req), "run far " RUN "\n%s", request);
+	in = with_topology(req);
+	out = session_str(f->dir, in, rc);
+	free(in);
+	return out;
+}
+
+static void refused(const char *request, const char *want)
+{
+	struct fix f;
+	char *out, *last;
+	int rc;
+
+	if (fix_init(&f)) {
+		unit_fail(__FILE__, __LINE__, "fixture");
+		return;
+	}
+	out = one(&f, request, &rc);
+	last = out;
+	for (int i = 0; i < 3 && last; i++)
+		last = strchr(last, '\n') ? strchr(last, '\n') + 1 : NULL;
+	if (rc != 0 || !last || strncmp(last, "err ", 4) ||
+	    !strstr(last, want))
+		unit_fail(__FILE__, __LINE__, "%s: got \"%s\" (rc %d), want "
+			  "err ...%s", request, last ? last : out, rc, want);
+	/* Nothing was done. */
+	if (calls[0])
+		unit_fail(__FILE__, __LINE__, "%s: calls \"%s\"", request,
+			  calls);
+	free(out);
+	fix_fini(&f);
+}
+
+TEST(the_agent_touches_only_its_hosts_part)
+{
+	struct fix f;
+	char req[256];
+
+	CHECK_INT(fix_init(&f), 0);
+	/* link1 (sw1-sw2) is all on local: not the agent's. */
+	snprintf(req, sizeof(req), "bridge %s\n", f.p->links[0].bridge);
+	refused(req, "is no link bridge of lab split on this host");
+	snprintf(req, sizeof(req), "remove %s\n", f.p->links[0].bridge);
+	refused(req, "is no interface of lab split on this host");
+	/* sw1's tap, local's. */
+	snprintf(req, sizeof(req), "port %s\n", f.p->nodes[0].nic[1].tap);
+	refused(req, "is no port of a link of lab split on this host");
+	snprintf(req, sizeof(req), "forward off %s\n",
+		 f.p->nodes[1].nic[0].tap);
+	refused(req, "is no port of a link of lab split on this host");
+	refused("forward maybe ml-x\n", "forward on|off IFNAME [IFNAME], not");
+	refused("bridge eth0\n", "eth0 is no link bridge of lab split");
+	refused("remove lo\n", "lo is no interface of lab split");
+	refused("remove ml-zzzzzzt1a\n", "is no interface of lab split");
+	refused("tunnel ml-zzzzzzv2\n", "is no tunnel of lab split");
+	refused("capture eth0\n", "eth0 is no link captured on this host");
+	snprintf(req, sizeof(req), "capture %s\n", f.p->links[0].bridge);
+	refused(req, "is no link captured on this host");
+	refused("mtu 8.8.8.8\n", "8.8.8.8 is the address of no host");
+	refused("stop 1 0\n", "1 0 is no capture of this run");
+	refused("alive 4242 77\n", "4242 77 is no capture of this run");
+	refused("stop 01 0\n", "01 0 is no capture of this run");
+	refused("get ../state\n", "'../state' is no path inside");
+	refused("get /etc/passwd\n", "'/etc/passwd' is no path inside");
+	refused("get pcap/../../x\n", "is no path inside");
+	refused("get ./state/\n", "is no path inside");
+	refused("get pcap\n", "pcap is no regular file");
+	refused("get nothing\n", "nothing: No such file or directory");
+	refused("run far " RUN "\n", "a run is open already");
+	refused("topology 3\nabc", "a run is open: the topology is set");
+	refused("reboot now\n", "unknown verb 'reboot'");
+	refused("bridge\n", "usage: bridge NAME");
+	refused("bridge a b\n", "usage: bridge NAME");
+	refused("hello 2\n", "this agent speaks version 1, not 2");
+	refused("get a;b\n", "word 2: only");
+	fix_fini(&f);
+}
+
+TEST(a_link_out_of_the_run_folder_is_not_followed)
+{
+	struct fix f;
+	char path[256], *out;
+	int rc;
+
+	CHECK_INT(fix_init(&f), 0);
+	snprintf(path, sizeof(path), "%s/" RUN, f.dir);
+	CHECK_INT(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/" RUN "/pcap", f.dir);
+	CHECK_INT(symlink("/etc", path), 0);
+	{
+		char req[] = "attach far " RUN "\nget pcap/passwd\nfiles\n";
+		char *in = with_topology(req);
+
+		out = session_str(f.dir, in, &rc);
+		free(in);
+	}
+	/* attach refuses nothing here, but its pcap/ is a link: every
+	 * way through it fails. */
+	CHECK(strstr(out, "\nerr ") != NULL);
+	CHECK(strstr(out, "root:") == NULL);
+	CHECK(strstr(out, "passwd") == NULL || strstr(out, "err pcap/passwd"));
+	free(out);
+	fix_fini(&f);
+}
+
+TEST(runs_are_named_as_the_lab_s_and_hosts_are_the_lab_s)
+{
+	struct fix f;
+	char *out, *in;
+	int rc;
+
+	CHECK_INT(fix_init(&f), 0);
+	in = with_topology("run far ../../etc\nrun far other-20261207-031500\n"
+			   "run local " RUN "\nrun nobody " RUN "\n"
+			   "attach far " RUN "\nbridge x\nclock\n");
+	out = session_str(f.dir, in, &rc);
+	CHECK_INT(rc, 0);
+	{
+		const char *want[] = {
+			"ok mstlab-agent", "ok split",
+			"err '../../etc' is not a run of lab split",
+			"err 'other-20261207-031500' is not a run of lab split",
+			"err 'local' is not one of the lab's other hosts",
+			"err 'nobody' is not one of the lab's other hosts",
+			"err no run " RUN " here",
+			"err bridge: open a run first",
+			"ok 1765000000123456789", NULL };
+
+		expect_lines(out, want);
+	}
+	free(in);
+	free(out);
+	fix_fini(&f);
+}
+
+TEST(before_a_topology_nothing_is_done)
+{
+	int rc;
+	char *out = session_str("/nonexistent", "bridge ml-x\nrun far x\n"
+				"files\nclock\n", &rc);
+
+	CHECK_INT(rc, 0);
+	{
+		const char *want[] = { "err bridge: send the topology first",
+				       "err run: send the topology first",
+				       "err files: send the topology first",
+				       "ok 1765000000123456789", NULL };
+
+		expect_lines(out, want);
+	}
+	free(out);
+}
+
+TEST(a_broken_stream_ends_the_session)
+{
+	char big[REMOTE_LINE_MAX + 100];
+	char *out;
+	int rc;
+
+	/* A line too long: said, then the end (the stream is out of step). */
+	memset(big, 'x', sizeof(big));
+	big[sizeof(big) - 1] = '\n';
+	out = session("/nonexistent", big, sizeof(big), &rc);
+	CHECK_INT(rc, -1);
+	CHECK(!strncmp(out, "err a line longer than 4095 bytes", 33));
+	free(out);
+	/* A topology that says more than it sends. */
+	out = session_str("/nonexistent", "topology 100\nname: x\n", &rc);
+	CHECK_INT(rc, -1);
+	free(out);
+	/* A length out of bounds, or no length. */
+	out = session_str("/nonexistent", "topology 99999999999\nbye\n", &rc);
+	CHECK_INT(rc, -1);
+	CHECK(!strncmp(out, "err topology: LEN must be", 25));
+	free(out);
+	out = session_str("/nonexistent", "topology\nbye\n", &rc);
+	CHECK_INT(rc, -1);
+	free(out);
+	/* A bad topology is an answer, and the session goes on. */
+	out = session_str("/nonexistent", "topology 5\nname:clock\n",
+			  &rc);
+	CHECK_INT(rc, 0);
+	CHECK(!strncmp(out, "err topology:", 13));
+	CHECK(strstr(out, "\nok 1765000000123456789\n"));
+	free(out);
+	/* A last line without its newline. */
+	out = session_str("/nonexistent", "clock\nclo", &rc);
+	CHECK_INT(rc, -1);
+	CHECK(strstr(out, "err input ends in a line"));
+	free(out);
+}
+
+TEST(random_bytes_never_crash_or_hang)
+{
+	unsigned seed = 29;
+	char buf[2048];
+
+	for (int round = 0; round < 200; round++) {
+		size_t n = (size_t)(rand_r(&seed) % (int)sizeof(buf));
+		char *out;
+		int rc;
+
+		for (size_t i = 0; i < n; i++) {
+			int r = rand_r(&seed);
+
+			/* Mostly protocol-like text, some raw bytes. */
+			buf[i] = r % 7 == 0 ? '\n' : r % 11 == 0 ? ' ' :
+				 r % 13 == 0 ? (char)(r >> 8) :
+				 "abcdeglmnoprstuvw-0123456789/."[(r >> 4) % 30];
+		}
+		out = session("/nonexistent", buf, n, &rc);
+		CHECK(rc == 0 || rc == -1);
+		free(out);
+	}
+}

@@ -672,3 +672,200 @@ TEST(random_bytes_never_crash_or_hang)
 		free(out);
 	}
 }
+
+/* ---- this host's side (remote.h) ---- */
+
+#include <pthread.h>
+
+#include "remote.h"
+
+TEST(the_ssh_command_line_comes_from_the_uri)
+{
+	static const char yaml[] =
+		"name: split\n"
+		"hosts:\n"
+		"  local: { address: 10.9.0.1 }\n"
+		"  far:\n"
+		"    uri: qemu+ssh://lab@10.9.0.2:2222/system?keyfile=/k/id"
+		"&command=/k/ssh&no_verify=1\n"
+		"    address: 10.9.0.2\n"
+		"    mstlab: /opt/mstlab/bin/mstlab\n"
+		"    results: /var/lib/mstlab\n"
+		"nodes:\n"
+		"  sw1: { role: bridge }\n"
+		"  sw2: { role: bridge, host: far }\n"
+		"links:\n"
+		"  - [sw1:p1, sw2:p1]\n";
+	const char *want[] = { "/k/ssh", "-T", "-x", "-a", "-o",
+			       "BatchMode=yes", "-o", "ConnectTimeout=10",
+			       "-o", "ServerAliveInterval=5", "-o",
+			       "ServerAliveCountMax=3", "-o",
+			       "StrictHostKeyChecking=no", "-o",
+			       "UserKnownHostsFile=/dev/null", "-i", "/k/id",
+			       "-o", "IdentitiesOnly=yes", "-p", "2222", "-l",
+			       "lab", "--", "10.9.0.2",
+			       "/opt/mstlab/bin/mstlab", "agent", "--results",
+			       "/var/lib/mstlab", NULL };
+	struct remote rc = { 0 };
+	struct topo_error e;
+	struct errbuf err;
+	struct topo *t;
+	size_t i;
+
+	CHECK_INT(topo_parse_buffer("t", yaml, strlen(yaml), &t, &e), 0);
+	CHECK_INT(remote_ssh_argv(&rc, t, 1, &err), 0);
+	for (i = 0; want[i]; i++)
+		CHECK_STR(rc.argv[i], want[i]);
+	CHECK(rc.argv[i] == NULL);
+	/* A word that would need quoting on the far shell never goes. */
+	strcpy(t->hosts[1].mstlab, "mstlab;reboot");
+	CHECK_INT(remote_ssh_argv(&rc, t, 1, &err), -1);
+	CHECK(strstr(err.msg, "cannot go on a command line"));
+	topo_free(t);
+}
+
+struct agent_thread {
+	struct remote_agent a;
+	int in, out;
+	pthread_t tid;
+	int rc;
+};
+
+static void *agent_main(void *arg)
+{
+	struct agent_thread *at = arg;
+
+	at->rc = remote_agent_serve(&at->a, at->in, at->out, 5000);
+	close(at->out);
+	return NULL;
+}
+
+/* An agent with the fakes in a thread, the client joined to it. */
+static int pair(struct agent_thread *at, struct remote *rc, const char *dir,
+		struct errbuf *err)
+{
+	int down[2], up[2];
+
+	if (pipe(down) || pipe(up))
+		return -1;
+	remote_agent_init(&at->a, &fake_ops, dir);
+	at->a.clock_ns = fixed_clock;
+	at->in = down[0];
+	at->out = up[1];
+	pthread_create(&at->tid, NULL, agent_main, at);
+	memset(rc, 0, sizeof(*rc));
+	return remote_begin(rc, "far", down[1], up[0], err);
+}
+
+static void unpair(struct agent_thread *at, struct remote *rc)
+{
+	remote_stop(rc);
+	pthread_join(at->tid, NULL);
+	close(at->in);
+	remote_agent_fini(&at->a);
+}
+
+TEST(the_client_tables_speak_to_the_agent)
+{
+	struct agent_thread *at = calloc(1, sizeof(*at));
+	struct remote rc;
+	struct errbuf err;
+	struct fix f;
+	const struct plan_link *pl;
+	const char *ports[2];
+	uint64_t start;
+	unsigned mtu;
+	pid_t pid;
+
+	CHECK(at);
+	CHECK_INT(fix_init(&f), 0);
+	pl = &f.p->links[1];
+	CHECK_INT(pair(at, &rc, f.dir, &err), 0);
+	CHECK_INT(remote_open_run(&rc, SPLIT, strlen(SPLIT), RUN, false,
+				  &err), 0);
+	CHECK(strstr(rc.run_dir, RUN));
+	CHECK_INT(remote_link_ops.create(&rc, pl->bridge, "x", &err), 0);
+	CHECK_INT(remote_link_ops.tunnel(&rc, pl->tunnel, pl->bridge, pl->vni,
+					 "10.9.0.2", "10.9.0.1", &err), 0);
+	/* An answer that is not what this side planned is an error. */
+	CHECK_INT(remote_link_ops.tunnel(&rc, pl->tunnel, pl->bridge,
+					 pl->vni + 1, "10.9.0.2", "10.9.0.1",
+					 &err), -1);
+	CHECK(strstr(err.msg, "the agent planned another tunnel"));
+	CHECK_INT(remote_link_ops.setup_port(&rc, pl->tunnel, &err), 0);
+	ports[0] = pl->tunnel;
+	CHECK_INT(remote_link_ops.port_forward(&rc, ports, 1, false, &err), 0);
+	CHECK_INT(remote_link_ops.path_mtu(&rc, "10.9.0.1", &mtu, &err), 0);
+	CHECK_INT(mtu, 1500);
+	/* The agent's refusals come back as errors, named by host. */
+	CHECK_INT(remote_link_ops.create(&rc, f.p->links[0].bridge, "x", &err),
+		  -1);
+	CHECK(!strncmp(err.msg, "host far: ", 10));
+	/* A word that is no word is never sent. */
+	CHECK_INT(remote_link_ops.remove(&rc, "a b", &err), -1);
+	CHECK(strstr(err.msg, "cannot be sent"));
+	CHECK_INT(remote_capture_ops.start(&rc, pl->bridge, "/x", &pid, &start,
+					   &err), 0);
+	CHECK_INT(pid, 4242);
+	CHECK_INT(start, 77);
+	CHECK_INT(remote_capture_ops.listening(&rc, pl->bridge, "/x", pid,
+					       start, &err), 0);
+	CHECK_INT(remote_capture_ops.alive(&rc, pid, start), 1);
+	CHECK_INT(remote_capture_ops.alive(&rc, 1, 1), 0);
+	CHECK_INT(remote_capture_ops.stop(&rc, pid, start, &err), 0);
+	CHECK_INT(remote_down(&rc, NULL, &err), 0);
+	unpair(at, &rc);
+	CHECK_INT(at->rc, 0);
+	free(at);
+	fix_fini(&f);
+}
+
+TEST(a_real_agent_process_measures_its_clock_and_hands_back_its_files)
+{
+	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+	char prog[256], dir[64] = "/tmp/test_remote.XXXXXX", local[128];
+	char path[256];
+	char *argv[] = { prog, "agent", "--results", dir, NULL };
+	struct remote rc = { 0 };
+	struct clock_est e;
+	struct errbuf err;
+	struct stat sb;
+
+	snprintf(prog, sizeof(prog), "%s/bin/mstlab", build);
+	if (access(prog, X_OK))
+		SKIP("no build/bin/mstlab (make progs)");
+	CHECK(mkdtemp(dir));
+	snprintf(local, sizeof(local), "%s/local", dir);
+	CHECK_INT(mkdir(local, 0755), 0);
+	CHECK_INT(remote_start(&rc, "far", argv, NULL, &err), 0);
+	CHECK_INT(remote_open_run(&rc, SPLIT, strlen(SPLIT), RUN, false,
+				  &err), 0);
+	/* Same machine, same clock: the offset is within its bound. */
+	CHECK_INT(remote_clock(&rc, 8, &e, &err), 0);
+	CHECK_INT(e.samples, 8);
+	CHECK(e.bound > 0 && e.bound < 1000000000);
+	CHECK(llabs(e.offset) <= e.bound);
+	CHECK_INT(remote_fetch(&rc, local, &err), 1);	/* its state */
+	snprintf(path, sizeof(path), "%s/hosts/far/state", local);
+	CHECK_INT(stat(path, &sb), 0);
+	CHECK_INT(remote_down(&rc, NULL, &err), 0);
+	remote_stop(&rc);
+	CHECK_INT(rc.pid, 0);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	(void)!system(path);
+}
+
+TEST(an_agent_that_dies_is_reported_not_waited_for)
+{
+	char *argv[] = { "/bin/sh", "-c", "read x; exit 3", NULL };
+	char *argv2[] = { "/nonexistent/ssh", NULL };
+	struct remote rc = { 0 };
+	struct errbuf err;
+
+	CHECK_INT(remote_start(&rc, "far", argv, NULL, &err), -1);
+	CHECK(!strncmp(err.msg, "host far: ", 10));
+	remote_stop(&rc);
+	memset(&rc, 0, sizeof(rc));
+	CHECK_INT(remote_start(&rc, "far", argv2, NULL, &err), -1);
+	CHECK(strstr(err.msg, "cannot run /nonexistent/ssh"));
+}

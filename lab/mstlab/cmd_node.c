@@ -14,6 +14,7 @@
 #include "console.h"
 
 #include "print.h"
+#include "lab_hosts.h"
 #include "runtime.h"
 
 /* Parses, connects and attaches to the lab's current run. */
@@ -190,7 +191,9 @@ int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 	s.host_err = host[1];
 	s.input_b64 = input[0] ? input : NULL;
 	rt.args[rt.nargs] = NULL;
-	if (agent_exec(l.ops, l.p->nodes[node].domain, rt.args + 1,
+	if (!lab_node_ops(&l, (size_t)node, &e) ||
+	    agent_exec(lab_node_ops(&l, (size_t)node, &e),
+		       l.p->nodes[node].domain, rt.args + 1,
 		       rt.timeout_ms ? rt.timeout_ms : 60000, &s, &res, &e)) {
 		fprintf(err, "mstlab: %s: %s\n", rt.args[0], e.msg);
 	} else {

@@ -127,6 +127,8 @@ struct capture_ops {
 	int (*alive)(void *ctx, pid_t pid, uint64_t start_time);
 };
 
+struct remote;
+
 struct lab_ops {
 	const struct hv_ops *hv;
 	void *hv_ctx;
@@ -140,6 +142,16 @@ struct lab_ops {
 	void *clock_ctx;
 	const struct chan_ops *chan;
 	void *chan_ctx;
+	/*
+	 * A lab across hosts (hosts.h): the tables of another host, by
+	 * its name (topo_host), reached on first use; NULL with err when
+	 * it cannot be. host is NULL for a lab of one host.
+	 */
+	const struct lab_ops *(*host)(void *ctx, const char *name,
+				      struct errbuf *err);
+	void *host_ctx;
+	/* On another host's tables: the session with its agent. */
+	struct remote *remote;
 };
 
 #endif

@@ -286,15 +286,14 @@ int remote_clock(struct remote *rc, unsigned n, struct clock_est *e,
 	return 0;
 }
 
-/* Where a fetched file goes: pcap/HOST/... as is, the rest under
- * hosts/HOST/. */
+/* Where a fetched file goes: its captures (pcap/HOST/ and the links it
+ * captures whole), its nodes' consoles and shares as is (no other host
+ * has those names), the rest (state, seeds) under hosts/HOST/. */
 static void local_path(const struct remote *rc, const char *dir,
 		       const char *rel, char *out, size_t len)
 {
-	char pcap[TOPO_HOST_NAME_MAX + 8];
-
-	snprintf(pcap, sizeof(pcap), "pcap/%s/", rc->host);
-	if (!strncmp(rel, pcap, strlen(pcap)))
+	if (!strncmp(rel, "pcap/", 5) || !strncmp(rel, "share/", 6) ||
+	    !strncmp(rel, "console/", 8))
 		snprintf(out, len, "%s/%s", dir, rel);
 	else
 		snprintf(out, len, "%s/hosts/%s/%s", dir, rc->host, rel);
@@ -364,6 +363,50 @@ static int fetch_one(struct remote *rc, const char *dir, const char *rel,
 	if (f && fclose(f) && !rc2)
 		rc2 = errbuf_set(err, "cannot write %s", path);
 	return f ? rc2 : -1;
+}
+
+int remote_get(struct remote *rc, const char *rel, size_t max, char **data,
+	       size_t *len, struct errbuf *err)
+{
+	const char *get[] = { "get", rel };
+	char line[REMOTE_LINE_MAX + 1];
+	struct remote_msg ans;
+	struct errbuf why;
+	uint64_t n;
+	size_t k;
+	int rc2 = 0;
+
+	*data = NULL;
+	if (build_line(get, 2, line, &k, err))
+		return -1;
+	pthread_mutex_lock(&rc->lock);
+	if (call_locked(rc, line, k, NULL, 0, &ans, err)) {
+		pthread_mutex_unlock(&rc->lock);
+		return -1;
+	}
+	if (ans.n != 2 || remote_number(ans.word[1], REMOTE_DATA_MAX, &n)) {
+		broken(rc);
+		rc2 = errbuf_set(err, "host %s: get %s: no length", rc->host,
+				 rel);
+	} else if (n > max || !(*data = malloc((size_t)n + 1))) {
+		/* Too big to hold: the stream is lost with it. */
+		broken(rc);
+		rc2 = errbuf_set(err, "host %s: %s is larger than %zu bytes",
+				 rc->host, rel, max);
+	} else if (remote_read_bytes(&rc->r, *data, (size_t)n, &why)) {
+		broken(rc);
+		rc2 = errbuf_set(err, "host %s: get %s: %s", rc->host, rel,
+				 why.msg);
+	} else {
+		(*data)[n] = 0;
+		*len = (size_t)n;
+	}
+	pthread_mutex_unlock(&rc->lock);
+	if (rc2) {
+		free(*data);
+		*data = NULL;
+	}
+	return rc2;
 }
 
 int remote_fetch(struct remote *rc, const char *local_dir,

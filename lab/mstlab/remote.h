@@ -70,8 +70,13 @@ int remote_open_run(struct remote *rc, const char *topology, size_t len,
 /* A burst of n timestamped exchanges (clock_sync.h) into e. */
 int remote_clock(struct remote *rc, unsigned n, struct clock_est *e,
 		 struct errbuf *err);
-/* Every file of its run folder into local_dir: pcap/HOST/ as is, the
- * rest under hosts/HOST/. The number fetched, or -1 with err. */
+/* A file of its run folder (relative), whole and NUL-terminated in
+ * *data (malloc'd), at most max bytes. 0, or -1 with err (absent too). */
+int remote_get(struct remote *rc, const char *rel, size_t max, char **data,
+	       size_t *len, struct errbuf *err);
+/* Every file of its run folder into local_dir: captures, consoles and
+ * shares in place, the rest under hosts/HOST/. The number fetched, or
+ * -1 with err. */
 int remote_fetch(struct remote *rc, const char *local_dir,
 		 struct errbuf *err);
 /* Its teardown by its state file: the resources left, or -1 with err. */

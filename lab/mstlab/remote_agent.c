@@ -257,11 +257,25 @@ static int v_run(struct remote_agent *a, const struct remote_msg *m, int out,
 	    state_open(&a->st, a->run_dir, &err))
 		return ERR("%s", err.msg);
 	{
-		char sub[TOPO_HOST_NAME_MAX + 8];
+		static const char *const subs[] = { "console", "seed", "qga",
+						    "share" };
+		char sub[TOPO_NODE_NAME_MAX + 16];
 
 		snprintf(sub, sizeof(sub), "pcap/%s", a->t->hosts[h].name);
 		if (files_mkdir(a->run_dir, sub, &err))
 			return ERR("%s", err.msg);
+		/* What its nodes' domains write (plan_domain_xml). */
+		for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+			if (files_mkdir(a->run_dir, subs[i], &err))
+				return ERR("%s", err.msg);
+		for (size_t i = 0; i < a->t->n_nodes; i++) {
+			if (a->t->nodes[i].host != (unsigned)h)
+				continue;
+			snprintf(sub, sizeof(sub), "share/%s",
+				 a->t->nodes[i].name);
+			if (files_mkdir(a->run_dir, sub, &err))
+				return ERR("%s", err.msg);
+		}
 	}
 	a->have_run = true;
 	a->n_caps = 0;
@@ -502,6 +516,57 @@ static int v_alive_stop(struct remote_agent *a, const struct remote_msg *m,
 
 /* ---- files of the run folder ---- */
 
+/* put seed/NODE.img LEN + bytes: a seed image of a node of this host,
+ * made by the controller (cloud-localds there). */
+static int v_put(struct remote_agent *a, struct remote_reader *r,
+		 const struct remote_msg *m, int out)
+{
+	char path[PATH_MAX + 64], buf[65536];
+	const char *rel = m->word[1];
+	struct errbuf why;
+	bool ok = false;
+	uint64_t left;
+	int fd = -1;
+
+	if (remote_number(m->word[2], REMOTE_PUT_MAX, &left)) {
+		ERR("put: LEN must be 0-%u", REMOTE_PUT_MAX);
+		return -1;	/* the bytes cannot be told from requests */
+	}
+	for (size_t i = 0; i < a->t->n_nodes && !ok; i++) {
+		size_t n = strlen(a->t->nodes[i].name);
+
+		ok = a->t->nodes[i].host == a->host &&
+		     !strncmp(rel, "seed/", 5) &&
+		     !strncmp(rel + 5, a->t->nodes[i].name, n) &&
+		     !strcmp(rel + 5 + n, ".img");
+	}
+	if (ok) {
+		snprintf(path, sizeof(path), "%s/%s", a->run_dir, rel);
+		unlink(path);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
+	}
+	/* The bytes are read whatever is wrong. */
+	while (left) {
+		size_t take = left < sizeof(buf) ? (size_t)left : sizeof(buf);
+
+		if (remote_read_bytes(r, buf, take, &why))
+			return -1;
+		if (fd >= 0 && write(fd, buf, take) != (ssize_t)take) {
+			close(fd);
+			fd = -1;
+			ok = false;
+		}
+		left -= take;
+	}
+	if (fd >= 0 && close(fd))
+		ok = false;
+	if (!ok)
+		return ERR("put: %s is no seed image of a node of this host, "
+			   "or cannot be written", rel);
+	return OK("%s", "");
+}
+
 /* A path relative to the run folder: words of REMOTE_WORD_CHARS, no
  * empty, "." or ".." component. */
 static bool rel_ok(const char *rel)
@@ -670,6 +735,7 @@ static const struct verb verbs[] = {
 	{ "clock", 0, 0, false, false, "clock" },
 	{ "files", 0, 0, true, true, "files" },
 	{ "get", 1, 1, true, true, "get PATH" },
+	{ "put", 2, 2, true, true, "put seed/NODE.img LEN" },
 	{ "down", 0, 0, true, true, "down" },
 	{ "bye", 0, 0, false, false, "bye" },
 };
@@ -691,15 +757,19 @@ int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 	if (!v)
 		return ERR("unknown verb '%.40s'", w);
 	if (m.n - 1 < v->min || m.n - 1 > v->max) {
-		/* A payload follows topology's LEN: without it, the
-		 * stream cannot be followed. */
+		/* A payload follows topology's and put's LEN: without
+		 * it, the stream cannot be followed. */
 		ERR("usage: %s", v->usage);
-		return !strcmp(w, "topology") ? -1 : 0;
+		return !strcmp(w, "topology") || !strcmp(w, "put") ? -1 : 0;
 	}
-	if (v->topology && !a->t && strcmp(w, "topology"))
-		return ERR("%s: send the topology first", w);
-	if (v->run && !a->have_run)
-		return ERR("%s: open a run first (run or attach)", w);
+	if (v->topology && !a->t && strcmp(w, "topology")) {
+		ERR("%s: send the topology first", w);
+		return !strcmp(w, "put") ? -1 : 0;
+	}
+	if (v->run && !a->have_run) {
+		ERR("%s: open a run first (run or attach)", w);
+		return !strcmp(w, "put") ? -1 : 0;
+	}
 	if (!strcmp(w, "hello"))
 		return v_hello(a, &m, out);
 	if (!strcmp(w, "topology"))
@@ -730,6 +800,8 @@ int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 		return v_files(a, out);
 	if (!strcmp(w, "get"))
 		return v_get(a, &m, out);
+	if (!strcmp(w, "put"))
+		return v_put(a, r, &m, out);
 	if (!strcmp(w, "down"))
 		return v_down(a, out);
 	a->done = true;

@@ -29,6 +29,7 @@
  *   clock                             ok NS   (CLOCK_REALTIME)
  *   files                             info file SIZE PATH ..., ok N
  *   get PATH                          ok LEN + LEN bytes
+ *   put seed/NODE.img LEN + LEN bytes ok   (a node of its host)
  *   down                              info lines, ok LEFT
  *   bye                               ok, and the agent ends
  * Anything else, or a word out of place: "err TEXT", and the session
@@ -51,6 +52,8 @@
 /* A topology sent to the agent is at most this. */
 #define REMOTE_TOPOLOGY_MAX (1u << 20)
 #define REMOTE_AGENT_CAPTURES 256
+/* A seed image put is at most this. */
+#define REMOTE_PUT_MAX (64u << 20)
 
 struct remote_agent {
 	/* Given: this host's link and capture tables (hv is never used:

@@ -413,8 +413,8 @@ static void sleep_ms(void *c, unsigned ms)
 }
 
 static const struct lab_ops ops = {
-	&fake_hv, NULL, &fake_link, NULL, &fake_cap, NULL, now_ms, sleep_ms,
-	NULL, &fake_chan, NULL,
+	.hv = &fake_hv, .link = &fake_link, .cap = &fake_cap,
+	.now_ms = now_ms, .sleep_ms = sleep_ms, .chan = &fake_chan,
 };
 
 /* Two hosts, linked by their eth1. */

@@ -435,8 +435,10 @@ int mstnl_build_route_get(void *buf, size_t size, uint32_t seq, int family,
 
 	if (!addr || (family != AF_INET && family != AF_INET6))
 		return -EINVAL;
-	nlh = put_header(buf, size, RTM_GETROUTE, NLM_F_REQUEST, seq,
-			 sizeof(*rtm));
+	/* With an ack: the kernel's answer to a lone get is the route
+	 * alone, and talk() waits for the end of an answer. */
+	nlh = put_header(buf, size, RTM_GETROUTE, NLM_F_REQUEST | NLM_F_ACK,
+			 seq, sizeof(*rtm));
 	if (!nlh)
 		return -ENOBUFS;
 	rtm = mnl_nlmsg_get_payload(nlh);

@@ -375,7 +375,7 @@ TEST(build_route_get)
 {
 	static const uint8_t addr[4] = { 10, 9, 0, 2 };
 	static const uint8_t want[] = {
-		HDR(36, RTM_GETROUTE, NLM_F_REQUEST),
+		HDR(36, RTM_GETROUTE, NLM_F_REQUEST | NLM_F_ACK),
 		/* rtmsg: AF_INET, /32, the rest 0 */
 		AF_INET, 32, 0, 0, 0, 0, 0, 0, U32(0),
 		U16(8), U16(RTA_DST), 10, 9, 0, 2,

@@ -7,6 +7,7 @@
  * leaves its run folder, never hangs and never crashes.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -137,16 +138,25 @@ TEST(the_reader_times_out_and_sees_the_end)
 
 /* ---- the agent, with fakes under it ---- */
 
-static char calls[8192];
+static char calls[16384];
+static pthread_mutex_t calls_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void call(const char *fmt, ...)
+/* A call of a fake, after its ctx (a prefix: "far:", "local:") if any. */
+static void callc(void *c, const char *fmt, ...)
 {
-	size_t n = strlen(calls);
+	size_t n;
 	va_list ap;
 
+	pthread_mutex_lock(&calls_lock);
+	n = strlen(calls);
+	if (c)
+		n += (size_t)snprintf(calls + n, sizeof(calls) - n, "%s",
+				      (const char *)c);
 	va_start(ap, fmt);
-	vsnprintf(calls + n, sizeof(calls) - n, fmt, ap);
+	if (n < sizeof(calls))
+		vsnprintf(calls + n, sizeof(calls) - n, fmt, ap);
 	va_end(ap);
+	pthread_mutex_unlock(&calls_lock);
 }
 
 static int f_create(void *c, const char *br, const char *owner,
@@ -154,7 +164,7 @@ static int f_create(void *c, const char *br, const char *owner,
 {
 	(void)c;
 	(void)err;
-	call("create %s %s\n", br, owner);
+	callc(c, "create %s %s\n", br, owner);
 	return 0;
 }
 
@@ -162,7 +172,7 @@ static int f_setup(void *c, const char *tap, struct errbuf *err)
 {
 	(void)c;
 	(void)err;
-	call("setup %s\n", tap);
+	callc(c, "setup %s\n", tap);
 	return 0;
 }
 
@@ -172,7 +182,7 @@ static int f_forward(void *c, const char *const tap[], size_t n, bool on,
 	(void)c;
 	(void)err;
 	for (size_t i = 0; i < n; i++)
-		call("forward %s %s\n", tap[i], on ? "on" : "off");
+		callc(c, "forward %s %s\n", tap[i], on ? "on" : "off");
 	return 0;
 }
 
@@ -180,7 +190,7 @@ static int f_remove(void *c, const char *name, struct errbuf *err)
 {
 	(void)c;
 	(void)err;
-	call("remove %s\n", name);
+	callc(c, "remove %s\n", name);
 	return 0;
 }
 
@@ -190,7 +200,7 @@ static int f_tunnel(void *c, const char *name, const char *bridge,
 {
 	(void)c;
 	(void)err;
-	call("tunnel %s %s %u %s %s\n", name, bridge, (unsigned)vni, local,
+	callc(c, "tunnel %s %s %u %s %s\n", name, bridge, (unsigned)vni, local,
 	     remote);
 	return 0;
 }
@@ -199,7 +209,7 @@ static int f_mtu(void *c, const char *to, unsigned *mtu, struct errbuf *err)
 {
 	(void)c;
 	(void)err;
-	call("mtu %s\n", to);
+	callc(c, "mtu %s\n", to);
 	*mtu = 1500;
 	return 0;
 }
@@ -221,7 +231,7 @@ static int f_start(void *c, const char *ifname, const char *path, pid_t *pid,
 		(void)!write(fd, "PCAP", 4);
 		close(fd);
 	}
-	call("capture %s %s\n", ifname, rel ? rel : path);
+	callc(c, "capture %s %s\n", ifname, rel ? rel : path);
 	*pid = 4242;
 	*start = 77;
 	return 0;
@@ -233,7 +243,7 @@ static int f_listening(void *c, const char *ifname, const char *path,
 	(void)c;
 	(void)path;
 	(void)err;
-	call("listening %s %d %llu\n", ifname, (int)pid,
+	callc(c, "listening %s %d %llu\n", ifname, (int)pid,
 	     (unsigned long long)start);
 	return 0;
 }
@@ -242,7 +252,7 @@ static int f_stop(void *c, pid_t pid, uint64_t start, struct errbuf *err)
 {
 	(void)c;
 	(void)err;
-	call("stop %d %llu\n", (int)pid, (unsigned long long)start);
+	callc(c, "stop %d %llu\n", (int)pid, (unsigned long long)start);
 	return 0;
 }
 
@@ -675,8 +685,6 @@ TEST(random_bytes_never_crash_or_hang)
 
 /* ---- this host's side (remote.h) ---- */
 
-#include <pthread.h>
-
 #include "remote.h"
 
 TEST(the_ssh_command_line_comes_from_the_uri)
@@ -868,4 +876,203 @@ TEST(an_agent_that_dies_is_reported_not_waited_for)
 	memset(&rc, 0, sizeof(rc));
 	CHECK_INT(remote_start(&rc, "far", argv2, NULL, &err), -1);
 	CHECK(strstr(err.msg, "cannot run /nonexistent/ssh"));
+}
+
+/* ---- a lab across hosts (lab_hosts.h) on fakes and a real agent ---- */
+
+#include "lab.h"
+#include "registry.h"
+
+static int h_start(void *c, const char *xml, unsigned flags,
+		   struct errbuf *err)
+{
+	const char *name = strstr(xml, "<name>");
+
+	(void)flags;
+	(void)err;
+	callc(c, "start %.*s\n", (int)strcspn(name + 6, "<"), name + 6);
+	return 0;
+}
+
+static int h_destroy(void *c, const char *name, struct errbuf *err)
+{
+	(void)err;
+	callc(c, "destroy %s\n", name);
+	return 0;
+}
+
+static int h_running(void *c, const char *name, struct errbuf *err)
+{
+	(void)c;
+	(void)name;
+	(void)err;
+	return 1;
+}
+
+static const struct hv_ops fake_hv = {
+	.start = h_start, .destroy = h_destroy, .running = h_running,
+};
+
+struct two {
+	struct agent_thread *at;
+	struct remote rc;
+	struct lab_ops local, far;
+	struct lab_ops agent_ops;
+};
+
+static struct two *two_hosts;
+
+static const struct lab_ops *get_host(void *ctx, const char *name,
+				      struct errbuf *err)
+{
+	struct two *w = ctx;
+
+	if (strcmp(name, "far"))
+		return errbuf_set(err, "no host %s", name), NULL;
+	return &w->far;
+}
+
+static long long zero_ms(void *c)
+{
+	(void)c;
+	return 0;
+}
+
+TEST(a_lab_across_hosts_goes_up_and_down_on_both)
+{
+	static const char yaml[] =
+		"name: split\n"
+		"hosts:\n"
+		"  local: { address: 10.9.0.1 }\n"
+		"  far: { uri: 'qemu+ssh://10.9.0.2/system', address: 10.9.0.2 }\n"
+		"nodes:\n"
+		"  sw1: { role: bridge }\n"
+		"  sw2: { role: bridge, host: far }\n"
+		"links:\n"
+		"  - [sw1:p1, sw2:p1]\n";
+	struct two *w = calloc(1, sizeof(*w));
+	char dir[64] = "/tmp/test_remote.XXXXXX", path[PATH_MAX + 256], want[256];
+	struct topo_error te;
+	struct errbuf err = { "" };
+	struct topo *t;
+	struct lab *l = calloc(1, sizeof(*l));
+	const struct plan_link *pl;
+	char *log = NULL, *text;
+	size_t log_len = 0, len;
+	FILE *logf = open_memstream(&log, &log_len), *f;
+	int down[2], up[2];
+
+	CHECK(w && l && logf && mkdtemp(dir));
+	if (access("/usr/bin/cloud-localds", X_OK))
+		SKIP("no cloud-localds (make deps)");
+	calls[0] = 0;
+	two_hosts = w;
+	snprintf(path, sizeof(path), "%s/split.yaml", dir);
+	f = fopen(path, "w");
+	fputs(yaml, f);
+	fclose(f);
+	CHECK_INT(topo_parse_file(path, &t, &te), 0);
+	setenv("MSTLAB_RUNTIME_DIR", dir, 1);
+	/* The far host: a real agent (fakes under it) over pipes. */
+	w->at = calloc(1, sizeof(*w->at));
+	w->agent_ops = (struct lab_ops){ .link = &fake_link,
+					 .link_ctx = "far:",
+					 .cap = &fake_cap, .cap_ctx = "far:" };
+	CHECK(!pipe(down) && !pipe(up));
+	snprintf(path, sizeof(path), "%s/far", dir);
+	remote_agent_init(&w->at->a, &w->agent_ops, path);
+	w->at->in = down[0];
+	w->at->out = up[1];
+	pthread_create(&w->at->tid, NULL, agent_main, w->at);
+	CHECK_INT(remote_begin(&w->rc, "far", down[1], up[0], &err), 0);
+	w->local = (struct lab_ops){
+		.hv = &fake_hv, .hv_ctx = "local:", .link = &fake_link,
+		.link_ctx = "local:", .cap = &fake_cap, .cap_ctx = "local:",
+		.now_ms = zero_ms, .host = get_host, .host_ctx = w };
+	w->far = (struct lab_ops){
+		.hv = &fake_hv, .hv_ctx = "far:", .link = &remote_link_ops,
+		.link_ctx = &w->rc, .cap = &remote_capture_ops,
+		.cap_ctx = &w->rc, .now_ms = zero_ms, .remote = &w->rc };
+	snprintf(path, sizeof(path), "%s/results", dir);
+	CHECK_INT(lab_init(l, t, &w->local, path, logf, &err), 0);
+	l->pp.kernel[0] = l->pp.kernel[1] = "/boot/k";
+	l->pp.initrd = "/boot/i";
+	l->boot = LAB_BOOT_COLD;
+	pl = &l->p->links[0];
+	if (lab_up(l, &err)) {
+		fflush(logf);
+		unit_fail(__FILE__, __LINE__, "up: %s\n%s\n%s", err.msg, log,
+			  calls);
+		return;
+	}
+	/* Each host has its bridge and its end of the tunnel; the capture
+	 * here (an end is here), the far end's there. */
+	snprintf(want, sizeof(want), "local:create %s", pl->bridge);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "far:create %s", pl->bridge);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "local:tunnel %s %s %u 10.9.0.1 10.9.0.2",
+		 pl->tunnel, pl->bridge, (unsigned)pl->vni);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "far:tunnel %s %s %u 10.9.0.2 10.9.0.1",
+		 pl->tunnel, pl->bridge, (unsigned)pl->vni);
+	CHECK(strstr(calls, want));
+	CHECK(strstr(calls, "local:capture ") && strstr(calls, "far:capture "));
+	CHECK(strstr(calls, "local:start mstlab-split-sw1\n"));
+	CHECK(strstr(calls, "far:start mstlab-split-sw2\n"));
+	snprintf(want, sizeof(want), "far:setup %s\n",
+		 l->p->nodes[1].nic[0].tap);
+	CHECK(strstr(calls, want));
+	/* Its seed image was put there. */
+	snprintf(path, sizeof(path), "%s/seed/sw2.img", w->rc.run_dir);
+	CHECK_INT(access(path, R_OK), 0);
+	/* A silent failure acts on both hosts. */
+	calls[0] = 0;
+	CHECK_INT(lab_link_fail(l, 0, TOPO_FAIL_SILENT, &err), 0);
+	snprintf(want, sizeof(want), "far:forward %s off",
+		 l->p->nodes[1].nic[0].tap);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "local:forward %s off",
+		 l->p->nodes[0].nic[0].tap);
+	CHECK(strstr(calls, want));
+	/* Down: both domains, each through its host, then the far part. */
+	calls[0] = 0;
+	CHECK_INT(lab_down("split", l->run_dir, &w->local, logf), 0);
+	CHECK(strstr(calls, "local:destroy mstlab-split-sw1"));
+	CHECK(strstr(calls, "far:destroy mstlab-split-sw2"));
+	snprintf(want, sizeof(want), "far:remove %s", pl->tunnel);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "far:remove %s", pl->bridge);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "local:remove %s", pl->tunnel);
+	CHECK(strstr(calls, want));
+	/* One run folder: the far capture, its state, the clock at both
+	 * ends of the run. */
+	snprintf(path, sizeof(path), "%s/%s", l->run_dir, pl->pcap_far);
+	CHECK_INT(access(path, R_OK), 0);
+	snprintf(path, sizeof(path), "%s/hosts/far/state", l->run_dir);
+	CHECK_INT(access(path, R_OK), 0);
+	snprintf(path, sizeof(path), "%s/clock", l->run_dir);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	text = calloc(1, 4096);
+	len = fread(text, 1, 4095, f);
+	fclose(f);
+	CHECK(len > 0 && !strncmp(text, "far start ", 10) &&
+	      strstr(text, "\nfar end "));
+	free(text);
+	CHECK(registry_find("split", path, sizeof(path)) == -1);
+	remote_stop(&w->rc);
+	pthread_join(w->at->tid, NULL);
+	close(w->at->in);
+	remote_agent_fini(&w->at->a);
+	lab_fini(l);
+	topo_free(t);
+	fclose(logf);
+	free(log);
+	free(w->at);
+	free(w);
+	free(l);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	(void)!system(path);
 }

@@ -914,6 +914,7 @@ static const struct hv_ops fake_hv = {
 };
 
 struct two {
+	bool unreachable;
 	struct agent_thread *at;
 	struct remote rc;
 	struct lab_ops local, far;
@@ -929,6 +930,9 @@ static const struct lab_ops *get_host(void *ctx, const char *name,
 
 	if (strcmp(name, "far"))
 		return errbuf_set(err, "no host %s", name), NULL;
+	if (w->unreachable)
+		return errbuf_set(err, "host far: ssh: connect to host "
+				  "10.9.0.2 port 22: No route to host"), NULL;
 	return &w->far;
 }
 
@@ -1035,7 +1039,18 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	snprintf(want, sizeof(want), "local:forward %s off",
 		 l->p->nodes[0].nic[0].tap);
 	CHECK(strstr(calls, want));
-	/* Down: both domains, each through its host, then the far part. */
+	/* A host that cannot be reached: said, what is there left, the lab
+	 * still registered so that down can be run again. */
+	w->unreachable = true;
+	CHECK_INT(lab_down("split", l->run_dir, &w->local, logf), -1);
+	fflush(logf);
+	CHECK(strstr(log, "could not remove domain mstlab-split-sw2 on host "
+		      "far: host far: ssh: connect to host"));
+	CHECK(strstr(log, "mstlab: host far cannot be reached: host far: ssh"));
+	CHECK(registry_find("split", path, sizeof(path)) == 0);
+	/* Back: down again cleans it. Down: both domains, each through its
+	 * host, then the far part. */
+	w->unreachable = false;
 	calls[0] = 0;
 	CHECK_INT(lab_down("split", l->run_dir, &w->local, logf), 0);
 	CHECK(strstr(calls, "local:destroy mstlab-split-sw1"));

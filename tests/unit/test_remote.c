@@ -1027,6 +1027,12 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	snprintf(want, sizeof(want), "far:setup %s\n",
 		 l->p->nodes[1].nic[0].tap);
 	CHECK(strstr(calls, want));
+	/* Both ends' path MTU asked: 1500 cannot carry a whole frame in a
+	 * tunnel, and the log says so. */
+	fflush(logf);
+	CHECK(strstr(log, "warning: local reaches 10.9.0.2 over an MTU of "
+		      "1500: 1500-byte frames in a tunnel need 1550"));
+	CHECK(strstr(log, "warning: far reaches 10.9.0.1 over an MTU of 1500"));
 	/* Its seed image was put there. */
 	snprintf(path, sizeof(path), "%s/seed/sw2.img", w->rc.run_dir);
 	CHECK_INT(access(path, R_OK), 0);

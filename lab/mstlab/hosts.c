@@ -2,7 +2,9 @@
 #include "hosts.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool lab_hosts_needed(const struct topo *t)
 {
@@ -22,13 +24,42 @@ void lab_hosts_init(struct lab_hosts *hs, const struct topo *t,
 	pthread_mutex_init(&hs->lock, NULL);
 }
 
+/* ssh's last line of complaint, after why. */
+static void ssh_said(const char *log, struct errbuf *err)
+{
+	char line[256], last[256] = "";
+	FILE *f = fopen(log, "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (line[strspn(line, " \t\r\n")])
+			snprintf(last, sizeof(last), "%s", line);
+	if (f)
+		fclose(f);
+	last[strcspn(last, "\r\n")] = 0;
+	if (last[0]) {
+		struct errbuf why = *err;
+
+		errbuf_set(err, "%s (ssh: %s)", why.msg, last);
+	}
+}
+
 static int reach(struct lab_hosts *hs, unsigned h, struct errbuf *err)
 {
 	struct lab_host_rt *r = &hs->h[h];
 	const struct topo_host *th = &hs->t->hosts[h];
+	char log[] = "/tmp/mstlab-ssh-XXXXXX";
+	int fd = mkstemp(log), rc;
 
-	if (remote_ssh_argv(&r->rc, hs->t, h, err) ||
-	    remote_start(&r->rc, th->name, NULL, NULL, err))
+	if (fd >= 0)
+		close(fd);
+	rc = remote_ssh_argv(&r->rc, hs->t, h, err) ||
+	     remote_start(&r->rc, th->name, NULL, fd >= 0 ? log : NULL, err);
+	if (rc && fd >= 0)
+		ssh_said(log, err);
+	/* ssh keeps writing to it, unlinked. */
+	if (fd >= 0)
+		unlink(log);
+	if (rc)
 		return -1;
 	if (hv_libvirt_open(&r->hv, th->uri, hs->autodestroy, err)) {
 		char why[sizeof(err->msg)];

@@ -191,12 +191,11 @@ int lab_hosts_up(struct lab *l, struct errbuf *err)
 		if (!l->ops->host)
 			return errbuf_set(err, "host %s: this mstlab reaches no "
 					  "other host", name);
-		/* On record before anything is made there. */
-		if (state_add(&l->st, err, "host %s %s", name,
-			      base_name(l->run_dir)))
-			return -1;
+		/* Reached, then on record before anything is made there. */
 		o = l->ops->host(l->ops->host_ctx, name, err);
-		if (!o || open_part(l->run_dir, o->remote, false, err))
+		if (!o || state_add(&l->st, err, "host %s %s", name,
+				    base_name(l->run_dir)) ||
+		    open_part(l->run_dir, o->remote, false, err))
 			return -1;
 		l->hpp[h] = l->pp;
 		l->hpp[h].run_dir = o->remote->run_dir;

@@ -394,15 +394,18 @@ static void clock_bound_figures(const struct analysis *a,
 			struct result_check *k = &r->scenarios[s].checks[c];
 			size_t n = k->n_figures;
 
-			for (size_t f = 0; f < n; f++)
-				if (strstr(k->figures[f].name, "settle") ||
-				    strstr(k->figures[f].name, "outage")) {
+			/* Once per tree that has such a figure. */
+			for (size_t f = 0; f < n; f++) {
+				int msti = k->figures[f].msti;
+
+				if ((strstr(k->figures[f].name, "settle") ||
+				     strstr(k->figures[f].name, "outage")) &&
+				    !result_figure(k, "clock_bound_ms", msti))
 					result_add_figure(r, k,
 							  "clock_bound_ms",
 							  (double)a->clock_bound_ns / 1e6,
-							  k->figures[f].msti);
-					break;
-				}
+							  msti);
+			}
 		}
 }
 

@@ -706,7 +706,12 @@ int lab_health(struct lab *l)
 int lab_down(const char *lab, const char *run_dir, const struct lab_ops *ops,
 	     FILE *log)
 {
-	int left = state_teardown(run_dir, ops, log);
+	int left;
+
+	/* Its other hosts' parts open first: their domains and taps are
+	 * this state's too. */
+	lab_hosts_attach(run_dir, ops);
+	left = state_teardown(run_dir, ops, log);
 
 	/* Then the other hosts: their captures saw the domains' last
 	 * frames; their files come back into this run folder. */

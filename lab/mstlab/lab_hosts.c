@@ -256,6 +256,22 @@ static size_t state_hosts(const char *run_dir, char names[][TOPO_HOST_NAME_MAX +
 	return n;
 }
 
+void lab_hosts_attach(const char *run_dir, const struct lab_ops *ops)
+{
+	char names[TOPO_MAX_HOSTS][TOPO_HOST_NAME_MAX + 1];
+	size_t n = state_hosts(run_dir, names, TOPO_MAX_HOSTS);
+
+	for (size_t k = 0; k < n && ops->host; k++) {
+		struct errbuf err;
+		const struct lab_ops *o = ops->host(ops->host_ctx, names[k],
+						    &err);
+
+		/* Unreachable: said by whoever needs it. */
+		if (o && !o->remote->run_dir[0])
+			open_part(run_dir, o->remote, true, &err);
+	}
+}
+
 int lab_hosts_down(const char *run_dir, const struct lab_ops *ops, FILE *log)
 {
 	char names[TOPO_MAX_HOSTS][TOPO_HOST_NAME_MAX + 1];

@@ -36,6 +36,10 @@ bool lab_spans_hosts(const struct lab *l);
 int lab_hosts_up(struct lab *l, struct errbuf *err);
 /* A node of another host: its user-data status (as seed_status). */
 int lab_hosts_seed_status(struct lab *l, size_t i);
+/* Before a teardown: each host the run's state names, reached and its
+ * part of the run attached (one that cannot be is left to
+ * lab_hosts_down to say). */
+void lab_hosts_attach(const char *run_dir, const struct lab_ops *ops);
 /*
  * After this host's teardown: for each host the state names, its clock
  * measured again, its teardown, its files fetched into run_dir. The

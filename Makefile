@@ -92,7 +92,7 @@ conformance: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
 bench: $(DEPS_STAMP) $(BZIMAGE) $(INITRAMFS) progs
 	bench/build && BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) bench/boot && \
 		bench/up && bench/down && bench/hsmp && bench/dsa && bench/decode && \
-		KERNEL=$(BZIMAGE) INITRD=$(INITRAMFS) bench/mstp
+		KERNEL=$(BZIMAGE) INITRD=$(INITRAMFS) bench/mstp && bench/multihost
 
 .PHONY: clean distclean help
 clean:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analyze.h"
 
+#include "clock_sync.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +66,34 @@ void analysis_frame(struct analysis *a, int64_t ns, const uint8_t *frame,
 
 static int frame_cb(void *ctx, int64_t ns, const uint8_t *frame, size_t len)
 {
+	struct analysis *a = ctx;
+
+	/* A capture of another host: on this host's timeline. */
+	if (a->far_clock)
+		ns = clock_map_to_local(a->far_clock, ns);
 	analysis_frame(ctx, ns, frame, len);
 	return 0;
+}
+
+/* The run's clock file (clock_sync.h), whole, or NULL. */
+static char *read_clock_file(const char *run_dir)
+{
+	char path[PATH_MAX + 16], *text;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/clock", run_dir);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	text = fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > 1 << 20 ||
+	       fseek(f, 0, SEEK_SET) ? NULL : calloc(1, (size_t)n + 1);
+	if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	return text;
 }
 
 /* The probe flows the event log starts and stops, for flows_frame. */
@@ -116,6 +144,7 @@ void analysis_events(struct analysis *a, struct event *ev, size_t n)
 int analysis_load(struct analysis *a, const struct topo *t,
 		  const struct plan *p, const char *run_dir, struct errbuf *err)
 {
+	char *clock_text;
 	struct event *ev;
 	size_t n;
 
@@ -127,24 +156,43 @@ int analysis_load(struct analysis *a, const struct topo *t,
 	if (events_read(run_dir, &ev, &n, err))
 		return -1;
 	analysis_events(a, ev, n);
+	clock_text = read_clock_file(run_dir);
 	for (size_t l = 0; l < t->n_links; l++) {
 		char path[PATH_MAX + 128];
+		struct clock_map map;
 		struct errbuf e;
+		unsigned h = p->links[l].capture_host;
 
 		snprintf(path, sizeof(path), "%s/%s", run_dir,
 			 p->links[l].pcap);
+		a->far_clock = NULL;
+		if (h != TOPO_LOCAL_HOST) {
+			if (clock_parse(clock_text, t->hosts[h].name, &map))
+				snprintf(a->warn, sizeof(a->warn), "link%u was "
+					 "captured on host %s, whose clock was "
+					 "not measured: its frames are on that "
+					 "host's clock", t->links[l].index,
+					 t->hosts[h].name);
+			else
+				a->far_clock = &map;
+			if (clock_map_bound(&map) > a->clock_bound_ns)
+				a->clock_bound_ns = clock_map_bound(&map);
+			a->far_captures = true;
+		}
 		a->cur_link = l;
 		a->link_frames = 0;
 		a->loop_second = -1;
 		if (pcapread_file(path, frame_cb, a, &e))
 			snprintf(a->warn, sizeof(a->warn), "%.*s",
 				 (int)sizeof(a->warn) - 1, e.msg);
+		a->far_clock = NULL;
 		a->drops[l] = pcapread_drops(path);
 		if (a->drops[l] > 0 && !a->warn[0])
 			snprintf(a->warn, sizeof(a->warn), "the capture of link%u "
 				 "lost %ld frames (tcpdump: dropped by kernel)",
 				 t->links[l].index, a->drops[l]);
 	}
+	free(clock_text);
 	/* Links are read one after the other: put each port in order. */
 	trees_seal(&a->tr);
 	return 0;
@@ -331,6 +379,36 @@ uint16_t analysis_tree_of_vid(const struct topo_mst *mst, unsigned vid)
 	return 0;
 }
 
+/*
+ * Frames of two hosts' clocks on one timeline: every settle and outage
+ * figure gets the error bound of that merge beside it (clock_bound_ms,
+ * clock_sync.h), in the same tree.
+ */
+static void clock_bound_figures(const struct analysis *a,
+				struct result_run *r)
+{
+	if (!a->far_captures)
+		return;
+	for (size_t s = 0; s < r->n_scenarios; s++)
+		for (size_t c = 0; c < r->scenarios[s].n_checks; c++) {
+			struct result_check *k = &r->scenarios[s].checks[c];
+			size_t n = k->n_figures;
+
+			/* Once per tree that has such a figure. */
+			for (size_t f = 0; f < n; f++) {
+				int msti = k->figures[f].msti;
+
+				if ((strstr(k->figures[f].name, "settle") ||
+				     strstr(k->figures[f].name, "outage")) &&
+				    !result_figure(k, "clock_bound_ms", msti))
+					result_add_figure(r, k,
+							  "clock_bound_ms",
+							  (double)a->clock_bound_ns / 1e6,
+							  msti);
+			}
+		}
+}
+
 void analysis_results(struct analysis *a, struct result_run *r)
 {
 	r->analysed = true;
@@ -390,6 +468,7 @@ void analysis_results(struct analysis *a, struct result_run *r)
 		expect_cover(r, v.sc, v.tsc, &a->t->mst,
 			     failed_step[0] ? failed_step : NULL);
 	}
+	clock_bound_figures(a, r);
 }
 
 int analysis_verdicts(struct analysis *a, FILE *out, int *tap)

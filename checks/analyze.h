@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "clock_sync.h"
 #include "errbuf.h"
 #include "events.h"
 #include "flows.h"
@@ -44,6 +45,11 @@ struct analysis {
 	size_t loop_link;
 	unsigned long loop_frame;
 	char warn[512];
+	/* Captures made on another host: mapped with its clock
+	 * (clock_sync.h) while read; the largest error bound of those. */
+	const struct clock_map *far_clock;
+	bool far_captures;
+	int64_t clock_bound_ns;
 };
 
 /* An empty analysis of the lab (no event, no frame): 0, or -1 when out

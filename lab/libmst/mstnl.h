@@ -135,6 +135,28 @@ int mstnl_build_link_carrier_set(void *buf, size_t size, uint32_t seq,
 				 const char *name, bool on);
 
 /*
+ * A VXLAN device carrying one lab link between two hosts, for
+ * mstnl_build_vxlan_new(): unicast to the far end's address, nothing
+ * learned (every frame goes there), the outer DF bit left unset so that
+ * a frame the underlay cannot carry whole goes fragmented rather than
+ * lost. Created up, with MTU 1500, as a port of @master.
+ */
+struct mstnl_vxlan_conf {
+	uint32_t vni;			/* 1..2^24-1 */
+	int family;			/* AF_INET or AF_INET6 */
+	uint8_t local[16], remote[16];	/* 4 or 16 bytes, network order */
+	uint16_t port;			/* UDP destination port */
+	int master;			/* the link bridge's ifindex */
+};
+/* RTM_NEWLINK (create, exclusive) of a vxlan called @name. */
+int mstnl_build_vxlan_new(void *buf, size_t size, uint32_t seq,
+			  const char *name, const struct mstnl_vxlan_conf *conf);
+/* RTM_GETROUTE for @addr (4 or 16 bytes by @family): the route this host
+ * takes to it, whose RTA_OIF mstnl_parse_route_oif() reads. */
+int mstnl_build_route_get(void *buf, size_t size, uint32_t seq, int family,
+			  const void *addr);
+
+/*
  * One port's states for mstnl_port_states_set(): the CIST's and/or some
  * MSTIs'. Each part is its own request, so that one the kernel refuses
  * (the CIST of a port without carrier: -ENETDOWN) leaves the other done.
@@ -182,10 +204,15 @@ struct mstnl_link {
 	bool mst_supported;	/* the bridge knows BR_BOOLOPT_MST_ENABLE */
 	bool mst_enabled;
 	uint32_t ageing_time;	/* bridges: IFLA_BR_AGEING_TIME, cs */
+	unsigned mtu;			/* IFLA_MTU, 0 if absent */
 	char alias[MSTNL_ALIAS_MAX];	/* IFLA_IFALIAS, "" if none */
 };
 /* Decodes an RTM_NEWLINK (AF_UNSPEC) message. */
 int mstnl_parse_link(const struct nlmsghdr *nlh, struct mstnl_link *link);
+
+/* An RTM_NEWROUTE answer's output interface (RTA_OIF): 0, -ENOENT when
+ * it has none, -EBADMSG. */
+int mstnl_parse_route_oif(const struct nlmsghdr *nlh, int *oif);
 
 struct mstnl_vid_map {
 	uint16_t msti[4096];
@@ -299,6 +326,11 @@ int mstnl_link_alias_set(struct mstnl *nl, const char *name,
 			 const char *alias, struct mstnl_err *err);
 int mstnl_link_carrier_set(struct mstnl *nl, const char *name, bool on,
 			   struct mstnl_err *err);
+int mstnl_vxlan_new(struct mstnl *nl, const char *name,
+		    const struct mstnl_vxlan_conf *conf, struct mstnl_err *err);
+/* The interface this host's route to @addr leaves by. */
+int mstnl_route_oif(struct mstnl *nl, int family, const void *addr, int *oif,
+		    struct mstnl_err *err);
 /*
  * Sets the states of @n ports in one datagram: the kernel applies the
  * requests in array order (CIST before MSTIs within an entry), then

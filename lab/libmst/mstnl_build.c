@@ -6,6 +6,7 @@
  */
 #include "mstnl.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
 #include <string.h>
@@ -399,6 +400,76 @@ int mstnl_build_bridge_new(void *buf, size_t size, uint32_t seq,
 		return -ENOBUFS;
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, linkinfo);
+	return nlh->nlmsg_len;
+}
+
+int mstnl_build_vxlan_new(void *buf, size_t size, uint32_t seq,
+			  const char *name, const struct mstnl_vxlan_conf *conf)
+{
+	bool v6 = conf->family == AF_INET6;
+	size_t alen = v6 ? 16 : 4;
+	struct nlattr *linkinfo, *data;
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+
+	if (!valid_ifname(name) || !conf->vni || conf->vni >= 1u << 24 ||
+	    (conf->family != AF_INET && !v6) || !valid_ifindex(conf->master))
+		return -EINVAL;
+	nlh = put_named_link(buf, size, RTM_NEWLINK,
+			     NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE |
+			     NLM_F_EXCL, seq, name);
+	if (!nlh)
+		return -ENOBUFS;
+	ifm = mnl_nlmsg_get_payload(nlh);
+	ifm->ifi_flags = IFF_UP;
+	ifm->ifi_change = IFF_UP;
+	if (!mnl_attr_put_u32_check(nlh, size, IFLA_MTU, 1500) ||
+	    !mnl_attr_put_u32_check(nlh, size, IFLA_MASTER,
+				    (uint32_t)conf->master))
+		return -ENOBUFS;
+	linkinfo = mnl_attr_nest_start_check(nlh, size, IFLA_LINKINFO);
+	if (!linkinfo ||
+	    !mnl_attr_put_strz_check(nlh, size, IFLA_INFO_KIND, "vxlan"))
+		return -ENOBUFS;
+	data = mnl_attr_nest_start_check(nlh, size, IFLA_INFO_DATA);
+	if (!data ||
+	    !mnl_attr_put_u32_check(nlh, size, IFLA_VXLAN_ID, conf->vni) ||
+	    !mnl_attr_put_check(nlh, size,
+				v6 ? IFLA_VXLAN_GROUP6 : IFLA_VXLAN_GROUP,
+				alen, conf->remote) ||
+	    !mnl_attr_put_check(nlh, size,
+				v6 ? IFLA_VXLAN_LOCAL6 : IFLA_VXLAN_LOCAL,
+				alen, conf->local) ||
+	    !mnl_attr_put_u16_check(nlh, size, IFLA_VXLAN_PORT,
+				    htons(conf->port)) ||
+	    !mnl_attr_put_u8_check(nlh, size, IFLA_VXLAN_LEARNING, 0) ||
+	    !mnl_attr_put_u8_check(nlh, size, IFLA_VXLAN_DF, VXLAN_DF_UNSET))
+		return -ENOBUFS;
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, linkinfo);
+	return nlh->nlmsg_len;
+}
+
+int mstnl_build_route_get(void *buf, size_t size, uint32_t seq, int family,
+			  const void *addr)
+{
+	size_t alen = family == AF_INET6 ? 16 : 4;
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+
+	if (!addr || (family != AF_INET && family != AF_INET6))
+		return -EINVAL;
+	/* With an ack: the kernel's answer to a lone get is the route
+	 * alone, and talk() waits for the end of an answer. */
+	nlh = put_header(buf, size, RTM_GETROUTE, NLM_F_REQUEST | NLM_F_ACK,
+			 seq, sizeof(*rtm));
+	if (!nlh)
+		return -ENOBUFS;
+	rtm = mnl_nlmsg_get_payload(nlh);
+	rtm->rtm_family = (unsigned char)family;
+	rtm->rtm_dst_len = (unsigned char)(alen * 8);
+	if (!mnl_attr_put_check(nlh, size, RTA_DST, alen, addr))
+		return -ENOBUFS;
 	return nlh->nlmsg_len;
 }
 

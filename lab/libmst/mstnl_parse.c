@@ -442,6 +442,11 @@ static int link_attr(const struct nlattr *a, void *data)
 		break;
 	case IFLA_OPERSTATE:
 		return get_u8(a, &link->operstate);
+	case IFLA_MTU:
+		if (get_u32(a, &u32) < 0)
+			return -EBADMSG;
+		link->mtu = u32;
+		break;
 	case IFLA_IFALIAS:
 		return get_str(a, link->alias, sizeof(link->alias));
 	case IFLA_LINKINFO:
@@ -467,6 +472,32 @@ int mstnl_parse_link(const struct nlmsghdr *nlh, struct mstnl_link *link)
 		return -EBADMSG;
 	link->ifindex = ifm->ifi_index;
 	return walk_msg(nlh, sizeof(*ifm), link_attr, link);
+}
+
+/* ---- routes ------------------------------------------------------------- */
+
+static int route_attr(const struct nlattr *a, void *data)
+{
+	uint32_t u32;
+
+	if (mnl_attr_get_type(a) != RTA_OIF)
+		return 0;
+	if (get_u32(a, &u32) < 0)
+		return -EBADMSG;
+	*(int *)data = (int)u32;
+	return 0;
+}
+
+int mstnl_parse_route_oif(const struct nlmsghdr *nlh, int *oif)
+{
+	*oif = 0;
+	if (nlh->nlmsg_type != RTM_NEWROUTE)
+		return -EPROTO;
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(struct rtmsg))
+		return -EBADMSG;
+	if (walk_msg(nlh, sizeof(struct rtmsg), route_attr, oif) < 0)
+		return -EBADMSG;
+	return *oif > 0 ? 0 : -ENOENT;
 }
 
 /* ---- VLAN global options ------------------------------------------------ */

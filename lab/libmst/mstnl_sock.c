@@ -405,6 +405,38 @@ int mstnl_link_carrier_set(struct mstnl *nl, const char *name, bool on,
 		       NULL, NULL, err);
 }
 
+int mstnl_vxlan_new(struct mstnl *nl, const char *name,
+		    const struct mstnl_vxlan_conf *conf, struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+
+	return request(nl, req, mstnl_build_vxlan_new(req, sizeof(req),
+						      ++nl->seq, name, conf),
+		       NULL, NULL, err);
+}
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	int r = mstnl_parse_route_oif(nlh, data);
+
+	return r == -EPROTO ? 0 : r;
+}
+
+int mstnl_route_oif(struct mstnl *nl, int family, const void *addr, int *oif,
+		    struct mstnl_err *err)
+{
+	uint8_t req[MSTNL_REQ_SIZE];
+	int ret;
+
+	*oif = 0;
+	ret = request(nl, req, mstnl_build_route_get(req, sizeof(req),
+						     ++nl->seq, family, addr),
+		      route_cb, oif, err);
+	if (ret == 0 && *oif <= 0)
+		return err_local(err, -ENOENT, "no route with an interface");
+	return ret;
+}
+
 struct mstnl *mstnl_open_monitor(unsigned int groups, int *errp)
 {
 	static const struct {

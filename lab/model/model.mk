@@ -7,6 +7,7 @@ LIBRARIES += model
 model_DIR := lab/model
 model_SRCS := lab/model/topo_model.c lab/model/topo_yaml.c \
 	lab/model/topo_parse.c lab/model/topo_scenario.c lab/model/topo_send.c \
+	lab/model/topo_hosts.c lab/model/clock_sync.c \
 	lab/model/plan.c lab/model/plan_xml.c lab/model/plan_seed.c \
 	lab/model/plan_print.c lab/model/plan_scenarios.c lab/model/plan_dot.c lab/model/events.c \
 	lab/model/paths.c lab/model/build_id.c lab/model/event_parse.c
@@ -21,3 +22,12 @@ test_paths_USES := model
 UNIT_TESTS += test_events
 test_events_SRCS := tests/unit/test_events.c
 test_events_USES := model
+# hosts: and host: of a topology, and the planner's placement on hosts.
+UNIT_TESTS += test_hosts
+test_hosts_SRCS := tests/unit/test_hosts.c
+test_hosts_USES := model
+# Another host's clock: the offset from timestamped exchanges, its bound,
+# the correction of far timestamps, the run folder's clock file.
+UNIT_TESTS += test_clock
+test_clock_SRCS := tests/unit/test_clock.c
+test_clock_USES := model

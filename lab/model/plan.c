@@ -60,6 +60,33 @@ static void derive_lab_id(struct plan *p, const char *lab)
 		p->lab_id[i] = b32[(bits >> (27 - 5 * i)) & 31];
 	p->lab_id[PLAN_LAB_ID_LEN] = '\0';
 	memcpy(p->mac_prefix, h, 3);
+	/* 14 bits of the lab above 10 of the link (1..999): two links of
+	 * a lab never share a VNI; two labs do with probability 2^-14, and
+	 * then the kernel refuses the second tunnel (EEXIST). */
+	p->vni_base = ((uint32_t)h[3] << 8 | h[4]) & 0x3fff;
+}
+
+/* Captured here when an end is here, else at end a. */
+static void plan_link_hosts(struct plan *p, const struct topo_link *link,
+			    struct plan_link *pl)
+{
+	const struct topo *t = p->topo;
+
+	pl->host[0] = t->nodes[link->end[0].node].host;
+	pl->host[1] = t->nodes[link->end[1].node].host;
+	pl->crosses = pl->host[0] != pl->host[1];
+	pl->capture_host = pl->host[1] == TOPO_LOCAL_HOST ? pl->host[1] :
+							    pl->host[0];
+	pl->far_host = pl->capture_host;
+	if (!pl->crosses)
+		return;
+	pl->far_host = pl->host[0] == pl->capture_host ? pl->host[1] :
+							 pl->host[0];
+	snprintf(pl->tunnel, sizeof(pl->tunnel), "ml-%sv%u", p->lab_id,
+		 link->index);
+	pl->vni = p->vni_base << 10 | link->index;
+	snprintf(pl->pcap_far, sizeof(pl->pcap_far), "pcap/%s/%s",
+		 t->hosts[pl->far_host].name, pl->pcap + strlen("pcap/"));
 }
 
 enum plan_err plan_build(const struct topo *t, struct plan **out)
@@ -106,6 +133,7 @@ enum plan_err plan_build(const struct topo *t, struct plan **out)
 			 "pcap/link%u-%s.%s-%s.%s.pcap", link->index, a->name,
 			 a->ports[link->end[0].port].name, b->name,
 			 b->ports[link->end[1].port].name);
+		plan_link_hosts(p, link, &p->links[l]);
 	}
 	*out = p;
 	return PLAN_OK;
@@ -142,6 +170,32 @@ int plan_node_of_bridge_id(const struct plan *p, uint64_t id)
 			mac = mac << 8 | p->nodes[i].bridge_mac[k];
 		if ((id & 0xffffffffffffULL) == mac)
 			return (int)i;
+	}
+	return -1;
+}
+
+bool plan_link_on_host(const struct plan *p, size_t link, unsigned host)
+{
+	const struct plan_link *pl = &p->links[link];
+
+	return pl->host[0] == host || pl->host[1] == host;
+}
+
+int plan_link_of_ifname(const struct plan *p, const char *ifname, int *end)
+{
+	for (size_t l = 0; l < p->topo->n_links; l++) {
+		const struct topo_link *tl = &p->topo->links[l];
+
+		*end = -1;
+		if (!strcmp(ifname, p->links[l].bridge) ||
+		    (p->links[l].crosses && !strcmp(ifname, p->links[l].tunnel)))
+			return (int)l;
+		for (int e = 0; e < 2; e++)
+			if (!strcmp(ifname, p->nodes[tl->end[e].node]
+						    .nic[tl->end[e].port].tap)) {
+				*end = e;
+				return (int)l;
+			}
 	}
 	return -1;
 }

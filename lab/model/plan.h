@@ -11,6 +11,8 @@
  *   tap         ml-<id>t<link>a|b    (end a = first end written)
  *   MAC         02:h0:h1:h2:<node index + 1>:<port index>, h = that same
  *               SHA-256; port index 0 is the node's bridge (br0)
+ *   tunnel      ml-<id>v<link>       (a link between two hosts)
+ *   VNI         (h3:h4 & 0x3fff) << 10 | link
  */
 #ifndef MSTLAB_PLAN_H
 #define MSTLAB_PLAN_H
@@ -99,12 +101,29 @@ struct plan_node {
 struct plan_link {
 	char bridge[IFNAMSIZ];		/* host bridge that is the wire */
 	char pcap[96];			/* relative to the run dir */
+	/*
+	 * Where it is: the host of each end (topo_node.host). A link
+	 * between two hosts has a link bridge on each, joined by a VXLAN
+	 * tunnel of its own VNI, and is captured on both: pcap on
+	 * capture_host (this machine when an end is here, else end a's),
+	 * pcap_far on the other, under pcap/<host>/.
+	 */
+	unsigned host[2];
+	bool crosses;
+	char tunnel[IFNAMSIZ];		/* "" unless crosses */
+	uint32_t vni;			/* 0 unless crosses */
+	unsigned capture_host, far_host;
+	char pcap_far[96 + TOPO_HOST_NAME_MAX + 2];	/* "" unless crosses */
 };
+
+/* VXLAN's port (IANA). */
+#define PLAN_VXLAN_PORT 4789
 
 struct plan {
 	const struct topo *topo;
 	char lab_id[PLAN_LAB_ID_LEN + 1];
 	uint8_t mac_prefix[3];
+	uint32_t vni_base;		/* the lab's part of every VNI */
 	struct plan_node *nodes;	/* by topo node index */
 	struct plan_link *links;	/* by topo link position */
 };
@@ -173,6 +192,13 @@ bool plan_port_of_mac(const struct plan *p, const uint8_t mac[6], int *node,
 		      int *port);
 /* The node whose bridge MAC is in a bridge id (its low 48 bits), or -1. */
 int plan_node_of_bridge_id(const struct plan *p, uint64_t id);
+
+/* Whether host (index) has anything of link (position): an end, or a
+ * capture. */
+bool plan_link_on_host(const struct plan *p, size_t link, unsigned host);
+/* The link (position) an interface of the lab belongs to (bridge, tunnel
+ * or tap), and for a tap its end; -1 if it is none of the lab's. */
+int plan_link_of_ifname(const struct plan *p, const char *ifname, int *end);
 
 /* Guest address of node on VLAN vid: 10.<vid / 256>.<vid % 256>.<node+1>. */
 void plan_host_addr(int node, unsigned vid, char buf[32]);

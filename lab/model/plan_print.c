@@ -21,6 +21,9 @@ static void plan_print_node(struct printer *pr, const struct plan *p, size_t i)
 	print_uint(pr, PRINT_JSON, "vcpus", NULL, n->vcpus);
 	print_string(pr, PRINT_JSON, "kernel", NULL,
 		     topo_kernel_name(n->kernel));
+	if (t->hosts_given)
+		print_string(pr, PRINT_ANY, "host", " host %s",
+			     t->hosts[n->host].name);
 	print_nl(pr);
 	print_open_array(pr, "ports");
 	for (size_t j = 0; j < n->n_ports; j++) {
@@ -56,6 +59,60 @@ static void plan_print_end(struct printer *pr, const struct plan *p,
 	print_close_object(pr);
 }
 
+/* The hosts: section, as the planner reads it. */
+static void plan_print_hosts(struct printer *pr, const struct topo *t)
+{
+	print_open_array(pr, "hosts");
+	for (size_t i = 0; i < t->n_hosts; i++) {
+		const struct topo_host *h = &t->hosts[i];
+
+		print_open_object(pr, NULL);
+		print_string(pr, PRINT_ANY, "name", "host %-15s", h->name);
+		if (i == TOPO_LOCAL_HOST)
+			print_string(pr, PRINT_FP, NULL, " %s",
+				     "(this machine)");
+		else
+			print_string(pr, PRINT_ANY, "uri", " %s", h->uri);
+		if (h->address[0])
+			print_string(pr, PRINT_ANY, "address",
+				     " tunnels from %s", h->address);
+		if (i != TOPO_LOCAL_HOST) {
+			print_string(pr, PRINT_ANY, "mstlab", " agent %s",
+				     h->mstlab);
+			if (h->results[0])
+				print_string(pr, PRINT_ANY, "results",
+					     " results %s", h->results);
+			print_string(pr, PRINT_JSON, "ssh_host", NULL,
+				     h->ssh.host);
+		}
+		print_close_object(pr);
+		print_nl(pr);
+	}
+	print_close_array(pr);
+}
+
+/* Where a link is, and how it crosses: only for a lab with hosts. */
+static void plan_print_link_hosts(struct printer *pr, const struct plan *p,
+				  size_t l)
+{
+	const struct plan_link *pl = &p->links[l];
+	const struct topo_host *h = p->topo->hosts;
+
+	if (!p->topo->hosts_given)
+		return;
+	print_open_array(pr, "hosts");
+	print_string(pr, PRINT_ANY, NULL, " on %s", h[pl->host[0]].name);
+	print_string(pr, PRINT_ANY, NULL, "-%s", h[pl->host[1]].name);
+	print_close_array(pr);
+	print_string(pr, PRINT_ANY, "capture", " captured on %s",
+		     h[pl->capture_host].name);
+	if (!pl->crosses)
+		return;
+	print_string(pr, PRINT_ANY, "tunnel", " tunnel %s", pl->tunnel);
+	print_uint(pr, PRINT_ANY, "vni", " vni %u", pl->vni);
+	print_string(pr, PRINT_ANY, "pcap_far", " and %s", pl->pcap_far);
+}
+
 void plan_print(const struct plan *p, struct printer *pr)
 {
 	const struct topo *t = p->topo;
@@ -64,6 +121,8 @@ void plan_print(const struct plan *p, struct printer *pr)
 	print_string(pr, PRINT_ANY, "lab", "lab %s", t->name);
 	print_string(pr, PRINT_ANY, "lab_id", " (id %s)", p->lab_id);
 	print_nl(pr);
+	if (t->hosts_given)
+		plan_print_hosts(pr, t);
 	print_open_array(pr, "nodes");
 	for (size_t i = 0; i < t->n_nodes; i++)
 		plan_print_node(pr, p, i);
@@ -82,6 +141,7 @@ void plan_print(const struct plan *p, struct printer *pr)
 		plan_print_end(pr, p, link, 0);
 		plan_print_end(pr, p, link, 1);
 		print_close_array(pr);
+		plan_print_link_hosts(pr, p, l);
 		print_close_object(pr);
 		print_nl(pr);
 	}

@@ -30,6 +30,13 @@
 #define TOPO_MAX_SCENARIOS	64
 #define TOPO_MAX_DEPTH		32	/* YAML nesting; the schema needs 7 */
 #define TOPO_DSA_PORTS		5	/* lan1..lan5 */
+#define TOPO_HOST_NAME_MAX	15	/* as node names */
+#define TOPO_MAX_HOSTS		16	/* local included */
+#define TOPO_LOCAL_HOST		0	/* hosts[0]: where mstlab runs */
+#define TOPO_ADDR_MAX		46	/* INET6_ADDRSTRLEN */
+/* A host's run folders: room in sun_path (108) for
+ * <results>/<lab>-<stamp>-NN/qga/<node>.sock */
+#define TOPO_RESULTS_MAX	48
 #define TOPO_CIST		0	/* tree id of the CIST */
 /* 802.1Q defaults; virtio NICs report no speed: mstd takes the cost of
  * an unknown speed (Table 13-4, 1 Gb/s) for a port given none. */
@@ -144,10 +151,39 @@ struct topo_port {
 	int bpdu_guard, bpdu_filter, root_guard, tcn_guard, loop_guard;
 };
 
+/*
+ * Where SSH goes to reach a host: what its libvirt URI
+ * (qemu+ssh://[USER@]HOST[:PORT]/system[?keyfile=..&command=..&no_verify=1])
+ * says, so mstlab's agent session and libvirt's connection reach the same
+ * sshd as the same user with the same key.
+ */
+struct topo_ssh {
+	char user[33];			/* "": ssh's default */
+	char host[254];			/* a DNS name or an address */
+	unsigned port;			/* 0: ssh's default */
+	char keyfile[TOPO_TEXT_MAX];	/* "": none */
+	char command[TOPO_TEXT_MAX];	/* the ssh program; "": ssh */
+	bool no_verify;			/* StrictHostKeyChecking=no */
+};
+
+/* A machine the lab runs on (docs/topology.md#hosts). */
+struct topo_host {
+	char name[TOPO_HOST_NAME_MAX + 1];
+	struct topo_mark mark;
+	char uri[TOPO_TEXT_MAX];	/* libvirt's; "" for local */
+	struct topo_ssh ssh;		/* from uri */
+	char address[TOPO_ADDR_MAX];	/* tunnel end, canonical; "": none */
+	int family;			/* AF_INET, AF_INET6; 0: no address */
+	char mstlab[TOPO_TEXT_MAX];	/* the mstlab program there */
+	char results[TOPO_RESULTS_MAX + 1];	/* its run folders; "": its
+						 * mstlab's default */
+};
+
 struct topo_node {
 	char name[TOPO_NODE_NAME_MAX + 1];
 	struct topo_mark mark;
 	unsigned index;			/* 0-based declaration order */
+	unsigned host;			/* index into topo.hosts; 0: local */
 	enum topo_role role;
 	unsigned memory_mib, vcpus, sockets;
 	struct topo_mark cpu_mark;	/* where its vCPUs were given */
@@ -305,6 +341,11 @@ struct topo_defaults {
 struct topo {
 	char file[256];
 	char name[TOPO_LAB_NAME_MAX + 1];
+	/* hosts[0] is always "local", the machine mstlab runs on; the
+	 * others come from a hosts: section (hosts_given). */
+	bool hosts_given;
+	size_t n_hosts;
+	struct topo_host hosts[TOPO_MAX_HOSTS];
 	struct topo_defaults defaults;
 	struct topo_mst mst;
 	size_t n_nodes;
@@ -343,6 +384,11 @@ bool topo_warning_next(const struct topo *t, size_t *i, struct topo_error *w);
 
 /* Lookups; -1 when absent. */
 int topo_node_find(const struct topo *t, const char *name);
+int topo_host_find(const struct topo *t, const char *name);
+/* Whether link (position) joins nodes on two hosts: a tunnel then. */
+bool topo_link_crosses(const struct topo *t, size_t link);
+/* Whether a host runs a node of the lab. */
+bool topo_host_used(const struct topo *t, size_t host);
 int topo_port_find(const struct topo_node *n, const char *name);
 /* Tree slot: 0 for CIST, 1.. for msti[slot - 1] of mst; -1 if unknown. */
 int topo_tree_slot(const struct topo_mst *mst, uint16_t tree);
@@ -351,6 +397,13 @@ uint16_t topo_tree_id(const struct topo_mst *mst, int slot);
 /* Name rules (exported for the planner and tests). */
 bool topo_valid_lab_name(const char *s);
 bool topo_valid_node_name(const char *s);
+bool topo_valid_host_name(const char *s);
+/*
+ * A word that may go to another host's shell in an ssh command line or
+ * be a path there: 1-255 of A-Z a-z 0-9 / . _ + - (no quoting needed,
+ * nothing a shell expands), and no ".." component.
+ */
+bool topo_safe_word(const char *s);
 bool topo_valid_port_name(enum topo_role role, const char *s);
 
 #endif

@@ -117,6 +117,29 @@ int topo_node_find(const struct topo *t, const char *name)
 	return -1;
 }
 
+int topo_host_find(const struct topo *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_hosts; i++)
+		if (strcmp(t->hosts[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+bool topo_link_crosses(const struct topo *t, size_t link)
+{
+	const struct topo_end *e = t->links[link].end;
+
+	return t->nodes[e[0].node].host != t->nodes[e[1].node].host;
+}
+
+bool topo_host_used(const struct topo *t, size_t host)
+{
+	for (size_t i = 0; i < t->n_nodes; i++)
+		if (t->nodes[i].host == host)
+			return true;
+	return false;
+}
+
 int topo_port_find(const struct topo_node *n, const char *name)
 {
 	for (size_t i = 0; i < n->n_ports; i++)
@@ -166,6 +189,27 @@ bool topo_valid_node_name(const char *s)
 	return n >= 1 && n <= TOPO_NODE_NAME_MAX &&
 	       all_in(s, LOWER_DIGITS "-") && s[0] >= 'a' && s[0] <= 'z' &&
 	       s[n - 1] != '-';
+}
+
+bool topo_valid_host_name(const char *s)
+{
+	return topo_valid_node_name(s);
+}
+
+bool topo_safe_word(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 1 || n > 255 ||
+	    !all_in(s, LOWER_DIGITS "ABCDEFGHIJKLMNOPQRSTUVWXYZ/._+-"))
+		return false;
+	/* Not an option to whatever reads it, and no way up. */
+	if (s[0] == '-')
+		return false;
+	for (const char *p = s; (p = strstr(p, "..")); p++)
+		if ((p == s || p[-1] == '/') && (p[2] == '/' || !p[2]))
+			return false;
+	return true;
 }
 
 /* Guest interface names: short enough for "name.4094" in IFNAMSIZ. */

@@ -2,9 +2,10 @@
 /*
  * Topology file → struct topo. The document is loaded with libyaml's
  * document API, then walked against the schema in a fixed order (name,
- * defaults, mst, nodes, links, scenarios) whatever the key order in the
- * file, so references always point backwards in the walk. The first error
- * stops everything; nothing outside the returned model is touched.
+ * hosts, defaults, mst, nodes, links, scenarios) whatever the key order
+ * in the file, so references always point backwards in the walk. The
+ * first error stops everything; nothing outside the returned model is
+ * touched.
  */
 #include "topo_priv.h"
 
@@ -539,7 +540,7 @@ static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,
 {
 	static const char *const keys[] = { "role", "memory", "vcpus", "cpu",
 		"kernel", "overlay", "sockets", "hsmp", "priority", "ports",
-		"mst", "stp", NULL };
+		"mst", "stp", "host", NULL };
 	static const char *const stps[] = { "mstp", "kernel", NULL };
 	static const char *const roles[] = { "bridge", "dsa-switch",
 					     "hsmp-host", "host", NULL };
@@ -570,6 +571,9 @@ static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,
 
 	v = ty_get(c, n, "memory");
 	if (v && parse_memory(c, v, &node->memory_mib))
+		return -1;
+	v = ty_get(c, n, "host");
+	if (v && tp_node_host(c, t, v, node))
 		return -1;
 	v = ty_get(c, n, "cpu");
 	if (v && parse_ident(c, v, "cpu model", node->cpu, sizeof(node->cpu)))
@@ -992,10 +996,12 @@ static int check_link_trees(struct ty_ctx *c, struct topo *t)
 
 static int parse_root(struct ty_ctx *c, struct topo *t, const yaml_node_t *root)
 {
-	static const char *const keys[] = { "name", "defaults", "mst", "nodes",
-					    "links", "scenarios", NULL };
+	static const char *const keys[] = { "name", "hosts", "defaults", "mst",
+					    "nodes", "links", "scenarios",
+					    NULL };
 	yaml_node_t *v;
 
+	tp_hosts_init(t);
 	if (ty_check_keys(c, root, keys, "the lab"))
 		return -1;
 	if (ty_require(c, root, "name", "the lab", &v) || parse_name(c, t, v))
@@ -1006,6 +1012,9 @@ static int parse_root(struct ty_ctx *c, struct topo *t, const yaml_node_t *root)
 	v = ty_get(c, root, "defaults");
 	if (v && parse_defaults(c, t, v))
 		return -1;
+	v = ty_get(c, root, "hosts");
+	if (v && tp_hosts(c, t, v))
+		return -1;
 	mst_defaults(&t->mst, t->name);
 	v = ty_get(c, root, "mst");
 	if (v && parse_mst(c, &t->mst, v, "mst"))
@@ -1015,7 +1024,8 @@ static int parse_root(struct ty_ctx *c, struct topo *t, const yaml_node_t *root)
 	v = ty_get(c, root, "links");
 	if (v && parse_links(c, t, v))
 		return -1;
-	if (resolve_ports(c, t) || check_link_trees(c, t))
+	if (resolve_ports(c, t) || check_link_trees(c, t) ||
+	    tp_check_hosts(c, t))
 		return -1;
 	v = ty_get(c, root, "scenarios");
 	if (v && tp_scenarios(c, t, v))

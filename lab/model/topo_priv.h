@@ -20,5 +20,12 @@ int tp_loss(struct ty_ctx *c, const yaml_node_t *n, unsigned *ppm);
 int tp_send(struct ty_ctx *c, const struct topo *t, struct topo_send *s,
 	    const yaml_node_t *n);
 int tp_scenarios(struct ty_ctx *c, struct topo *t, const yaml_node_t *n);
+/* topo_hosts.c: hosts[0] "local" alone; the hosts: section; a node's
+ * host:; what the hosts need once links are known (tunnel addresses). */
+void tp_hosts_init(struct topo *t);
+int tp_hosts(struct ty_ctx *c, struct topo *t, const yaml_node_t *n);
+int tp_node_host(struct ty_ctx *c, const struct topo *t, const yaml_node_t *n,
+		 struct topo_node *node);
+int tp_check_hosts(struct ty_ctx *c, const struct topo *t);
 
 #endif

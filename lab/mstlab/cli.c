@@ -13,6 +13,7 @@
 #include "cmd_serve.h"
 #include "cmd_templates.h"
 #include "cmd_watch.h"
+#include "remote_agent.h"
 #include "graphviz.h"
 #include "opts.h"
 #include "paths.h"
@@ -79,6 +80,26 @@ static void summary_mst(FILE *out, const struct topo_mst *m)
 	}
 }
 
+/* "3 hosts: local (2 nodes), far (4 nodes); 2 links cross hosts" */
+static void summary_hosts(FILE *out, const struct topo *t)
+{
+	size_t crossing = 0;
+
+	fprintf(out, "  %zu hosts:", t->n_hosts);
+	for (size_t h = 0; h < t->n_hosts; h++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < t->n_nodes; i++)
+			n += t->nodes[i].host == h;
+		fprintf(out, "%s %s (%zu node%s)", h ? "," : "",
+			t->hosts[h].name, n, n == 1 ? "" : "s");
+	}
+	for (size_t l = 0; l < t->n_links; l++)
+		crossing += topo_link_crosses(t, l);
+	fprintf(out, "; %zu link%s cross%s hosts (VXLAN)\n", crossing,
+		crossing == 1 ? "" : "s", crossing == 1 ? "es" : "");
+}
+
 static const struct opt_spec check_spec = {
 	.flags = OPT_QUIET, .min_words = 1, .max_words = 1,
 };
@@ -110,6 +131,8 @@ static int cmd_check(struct cli *c)
 				topo_role_name((enum topo_role)r));
 	fprintf(c->out, "\n  %zu link%s\n", t->n_links,
 		t->n_links == 1 ? "" : "s");
+	if (t->hosts_given)
+		summary_hosts(c->out, t);
 	summary_mst(c->out, &t->mst);
 	for (size_t i = 0; i < t->n_scenarios; i++)
 		fprintf(c->out, "  scenario %s: %zu step%s%s\n",
@@ -341,6 +364,7 @@ LAB_COMMAND(verdict)
 LAB_COMMAND(watch)
 LAB_COMMAND(serve)
 LAB_COMMAND(templates)
+LAB_COMMAND(agent)
 
 static const struct command {
 	const char *name;
@@ -378,6 +402,7 @@ static const struct command {
 	  "decode FILE.pcap [-j|--json]  BPDUs, one per line", false },
 	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run", NULL, false },
 	{ "templates", cli_templates, TEMPLATES_USAGE, NULL, true },
+	{ "agent", cli_agent, "agent [--results DIR]   another host's side of a lab, over SSH (stdin/stdout)", NULL, false },
 };
 
 static const char lab_options[] =

@@ -14,6 +14,7 @@
 #include "console.h"
 
 #include "print.h"
+#include "lab_hosts.h"
 #include "runtime.h"
 
 /* Parses, connects and attaches to the lab's current run. */
@@ -167,6 +168,7 @@ int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 	char host[2][PATH_MAX + 64], guest[2][128], *input = NULL;
 	const char *name;
 	struct errbuf e;
+	bool far;
 	int node, rc = attach_node(&rt, &l, argc, argv, out, err,
 				   "exec [-n] [--timeout D] TOPO.yaml|LAB NODE "
 				   "CMD [ARG...]", 2, &node);
@@ -190,10 +192,20 @@ int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 	s.host_err = host[1];
 	s.input_b64 = input[0] ? input : NULL;
 	rt.args[rt.nargs] = NULL;
-	if (agent_exec(l.ops, l.p->nodes[node].domain, rt.args + 1,
-		       rt.timeout_ms ? rt.timeout_ms : 60000, &s, &res, &e)) {
+	/* A node of another host: its share is there, so its output comes
+	 * whole at the end (and stdin does not go). */
+	far = rt.t->nodes[node].host != TOPO_LOCAL_HOST;
+	if (!lab_node_ops(&l, (size_t)node, &e) ||
+	    agent_exec(lab_node_ops(&l, (size_t)node, &e),
+		       l.p->nodes[node].domain, rt.args + 1,
+		       rt.timeout_ms ? rt.timeout_ms : 60000, far ? NULL : &s,
+		       &res, &e)) {
 		fprintf(err, "mstlab: %s: %s\n", rt.args[0], e.msg);
 	} else {
+		if (far) {
+			fwrite(res.out, 1, res.out_len, out);
+			fwrite(res.err, 1, res.err_len, err);
+		}
 		if (res.exit_code < 0)
 			fprintf(err, "mstlab: %s: '%s' was killed (a signal, or "
 				"its --timeout of %u ms)\n", rt.args[0],

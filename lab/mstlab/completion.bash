@@ -9,7 +9,7 @@
 # typed on the line is ever evaluated: it is passed to mstlab as an
 # argument.
 
-_mstlab_commands='check graph plan up down run status exec shell console link watch serve decode verdict templates'
+_mstlab_commands='check graph plan up down run status exec shell console link watch serve decode verdict templates agent'
 _mstlab_lab_options='--results --uri --virt --kernel --debug-kernel --initrd'
 
 # _mstlab_options COMMAND: the options it takes (--help aside).
@@ -25,6 +25,7 @@ _mstlab_options() {
 	watch) echo '--json -j --count --for --replay --follow' ;;
 	serve) echo '--listen --token-file --read-only --uri' ;;
 	decode) echo '--json -j' ;;
+	agent) echo '--results' ;;
 	esac
 }
 

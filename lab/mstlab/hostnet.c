@@ -2,13 +2,15 @@
 /*
  * struct link_ops over rtnetlink (libmst's mstnl, which builds the
  * requests and reads the kernel's acks): the host bridge that is a lab
- * link, its two tap ports, silent drop through the port state and the
- * taps' host-side carrier, one-way drop through a port's flooding.
- * Every name must carry the lab prefix "ml-": this code never touches
- * anything else.
+ * link, its two tap ports (or one and a VXLAN tunnel to the host of the
+ * other end), silent drop through the port state and the taps'
+ * host-side carrier, one-way drop through a port's flooding. Every name
+ * must carry the lab prefix "ml-": this code never touches anything
+ * else.
  */
 #include "hostnet.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if_bridge.h>
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "mstnl.h"
+#include "plan.h"
 
 #define PREFIX "ml-"
 /* IF_OPER_UNKNOWN and IF_OPER_UP (RFC 2863): linux/if.h clashes with
@@ -287,32 +290,32 @@ static int wait_oper_up(struct mstnl *nl, const char *tap,
 			  "after 2 s", tap);
 }
 
-/* Silence: both ports disabled first (at once), then their carriers;
- * one way: the deaf end's port floods nothing. */
-static int silence(struct mstnl *nl, const char *const tap[2], int deaf,
-		   struct errbuf *err)
+/* Silence: the ports disabled first (at once), then their carriers;
+ * one way: the deaf port floods nothing. */
+static int silence(struct mstnl *nl, const char *const tap[], size_t n,
+		   int deaf, struct errbuf *err)
 {
-	if (deaf == 0 || deaf == 1)
+	if (deaf >= 0 && (size_t)deaf < n)
 		return port_flood(nl, tap[deaf], false, err, "silence");
-	for (int e = 0; e < 2; e++)
+	for (size_t e = 0; e < n; e++)
 		if (port_state(nl, tap[e], BR_STATE_DISABLED, err, "silence"))
 			return -1;
-	for (int e = 0; e < 2; e++)
+	for (size_t e = 0; e < n; e++)
 		if (tap_carrier(nl, tap[e], false, err))
 			return -1;
 	return 0;
 }
 
 /* Restore: both carriers up together, so neither end forwards into a
- * link whose other end still drops; then both ports forwarding and
+ * link whose other end still drops; then the ports forwarding and
  * flooding (what a one-way failure turned off). */
-static int restore(struct mstnl *nl, const char *const tap[2],
+static int restore(struct mstnl *nl, const char *const tap[], size_t n,
 		   struct errbuf *err)
 {
-	for (int e = 0; e < 2; e++)
+	for (size_t e = 0; e < n; e++)
 		if (tap_carrier(nl, tap[e], true, err))
 			return -1;
-	for (int e = 0; e < 2; e++)
+	for (size_t e = 0; e < n; e++)
 		if (wait_oper_up(nl, tap[e], err) ||
 		    port_state(nl, tap[e], BR_STATE_FORWARDING, err,
 			       "restore") ||
@@ -321,12 +324,12 @@ static int restore(struct mstnl *nl, const char *const tap[2],
 	return 0;
 }
 
-static int hn_port_forward(void *ctx, const char *const tap[2], bool on,
-			   int deaf, struct errbuf *err)
+static int hn_port_forward(void *ctx, const char *const tap[], size_t n,
+			   bool on, int deaf, struct errbuf *err)
 {
 	struct mstnl *nl = nl_open(err);
-	int rc = !nl ? -1 : on ? restore(nl, tap, err) :
-		 silence(nl, tap, deaf, err);
+	int rc = !nl ? -1 : on ? restore(nl, tap, n, err) :
+				 silence(nl, tap, n, deaf, err);
 
 	(void)ctx;
 	mstnl_close(nl);
@@ -343,9 +346,83 @@ static int hn_remove(void *ctx, const char *ifname, struct errbuf *err)
 	return rc;
 }
 
+/* "10.0.0.1" or "fd00::1" → family and 4 or 16 bytes. */
+static int address(const char *text, int *family, uint8_t bin[16],
+		   struct errbuf *err)
+{
+	*family = strchr(text, ':') ? AF_INET6 : AF_INET;
+	if (inet_pton(*family, text, bin) != 1)
+		return errbuf_set(err, "'%.60s' is no IPv4 or IPv6 address",
+				  text);
+	return 0;
+}
+
+/*
+ * The tunnel joins the link bridge at its creation (IFLA_MASTER), so no
+ * frame of the far end ever crosses a host-side interface of its own;
+ * then the port is set up as a tap's is: a wire learns nothing.
+ */
+static int hn_tunnel(void *ctx, const char *name, const char *bridge,
+		     uint32_t vni, const char *local, const char *remote,
+		     struct errbuf *err)
+{
+	struct mstnl_vxlan_conf conf = { .vni = vni, .port = PLAN_VXLAN_PORT };
+	struct mstnl_err e;
+	struct mstnl *nl;
+	int family, rc;
+
+	if (!ours(name, err) || !ours(bridge, err) ||
+	    address(local, &conf.family, conf.local, err) ||
+	    address(remote, &family, conf.remote, err))
+		return -1;
+	if (family != conf.family)
+		return errbuf_set(err, "tunnel %s: %s and %s are of two "
+				  "families", name, local, remote);
+	conf.master = (int)if_nametoindex(bridge);
+	if (!conf.master)
+		return errbuf_set(err, "cannot create tunnel %s: bridge %s: "
+				  "%s", name, bridge, strerror(errno));
+	nl = nl_open(err);
+	if (!nl)
+		return -1;
+	rc = done(mstnl_vxlan_new(nl, name, &conf, &e), &e, err,
+		  "create tunnel", name, 0);
+	mstnl_close(nl);
+	if (!rc)
+		rc = hn_setup_port(ctx, name, err);
+	return rc;
+}
+
+static int hn_path_mtu(void *ctx, const char *to, unsigned *mtu,
+		       struct errbuf *err)
+{
+	struct mstnl_link link;
+	struct mstnl_err e;
+	uint8_t bin[16];
+	struct mstnl *nl;
+	int family, oif = 0, rc;
+
+	(void)ctx;
+	if (address(to, &family, bin, err))
+		return -1;
+	nl = nl_open(err);
+	if (!nl)
+		return -1;
+	rc = done(mstnl_route_oif(nl, family, bin, &oif, &e), &e, err,
+		  "find the route to", to, 0);
+	if (!rc)
+		rc = done(mstnl_link_get(nl, oif, &link, &e), &e, err,
+			  "read the interface towards", to, 0);
+	mstnl_close(nl);
+	*mtu = rc ? 0 : link.mtu;
+	return rc;
+}
+
 const struct link_ops hostnet_ops = {
 	.create = hn_create,
 	.setup_port = hn_setup_port,
 	.port_forward = hn_port_forward,
 	.remove = hn_remove,
+	.tunnel = hn_tunnel,
+	.path_mtu = hn_path_mtu,
 };

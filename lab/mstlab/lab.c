@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "lab_hosts.h"
 #include "registry.h"
 #include "seed.h"
 
@@ -191,53 +192,111 @@ static void forget(struct lab *l, const char *kind, const char *name)
 	state_add(&l->st, &err, "forget %s %s", kind, name);
 }
 
-static void link_pcap_path(const struct lab *l, size_t link, char *out,
-			   size_t len)
+/* On host h of link i: its bridge, and its tunnel when it crosses. A
+ * record on this host's state for this host's; another host's agent
+ * records its own. */
+static int link_on_host(struct lab *l, size_t i, unsigned h,
+			struct errbuf *err)
 {
-	snprintf(out, len, "%s/%s", l->run_dir, l->p->links[link].pcap);
+	const struct plan_link *pl = &l->p->links[i];
+	const struct lab_ops *o = lab_host_ops(l, h, err);
+	char owner[TOPO_LAB_NAME_MAX + 16];
+	bool here = h == TOPO_LOCAL_HOST;
+	int rc;
+
+	if (!o)
+		return -1;
+	snprintf(owner, sizeof(owner), "mstlab lab %s", l->t->name);
+	if (here && state_add(&l->st, err, "bridge %s", pl->bridge))
+		return -1;
+	rc = o->link->create(o->link_ctx, pl->bridge, owner, err);
+	if (rc < 0) {
+		if (here)
+			forget(l, "bridge", pl->bridge);
+		return -1;
+	}
+	if (rc == 1)
+		fprintf(l->log, "mstlab: %s was left by a run of %s "
+			"that died with its state: replaced\n",
+			pl->bridge, l->t->name);
+	if (!pl->crosses)
+		return 0;
+	{
+		unsigned other = pl->host[0] == h ? pl->host[1] : pl->host[0];
+		const char *local = l->t->hosts[h].address,
+			   *remote = l->t->hosts[other].address;
+
+		if (here && state_add(&l->st, err, "tunnel %s", pl->tunnel))
+			return -1;
+		if (o->link->tunnel(o->link_ctx, pl->tunnel, pl->bridge,
+				    pl->vni, local, remote, err)) {
+			if (here)
+				forget(l, "tunnel", pl->tunnel);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A capture of link i on host h into rel (this host's run folder; the
+ * agent's for another host). */
+static int capture_on(struct lab *l, size_t i, unsigned h, const char *rel,
+		      pid_t *pid, uint64_t *start, struct errbuf *err)
+{
+	const struct plan_link *pl = &l->p->links[i];
+	const struct lab_ops *o = lab_host_ops(l, h, err);
+	char pcap[PATH_MAX + 200];
+
+	if (!o)
+		return -1;
+	snprintf(pcap, sizeof(pcap), "%s/%s", l->run_dir, rel);
+	if (h != TOPO_LOCAL_HOST)
+		return o->cap->start(o->cap_ctx, pl->bridge, pcap, pid, start,
+				     err);
+	if (state_add(&l->st, err, "capture %s %s", pl->bridge, pcap) ||
+	    o->cap->start(o->cap_ctx, pl->bridge, pcap, pid, start, err) ||
+	    state_add(&l->st, err, "capture-pid %s %d %llu", pl->bridge,
+		      (int)*pid, (unsigned long long)*start))
+		return -1;
+	return 0;
+}
+
+static int listening_on(struct lab *l, size_t i, unsigned h, const char *rel,
+			pid_t pid, uint64_t start, struct errbuf *err)
+{
+	const struct lab_ops *o = lab_host_ops(l, h, err);
+	char pcap[PATH_MAX + 200];
+
+	snprintf(pcap, sizeof(pcap), "%s/%s", l->run_dir, rel);
+	return !o ? -1 : o->cap->listening(o->cap_ctx, l->p->links[i].bridge,
+					   pcap, pid, start, err);
 }
 
 static int up_links(struct lab *l, struct errbuf *err)
 {
-	const struct lab_ops *o = l->ops;
-	char owner[TOPO_LAB_NAME_MAX + 16];
-	int rc;
-
-	snprintf(owner, sizeof(owner), "mstlab lab %s", l->t->name);
-
 	for (size_t i = 0; i < l->t->n_links; i++) {
 		const struct plan_link *pl = &l->p->links[i];
 		struct lab_link_rt *rt = &l->links[i];
-		char pcap[PATH_MAX + 100];
 
-		link_pcap_path(l, i, pcap, sizeof(pcap));
-		if (state_add(&l->st, err, "bridge %s", pl->bridge))
-			return -1;
-		rc = o->link->create(o->link_ctx, pl->bridge, owner, err);
-		if (rc < 0) {
-			forget(l, "bridge", pl->bridge);
-			return -1;
-		}
-		if (rc == 1)
-			fprintf(l->log, "mstlab: %s was left by a run of %s "
-				"that died with its state: replaced\n",
-				pl->bridge, l->t->name);
-		if (state_add(&l->st, err, "capture %s %s", pl->bridge, pcap) ||
-		    o->cap->start(o->cap_ctx, pl->bridge, pcap, &rt->cap_pid,
-				  &rt->cap_start, err) ||
-		    state_add(&l->st, err, "capture-pid %s %d %llu", pl->bridge,
-			      (int)rt->cap_pid,
-			      (unsigned long long)rt->cap_start))
+		if (link_on_host(l, i, pl->host[0], err) ||
+		    (pl->crosses && link_on_host(l, i, pl->host[1], err)) ||
+		    capture_on(l, i, pl->capture_host, pl->pcap, &rt->cap_pid,
+			       &rt->cap_start, err) ||
+		    (pl->crosses &&
+		     capture_on(l, i, pl->far_host, pl->pcap_far, &rt->far_pid,
+				&rt->far_start, err)))
 			return -1;
 	}
 	/* Started all at once, as tcpdump takes a while to listen. */
 	for (size_t i = 0; i < l->t->n_links; i++) {
-		char pcap[PATH_MAX + 100];
+		const struct plan_link *pl = &l->p->links[i];
+		struct lab_link_rt *rt = &l->links[i];
 
-		link_pcap_path(l, i, pcap, sizeof(pcap));
-		if (o->cap->listening(o->cap_ctx, l->p->links[i].bridge, pcap,
-				      l->links[i].cap_pid,
-				      l->links[i].cap_start, err))
+		if (listening_on(l, i, pl->capture_host, pl->pcap, rt->cap_pid,
+				 rt->cap_start, err) ||
+		    (pl->crosses &&
+		     listening_on(l, i, pl->far_host, pl->pcap_far,
+				  rt->far_pid, rt->far_start, err)))
 			return -1;
 	}
 	fprintf(l->log, "mstlab: %zu link%s up, each captured to %s/pcap/\n",
@@ -291,8 +350,10 @@ struct starter {
 /* The node's taps become wire ports (ops.h: setup_port). */
 static int setup_ports(struct lab *l, size_t i, struct errbuf *err)
 {
-	const struct lab_ops *o = l->ops;
+	const struct lab_ops *o = lab_node_ops(l, i, err);
 
+	if (!o)
+		return -1;
 	for (size_t j = 0; j < l->t->nodes[i].n_ports; j++)
 		if (o->link->setup_port(o->link_ctx, l->p->nodes[i].nic[j].tap,
 					err))
@@ -310,10 +371,14 @@ static void *start_domain(void *arg)
 {
 	struct starter *s = arg;
 	struct lab *l = s->l;
-	const struct lab_ops *o = l->ops;
+	const struct lab_ops *o = lab_node_ops(l, s->node, &s->err);
 	const char *tpl = node_tpl(l, s->node);
 	char path[PATH_MAX + 300];
 
+	if (!o) {
+		s->rc = -1;
+		return NULL;
+	}
 	s->rc = o->hv->start(o->hv_ctx, sbuf_str(&s->xml),
 			     tpl ? HV_START_PAUSED : 0, &s->err);
 	s->started = !s->rc;
@@ -338,14 +403,20 @@ static int record_nodes(struct lab *l, struct starter *s, struct errbuf *err)
 	for (size_t i = 0; i < l->t->n_nodes; i++) {
 		const struct topo_node *tn = &l->t->nodes[i];
 		const struct plan_node *pn = &l->p->nodes[i];
-		struct plan_params pp = l->pp;
+		struct plan_params pp = tn->host == TOPO_LOCAL_HOST ? l->pp :
+					l->hpp[tn->host];
+		/* Another host's: its name after (state.h). */
+		const char *at = tn->host == TOPO_LOCAL_HOST ? "" :
+				 l->t->hosts[tn->host].name;
 		char ram[PATH_MAX];
 		enum plan_err pe;
 
 		for (size_t j = 0; j < tn->n_ports; j++)
-			if (state_add(&l->st, err, "tap %s", pn->nic[j].tap))
+			if (state_add(&l->st, err, "tap %s%s%s", pn->nic[j].tap,
+				      at[0] ? " " : "", at))
 				return -1;
-		if (state_add(&l->st, err, "domain %s", pn->domain))
+		if (state_add(&l->st, err, "domain %s%s%s", pn->domain,
+			      at[0] ? " " : "", at))
 			return -1;
 		if (node_tpl(l, i)) {
 			tpl_path(l->tpl_cache, node_tpl(l, i), "ram", ram,
@@ -433,7 +504,16 @@ int lab_up(struct lab *l, struct errbuf *err)
 	const struct lab_ops *o = l->ops;
 
 	events_run_start(&l->ev, l->t->name);
-	if (seed_make_all(l->p, l->run_dir, err))
+	/* Templates are this host's: a lab across hosts boots cold. */
+	if (lab_spans_hosts(l)) {
+		if (l->boot == LAB_BOOT_TEMPLATE)
+			return errbuf_set(err, "a lab across hosts boots cold "
+					  "(templates are this host's)");
+		l->boot = LAB_BOOT_COLD;
+	}
+	if (lab_hosts_up(l, err))
+		return -1;
+	if (seed_make_all(l->p, l->run_dir, TOPO_LOCAL_HOST, err))
 		return -1;
 	if (up_links(l, err))
 		return -1;
@@ -451,8 +531,9 @@ int lab_up(struct lab *l, struct errbuf *err)
 
 		if (node_tpl(l, i) || !setup_ports(l, i, err))
 			continue;
-		if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
-				   &why) == 1)
+		o = lab_node_ops(l, i, &why);
+		if (!o || o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
+					 &why) == 1)
 			return -1;
 		console_tail(l, l->t->nodes[i].name);
 		return errbuf_set(err, "%s stopped right after it started "
@@ -509,25 +590,31 @@ static int node_ready(struct lab *l, size_t i, bool check_running)
 	static char *const ud_log[] = { "tail", "-n", "15",
 					"/run/mstlab/user-data.log", NULL };
 	const char *dom = l->p->nodes[i].domain, *name = l->t->nodes[i].name;
+	const struct lab_ops *o = lab_node_ops(l, i, &(struct errbuf){ "" });
 	struct exec_result res;
 	struct errbuf err;
 	int status;
 
-	if (check_running &&
-	    l->ops->hv->running(l->ops->hv_ctx, dom, &err) != 1) {
+	if (!o) {
+		fprintf(l->log, "mstlab: %s: its host cannot be reached\n",
+			name);
+		return -1;
+	}
+	if (check_running && o->hv->running(o->hv_ctx, dom, &err) != 1) {
 		fprintf(l->log, "mstlab: %s stopped while booting\n", name);
 		console_tail(l, name);
 		return -1;
 	}
-	status = seed_status(l, name);
+	status = l->t->nodes[i].host == TOPO_LOCAL_HOST ?
+		 seed_status(l, name) : lab_hosts_seed_status(l, i);
 	/* Ready once configured and the agent answers. */
-	if (status < 0 || agent_ping(l->ops, dom, &err))
+	if (status < 0 || agent_ping(o, dom, &err))
 		return 0;
 	if (status == 0)
 		return 1;
 	fprintf(l->log, "mstlab: %s: its configuration failed (exit %d):\n",
 		name, status);
-	if (!agent_exec(l->ops, dom, ud_log, 5000, NULL, &res, &err))
+	if (!agent_exec(o, dom, ud_log, 5000, NULL, &res, &err))
 		fprintf(l->log, "%s", res.out);
 	exec_result_free(&res);
 	return -1;
@@ -586,34 +673,49 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, struct errbuf *err)
 
 int lab_health(struct lab *l)
 {
-	const struct lab_ops *o = l->ops;
 	struct errbuf err;
 	int bad = 0;
 
-	for (size_t i = 0; i < l->t->n_links; i++)
-		if (!o->cap->alive(o->cap_ctx, l->links[i].cap_pid,
-				   l->links[i].cap_start)) {
+	for (size_t i = 0; i < l->t->n_links; i++) {
+		const struct lab_ops *c = lab_host_ops(l,
+			l->p->links[i].capture_host, &err);
+
+		if (!c || !c->cap->alive(c->cap_ctx, l->links[i].cap_pid,
+					 l->links[i].cap_start)) {
 			fprintf(l->log, "mstlab: the capture of link %zu (%s) "
 				"died: see %s/%s.log\n", i + 1,
 				l->p->links[i].bridge, l->run_dir,
 				l->p->links[i].pcap);
 			bad++;
 		}
-	for (size_t i = 0; i < l->t->n_nodes; i++)
-		if (o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
-				   &err) != 1) {
+	}
+	for (size_t i = 0; i < l->t->n_nodes; i++) {
+		const struct lab_ops *o = lab_node_ops(l, i, &err);
+
+		if (!o || o->hv->running(o->hv_ctx, l->p->nodes[i].domain,
+					 &err) != 1) {
 			fprintf(l->log, "mstlab: node %s is no longer running\n",
 				l->t->nodes[i].name);
 			console_tail(l, l->t->nodes[i].name);
 			bad++;
 		}
+	}
 	return bad;
 }
 
 int lab_down(const char *lab, const char *run_dir, const struct lab_ops *ops,
 	     FILE *log)
 {
-	if (state_teardown(run_dir, ops, log))
+	int left;
+
+	/* Its other hosts' parts open first: their domains and taps are
+	 * this state's too. */
+	lab_hosts_attach(run_dir, ops);
+	left = state_teardown(run_dir, ops, log);
+
+	/* Then the other hosts: their captures saw the domains' last
+	 * frames; their files come back into this run folder. */
+	if (left < 0 || left + lab_hosts_down(run_dir, ops, log))
 		return -1;
 	registry_release(lab, run_dir);
 	return 0;
@@ -629,10 +731,14 @@ static int set_carrier(struct lab *l, const struct topo_end *e, bool up,
 	rc = plan_nic_xml(l->p, e->node, e->port, up, &x);
 	if (rc)
 		errbuf_set(err, "%s", plan_strerror(rc));
-	else
-		rc = l->ops->hv->set_link(l->ops->hv_ctx,
-					  l->p->nodes[e->node].domain,
-					  sbuf_str(&x), err);
+	else {
+		const struct lab_ops *o = lab_node_ops(l, (size_t)e->node,
+						       err);
+
+		rc = !o ? -1 : o->hv->set_link(o->hv_ctx,
+					       l->p->nodes[e->node].domain,
+					       sbuf_str(&x), err);
+	}
 	sbuf_free(&x);
 	return rc ? -1 : 0;
 }
@@ -688,14 +794,64 @@ static void took(struct lab *l, const struct topo_link *tl, const char *what,
 		tl->index, what, (double)(events_now() - start) / 1e6);
 }
 
-/* The taps of a link's two ends, in taps. */
-static const char *const *link_taps(struct lab *l,
-				    const struct topo_link *tl,
-				    const char *taps[2])
+/*
+ * A link's ports forwarding or not (silent failure), on each host of it:
+ * both taps at once on one host; on two, one tap each, at once (the far
+ * end in a thread), as set_carriers does. deaf: the end (0, 1) that
+ * stops hearing the other (one way), -1 both ways.
+ */
+struct forward_job {
+	struct lab *l;
+	const struct topo_end *e;
+	bool on;
+	int deaf;		/* -1, or 0: this end's tap is the deaf one */
+	bool skip;		/* one way, and this end is not deaf */
+	struct errbuf err;
+	int rc;
+};
+
+static void *forward_thread(void *arg)
 {
-	for (int e = 0; e < 2; e++)
-		taps[e] = end_tap(l, &tl->end[e]);
-	return taps;
+	struct forward_job *j = arg;
+	const struct lab_ops *o;
+	const char *tap = end_tap(j->l, j->e);
+
+	if (j->skip)
+		return NULL;
+	o = lab_node_ops(j->l, (size_t)j->e->node, &j->err);
+	j->rc = !o ? -1 : o->link->port_forward(o->link_ctx, &tap, 1, j->on,
+						 j->deaf, &j->err);
+	return NULL;
+}
+
+static int link_forward(struct lab *l, const struct topo_link *tl, bool on,
+			int deaf, struct errbuf *err)
+{
+	struct forward_job far = { l, &tl->end[1], on, deaf == 1 ? 0 : -1,
+				   deaf == 0, { "" }, 0 };
+	struct forward_job near = { l, &tl->end[0], on, deaf == 0 ? 0 : -1,
+				    deaf == 1, { "" }, 0 };
+	pthread_t tid;
+	bool threaded;
+
+	if (l->t->nodes[tl->end[0].node].host ==
+	    l->t->nodes[tl->end[1].node].host) {
+		const struct lab_ops *o = lab_node_ops(l, tl->end[0].node, err);
+		const char *taps[2] = { end_tap(l, &tl->end[0]),
+					end_tap(l, &tl->end[1]) };
+
+		return !o ? -1 : o->link->port_forward(o->link_ctx, taps, 2, on,
+						       deaf, err);
+	}
+	threaded = !pthread_create(&tid, NULL, forward_thread, &far);
+	forward_thread(&near);
+	if (threaded)
+		pthread_join(tid, NULL);
+	else
+		forward_thread(&far);
+	if (near.rc || far.rc)
+		*err = near.rc ? near.err : far.err;
+	return near.rc || far.rc ? -1 : 0;
 }
 
 int lab_link_at(const struct topo *t, const char *end, struct errbuf *why)
@@ -744,15 +900,12 @@ static int link_fail(struct lab *l, int link, enum topo_fail_mode mode,
 {
 	const struct topo_link *tl = &l->t->links[link];
 	struct lab_link_rt *rt = &l->links[link];
-	const struct lab_ops *o = l->ops;
 	int64_t start = events_now();
-	const char *taps[2];
 
 	if (mode == TOPO_FAIL_CARRIER) {
 		if (set_carriers(l, tl, false, err))
 			return -1;
-	} else if (o->link->port_forward(o->link_ctx, link_taps(l, tl, taps),
-					 false, deaf, err)) {
+	} else if (link_forward(l, tl, false, deaf, err)) {
 		return -1;
 	}
 	/* Stamped when it started going down. */
@@ -789,14 +942,11 @@ int lab_link_fail_oneway(struct lab *l, int link, int deaf,
 int lab_link_restore(struct lab *l, int link, struct errbuf *err)
 {
 	const struct topo_link *tl = &l->t->links[link];
-	const struct lab_ops *o = l->ops;
 	int64_t start = events_now();
-	const char *taps[2];
 
 	/* Undoes either kind of failure, and is harmless on a link that
 	 * never failed: a later process need not know which it was. */
-	if (o->link->port_forward(o->link_ctx, link_taps(l, tl, taps), true,
-				  -1, err) ||
+	if (link_forward(l, tl, true, -1, err) ||
 	    set_carriers(l, tl, true, err))
 		return -1;
 	l->links[link].silent = l->links[link].carrier_down = false;
@@ -811,7 +961,11 @@ int lab_link_restore(struct lab *l, int link, struct errbuf *err)
 int lab_exec(struct lab *l, int node, char *const argv[], unsigned timeout_ms,
 	     struct exec_result *res, struct errbuf *err)
 {
-	return agent_exec(l->ops, l->p->nodes[node].domain, argv, timeout_ms,
+	const struct lab_ops *o = lab_node_ops(l, (size_t)node, err);
+
+	if (!o)
+		return -1;
+	return agent_exec(o, l->p->nodes[node].domain, argv, timeout_ms,
 			  NULL, res, err);
 }
 

@@ -26,6 +26,9 @@ extern volatile sig_atomic_t lab_interrupted;
 struct lab_link_rt {
 	pid_t cap_pid;
 	uint64_t cap_start;
+	/* A link between hosts is captured at its far end too. */
+	pid_t far_pid;
+	uint64_t far_start;
 	bool carrier_down, silent;
 };
 
@@ -67,6 +70,10 @@ struct lab {
 	enum lab_boot boot;
 	char tpl_cache[PATH_MAX];	/* the templates' folder */
 	FILE *log;			/* progress for people */
+	/* A lab across hosts (lab_hosts.h): each other host's tables, its
+	 * run folder there in its plan_params; NULL until reached. */
+	const struct lab_ops *hops[TOPO_MAX_HOSTS];
+	struct plan_params hpp[TOPO_MAX_HOSTS];
 	size_t n_probes;
 	struct lab_probe probes[LAB_MAX_PROBES];
 	uint16_t next_flow;

@@ -5,13 +5,15 @@
 LIBRARIES += mstlabcore
 mstlabcore_DIR := lab/mstlab
 mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/chan.c \
-	lab/mstlab/cli.c \
+	lab/mstlab/cli.c lab/mstlab/cmd_agent.c \
 	lab/mstlab/cmd_lab.c lab/mstlab/cmd_node.c lab/mstlab/cmd_templates.c \
 	lab/mstlab/cmd_watch.c \
 	lab/mstlab/console.c \
 	lab/mstlab/guardian.c \
-	lab/mstlab/hostnet.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
-	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/run_ref.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
+	lab/mstlab/hostnet.c lab/mstlab/hosts.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
+	lab/mstlab/lab_hosts.c \
+	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/remote.c lab/mstlab/remote_agent.c \
+	lab/mstlab/remote_proto.c lab/mstlab/run_ref.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
 	lab/mstlab/template.c \
 	lab/mstlab/version.c lab/mstlab/watch_render.c \
@@ -48,3 +50,7 @@ test_version_USES := mstlabcore
 # it is rebuilt when a file of the page changes.
 SERVE_PAGE := $(wildcard lab/mstlab/serve/*)
 $(call obj,lab/mstlab/serve_assets.c) $(call obj_san,lab/mstlab/serve_assets.c): $(SERVE_PAGE)
+# The agent protocol and `mstlab agent` over pipes, hostile input too.
+UNIT_TESTS += test_remote
+test_remote_SRCS := tests/unit/test_remote.c
+test_remote_USES := mstlabcore

@@ -5,7 +5,8 @@
  * fakes that record calls. The real tables: hv_libvirt.c (domains, the
  * guest agent and QEMU's monitor, libvirt C API), hostnet.c (link
  * bridges, rtnetlink), capture.c (tcpdump per link) and chan.c (unix
- * sockets).
+ * sockets). On another host of a lab, link and cap are remote.c's: they
+ * speak to an mstlab agent there (remote_agent.h).
  *
  * Every call returns 0 or -1; on -1 it has written one line of why into
  * err (errbuf.h).
@@ -88,16 +89,27 @@ struct link_ops {
 	 * group_fwd_mask. Called once both taps exist. */
 	int (*setup_port)(void *ctx, const char *tap, struct errbuf *err);
 	/*
-	 * A link's two ports (taps) forwarding (true) or disabled (false):
-	 * silent drop. Off with deaf 0 or 1: only the frames towards
-	 * tap[deaf] are dropped, the other direction and both carriers
-	 * stay (a one-way failure); deaf -1: both ways. On restores
-	 * either kind.
+	 * A link's n ports (taps: two, or this host's one of a link
+	 * between hosts) forwarding (true) or disabled (false): silent
+	 * drop. Off with deaf an index of tap[]: only the frames towards
+	 * that tap are dropped, the other direction and the carriers stay
+	 * (a one-way failure); deaf -1: both ways. On restores either kind.
 	 */
-	int (*port_forward)(void *ctx, const char *const tap[2], bool on,
-			    int deaf, struct errbuf *err);
+	int (*port_forward)(void *ctx, const char *const tap[], size_t n,
+			    bool on, int deaf, struct errbuf *err);
 	/* Deletes the interface if it exists; absent is not an error. */
 	int (*remove)(void *ctx, const char *ifname, struct errbuf *err);
+	/*
+	 * A link's tunnel to another host: a VXLAN device name of that
+	 * VNI from this host's address local to remote's, a port of
+	 * bridge set up as setup_port sets a tap.
+	 */
+	int (*tunnel)(void *ctx, const char *name, const char *bridge,
+		      uint32_t vni, const char *local, const char *remote,
+		      struct errbuf *err);
+	/* The MTU of the interface this host reaches address by. */
+	int (*path_mtu)(void *ctx, const char *address, unsigned *mtu,
+			struct errbuf *err);
 };
 
 struct capture_ops {
@@ -119,6 +131,8 @@ struct capture_ops {
 	int (*alive)(void *ctx, pid_t pid, uint64_t start_time);
 };
 
+struct remote;
+
 struct lab_ops {
 	const struct hv_ops *hv;
 	void *hv_ctx;
@@ -132,6 +146,16 @@ struct lab_ops {
 	void *clock_ctx;
 	const struct chan_ops *chan;
 	void *chan_ctx;
+	/*
+	 * A lab across hosts (hosts.h): the tables of another host, by
+	 * its name (topo_host), reached on first use; NULL with err when
+	 * it cannot be. host is NULL for a lab of one host.
+	 */
+	const struct lab_ops *(*host)(void *ctx, const char *name,
+				      struct errbuf *err);
+	void *host_ctx;
+	/* On another host's tables: the session with its agent. */
+	struct remote *remote;
 };
 
 #endif

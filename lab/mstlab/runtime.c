@@ -313,6 +313,12 @@ int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt)
 		.now_ms = mono_ms, .sleep_ms = sleep_ms, .clock_ctx = NULL,
 		.chan = &chan_unix_ops, .chan_ctx = NULL,
 	};
+	/* The other hosts on first use, with the same autodestroy. */
+	if (rt->t && lab_hosts_needed(rt->t)) {
+		lab_hosts_init(&rt->hosts, rt->t, &rt->ops, autodestroy);
+		rt->ops.host = lab_hosts_get;
+		rt->ops.host_ctx = &rt->hosts;
+	}
 	return 0;
 }
 
@@ -356,6 +362,7 @@ void runtime_free(struct runtime *rt)
 	if (rt->guardian >= 0)
 		close(rt->guardian);
 	rt->guardian = -1;
+	lab_hosts_close(&rt->hosts);
 	hv_libvirt_close(&rt->hv);
 	topo_free(rt->t);
 	free(rt->args);

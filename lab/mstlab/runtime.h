@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "hosts.h"
 #include "hv_libvirt.h"
 #include "lab.h"
 #include "plan.h"
@@ -39,6 +40,7 @@ struct runtime {
 	struct topo *t;
 	struct hv_libvirt hv;
 	struct lab_ops ops;
+	struct lab_hosts hosts;		/* a lab across hosts: the others */
 	FILE *out, *err;
 };
 

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lab_hosts.h"
+#include "remote.h"
+
 static int nap(struct lab *l, unsigned ms, struct errbuf *err)
 {
 	const struct lab_ops *o = l->ops;
@@ -360,6 +363,23 @@ static void probe_report(struct lab *l, const struct lab_probe *pr, FILE *out)
 
 	snprintf(path, sizeof(path), "%s/share/%s/probe-%u.json", l->run_dir,
 		 l->t->nodes[pr->to].name, pr->flow);
+	/* A sink on another host: its report fetched here first. */
+	if (l->t->nodes[pr->to].host != TOPO_LOCAL_HOST) {
+		const struct lab_ops *o;
+		struct errbuf err;
+		char rel[128], *text = NULL;
+		size_t len;
+
+		snprintf(rel, sizeof(rel), "share/%s/probe-%u.json",
+			 l->t->nodes[pr->to].name, pr->flow);
+		o = lab_node_ops(l, (size_t)pr->to, &err);
+		if (o && !remote_get(o->remote, rel, 1 << 20, &text, &len,
+				     &err) && (f = fopen(path, "we"))) {
+			fwrite(text, 1, len, f);
+			fclose(f);
+		}
+		free(text);
+	}
 	f = fopen(path, "re");
 	if (!f) {
 		fprintf(out, "# probe flow %u: no sink report (%s)\n",

@@ -79,7 +79,8 @@ static int localds_wait(pid_t pid, const char *dir, const char *name,
 			  "%s/seed/%s/cloud-localds.log)", name, dir, name);
 }
 
-int seed_make_all(const struct plan *p, const char *run_dir, struct errbuf *err)
+int seed_make_all(const struct plan *p, const char *run_dir, unsigned host,
+		  struct errbuf *err)
 {
 	size_t n = p->topo->n_nodes;
 	pid_t *pids = calloc(n ? n : 1, sizeof(*pids));
@@ -93,6 +94,8 @@ int seed_make_all(const struct plan *p, const char *run_dir, struct errbuf *err)
 		const char *name = p->topo->nodes[i].name;
 		struct sbuf u, m;
 
+		if (p->topo->nodes[i].host != host)
+			continue;
 		sbuf_init(&u);
 		sbuf_init(&m);
 		if (plan_user_data(p, (int)i, &u) ||

@@ -7,9 +7,10 @@
 #include "ops.h"
 #include "plan.h"
 
-/* For every node: run_dir/seed/<node>/{user-data,meta-data} and the
- * image run_dir/seed/<node>.img, made in parallel. */
-int seed_make_all(const struct plan *p, const char *run_dir,
+/* For every node on host (topo_node.host): run_dir/seed/<node>/
+ * {user-data,meta-data} and the image run_dir/seed/<node>.img, made in
+ * parallel. */
+int seed_make_all(const struct plan *p, const char *run_dir, unsigned host,
 		  struct errbuf *err);
 /*
  * A seed of the same make and size with nothing in it, dir/seed/name.img:

@@ -107,9 +107,21 @@ static int undo(const struct rec *r, const struct rec *all, size_t n,
 	struct errbuf err = { "" };
 	int rc = 0;
 
+	/* "domain NAME HOST", "tap NAME HOST": another host's, through its
+	 * tables (ops.h: host). */
+	if (r->b[0] && (!strcmp(r->kind, "domain") || !strcmp(r->kind, "tap"))) {
+		ops = ops->host ? ops->host(ops->host_ctx, r->b, &err) : NULL;
+		if (!ops) {
+			fprintf(log, "mstlab: could not remove %s %s on host "
+				"%s: %s\n", r->kind, r->a, r->b,
+				err.msg[0] ? err.msg : "no way to reach it");
+			return 1;
+		}
+	}
 	if (strcmp(r->kind, "domain") == 0) {
 		rc = ops->hv->destroy(ops->hv_ctx, r->a, &err);
 	} else if (strcmp(r->kind, "bridge") == 0 ||
+		   strcmp(r->kind, "tunnel") == 0 ||
 		   strcmp(r->kind, "tap") == 0) {
 		rc = ops->link->remove(ops->link_ctx, r->a, &err);
 	} else if (strcmp(r->kind, "capture-pid") == 0) {
@@ -150,7 +162,8 @@ static int phase_of(const struct rec *r)
 		return PHASE_DOMAINS;
 	if (!strcmp(r->kind, "capture") || !strcmp(r->kind, "capture-pid"))
 		return PHASE_CAPTURES;
-	if (!strcmp(r->kind, "bridge") || !strcmp(r->kind, "tap"))
+	if (!strcmp(r->kind, "bridge") || !strcmp(r->kind, "tunnel") ||
+	    !strcmp(r->kind, "tap"))
 		return PHASE_LINKS;
 	return -1;
 }
@@ -247,7 +260,8 @@ static int undo_phases(struct rec *recs, size_t n, const struct lab_ops *ops,
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!skip[i] && phase_of(&recs[i]) < 0)
+		if (!skip[i] && phase_of(&recs[i]) < 0 &&
+		    strcmp(recs[i].kind, "host"))	/* lab_hosts_down's */
 			fprintf(log, "mstlab: state: unknown record '%s' "
 				"ignored\n", recs[i].kind);
 	free(jobs);

@@ -5,8 +5,12 @@
  * file backwards and removes what it lists, and nothing else. It works the
  * same in a later process after a crash or kill -9.
  *
- * Lines: "bridge NAME", "tap NAME", "domain NAME",
+ * Lines: "bridge NAME", "tap NAME", "tunnel NAME" (a link's VXLAN
+ *        device to another host), "domain NAME",
  *        "capture IFNAME PCAP_PATH" then "capture-pid IFNAME PID START",
+ *        "domain NAME HOST" and "tap NAME HOST" for another host's
+ *        (removed through ops->host), "host NAME RUN" (another host has
+ *        its part of the run: lab_hosts_down tears that down),
  *        "forget KIND NAME" after a creation that failed: nothing was
  *        made, and the name may be someone else's (a lab of the same
  *        name in another results folder).

@@ -71,6 +71,34 @@ pid_t spawn_bg(char *const argv[], const char *log)
 	return start(argv, -1, -1, log);
 }
 
+pid_t spawn_pipe(char *const argv[], int *to, int *from, const char *log)
+{
+	int in[2], out[2];
+	pid_t pid;
+
+	if (pipe2(in, O_CLOEXEC))
+		return -1;
+	if (pipe2(out, O_CLOEXEC)) {
+		close(in[0]);
+		close(in[1]);
+		return -1;
+	}
+	pid = start(argv, in[0], out[1], log);
+	close(in[0]);
+	close(out[1]);
+	if (pid < 0) {
+		int e = errno;
+
+		close(in[1]);
+		close(out[0]);
+		errno = e;
+		return -1;
+	}
+	*to = in[1];
+	*from = out[0];
+	return pid;
+}
+
 int spawn_wait(pid_t pid, unsigned timeout_ms, int *status)
 {
 	for (unsigned waited = 0;; waited += 10) {

@@ -20,6 +20,14 @@
  */
 pid_t spawn_bg(char *const argv[], const char *log);
 
+/*
+ * Starts argv[0] as spawn_bg() does, but talking: *to is a pipe to its
+ * stdin, *from one from its stdout (both close-on-exec here); its stderr
+ * goes to log (appended; NULL = /dev/null). Returns the pid, or -1 with
+ * errno.
+ */
+pid_t spawn_pipe(char *const argv[], int *to, int *from, const char *log);
+
 /* Runs argv to completion (at most timeout_ms); its exit status, or -1. */
 int spawn_run(char *const argv[], const char *log, unsigned timeout_ms);
 

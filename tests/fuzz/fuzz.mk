@@ -8,7 +8,7 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fno-sanitize-recover=all
 
 # BPDU decoding, and the protocol core fed arbitrary BPDUs.
-FUZZERS := bpdu mstp decode mstnl topo frames ctl
+FUZZERS := bpdu mstp decode mstnl topo frames ctl remote
 fuzz_bpdu_USES := libmst
 fuzz_mstp_USES := mstp
 # mstlab decode's line formatter.
@@ -22,14 +22,19 @@ fuzz_frames_USES := checks
 fuzz_ctl_USES := mstp libmst util
 fuzz_ctl_SRCS = $(MSTD_LIB_SRCS)
 fuzz_ctl_INC := -Ilab/mstd
+# mstlab agent's line protocol (fakes under it): its own files of
+# mstlabcore, not the whole library (libvirt, the web server).
+fuzz_remote_USES := model util
+fuzz_remote_SRCS := lab/mstlab/remote_agent.c lab/mstlab/remote_proto.c \
+	lab/mstlab/state.c
+fuzz_remote_INC := -Ilab/mstlab
 
 define fuzz_rules
 $(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(call uses_srcs,$(fuzz_$(1)_USES)) \
 		$$(fuzz_$(1)_SRCS) \
 		$(foreach l,$(call uses_closure,$(fuzz_$(1)_USES)),$(wildcard $($(l)_DIR)/*.h))
 	@mkdir -p $$(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(call uses_inc,$(fuzz_$(1)_USES)) \
-		$(fuzz_$(1)_INC) -o $$@ \
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(fuzz_$(1)_INC) $(call uses_inc,$(fuzz_$(1)_USES)) -o $$@ \
 		tests/fuzz/fuzz_$(1).c $(call uses_srcs,$(fuzz_$(1)_USES)) \
 		$$(fuzz_$(1)_SRCS) \
 		$(call uses_ldlibs,$(fuzz_$(1)_USES))

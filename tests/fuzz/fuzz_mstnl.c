@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target for the mstnl reply, batch-ack and notification
- * parsers: any bytes must give a clean result, never an out-of-bounds
+ * parsers (links, ports, VLANs, routes): any bytes must give a clean result, never an out-of-bounds
  * access.
  */
 #include "mstnl.h"
@@ -17,9 +17,11 @@ static int on_msg(const struct nlmsghdr *nlh, void *data)
 	static struct mstnl_port port;
 	static struct mstnl_vid_map map;
 	struct mstnl_link link;
+	int oif;
 
 	(void)data;
 	(void)mstnl_parse_link(nlh, &link);
+	(void)mstnl_parse_route_oif(nlh, &oif);
 	(void)mstnl_parse_port(nlh, &port);
 	return mstnl_parse_vlan_global(nlh, 5, &map) < 0 ? -1 : 0;
 }

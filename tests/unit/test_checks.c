@@ -91,11 +91,15 @@ struct fixture {
 	pcap_dumper_t *d;
 };
 
+/* Added to every timestamp put: a capture on a clock that is off. */
+static int64_t put_shift;
+
 static void put(struct fixture *fx, int64_t ns, const uint8_t *f, size_t len)
 {
 	struct pcap_pkthdr h = { .caplen = (bpf_u_int32)len,
 				 .len = (bpf_u_int32)len };
 
+	ns += put_shift;
 	h.ts.tv_sec = ns / 1000000000;
 	h.ts.tv_usec = ns % 1000000000;	/* nanoseconds: nano precision */
 	pcap_dump((u_char *)fx->d, &h, f);
@@ -1004,4 +1008,78 @@ TEST(report_html_renders_in_headless_chromium)
 	CHECK(c.green > 100);
 	CHECK(c.white < (unsigned long)w * h * 97 / 100);
 	fixture_free(&fx_browser);
+}
+
+/* lab_yaml with both bridges on another host: link1 is captured there. */
+static const char far_yaml[] =
+	"name: duo\n"
+	"hosts:\n"
+	"  local: { address: 10.9.0.1 }\n"
+	"  far: { uri: 'qemu+ssh://10.9.0.2/system', address: 10.9.0.2 }\n"
+	"mst: { region: duo, instances: { 1: [10] } }\n"
+	"nodes:\n"
+	"  sw1: { role: bridge, host: far, priority: { cist: 4096, 1: 32768 } }\n"
+	"  sw2: { role: bridge, host: far, priority: { cist: 32768, 1: 4096 } }\n"
+	"links:\n"
+	"  - [sw1:p1, sw2:p1]\n"
+	"scenarios:\n"
+	"  s:\n"
+	"    steps:\n"
+	"      - fail: sw1:p1\n"
+	"    expect:\n"
+	"      settle: 1s\n";
+
+static const struct result_check *check_named(const struct result_run *r,
+					      const char *name)
+{
+	for (size_t i = 0; i < r->scenarios[0].n_checks; i++)
+		if (!strcmp(r->scenarios[0].checks[i].name, name))
+			return &r->scenarios[0].checks[i];
+	return NULL;
+}
+
+/* The far host's clock is 3 s ahead (its frames say 3 s later than they
+ * were here), measured within 1 ms: the settle is judged on this host's
+ * timeline, with the bound beside it; without the measurement it is
+ * judged late and the run warns. */
+TEST(a_capture_of_another_host_is_put_on_this_hosts_timeline)
+{
+	struct fixture fx;
+	struct result_run r;
+	const struct result_check *c;
+	const struct result_figure *f;
+
+	CHECK(make_run_of(&fx, far_yaml) == 0);
+	CHECK(fx.p->links[0].capture_host == 1);
+	put_shift = S(3);
+	CHECK(write_captures(&fx) == 0);
+	put_shift = 0;
+	fx_write_file(fx.dir, "clock",
+		      "far start 1000000000 3000000000 1000000 2000000 16\n"
+		      "far end 9000000000 3000000000 1000000 2000000 16\n");
+	CHECK(analyse(&fx, &r));
+	c = check_named(&r, "settle-link-down");
+	CHECK(c != NULL);
+	CHECK(c->status == RESULT_PASS);
+	f = result_figure(c, "settle_s", 1);
+	CHECK(f && f->value > 0.499 && f->value < 0.501);
+	f = result_figure(c, "clock_bound_ms", 1);
+	CHECK(f && f->value > 0.999 && f->value < 1.001);
+	CHECK(r.warning == NULL);
+	result_free(&r);
+	fx_write_file(fx.dir, "clock", "");
+	CHECK(analyse(&fx, &r));
+	CHECK(r.warning && strstr(r.warning, "link1 was captured on host far, "
+				  "whose clock was not measured"));
+	/* On the far clock every frame is 3 s late: after the failure
+	 * (history, on a link that is down), and the settle is not the
+	 * 0.5 s it was. */
+	c = check_named(&r, "settle-link-down");
+	CHECK(c != NULL);
+	f = result_figure(c, "settle_s", 1);
+	if (f && f->value > 0.45 && f->value < 0.55)
+		unit_fail(__FILE__, __LINE__, "settle %.3f s, status %d",
+			  f ? f->value : -1, (int)c->status);
+	result_free(&r);
+	fixture_free(&fx);
 }

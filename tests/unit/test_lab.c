@@ -328,8 +328,8 @@ static int ln_setup(void *c, const char *tap, struct errbuf *err)
 	return 0;
 }
 
-static int ln_forward(void *c, const char *const tap[2], bool on, int deaf,
-		      struct errbuf *err)
+static int ln_forward(void *c, const char *const tap[], size_t n, bool on,
+		      int deaf, struct errbuf *err)
 {
 	(void)c;
 	(void)err;
@@ -337,7 +337,7 @@ static int ln_forward(void *c, const char *const tap[2], bool on, int deaf,
 		call("forward %s deaf%s\n", tap[deaf], "");
 		return 0;
 	}
-	for (int e = 0; e < 2; e++)
+	for (size_t e = 0; e < n; e++)
 		call("forward %s %s\n", tap[e], on ? "on" : "off");
 	return 0;
 }
@@ -350,8 +350,10 @@ static int ln_remove(void *c, const char *name, struct errbuf *err)
 	return 0;
 }
 
-static const struct link_ops fake_link = { ln_create, ln_setup, ln_forward,
-					   ln_remove };
+static const struct link_ops fake_link = {
+	.create = ln_create, .setup_port = ln_setup,
+	.port_forward = ln_forward, .remove = ln_remove,
+};
 
 static int cap_start(void *c, const char *ifname, const char *path,
 		     pid_t *pid, uint64_t *start, struct errbuf *err)
@@ -415,8 +417,8 @@ static void sleep_ms(void *c, unsigned ms)
 }
 
 static const struct lab_ops ops = {
-	&fake_hv, NULL, &fake_link, NULL, &fake_cap, NULL, now_ms, sleep_ms,
-	NULL, &fake_chan, NULL,
+	.hv = &fake_hv, .link = &fake_link, .cap = &fake_cap,
+	.now_ms = now_ms, .sleep_ms = sleep_ms, .chan = &fake_chan,
 };
 
 /* Two hosts, linked by their eth1. */

@@ -371,6 +371,81 @@ TEST(build_host_links_reject_bad_arguments)
 	CHECK_INT(mstnl_build_port_set(b, n, 1, 9, &port), -EINVAL);
 }
 
+/* A lab link's tunnel: VNI, both ends, VXLAN's port, nothing learned,
+ * DF left unset, created up with MTU 1500 as a port of its bridge. */
+TEST(build_vxlan_new)
+{
+	static const struct mstnl_vxlan_conf conf = {
+		.vni = 0x57f << 10 | 2, .family = AF_INET,
+		.local = { 10, 9, 0, 1 }, .remote = { 10, 9, 0, 2 },
+		.port = 4789, .master = 7,
+	};
+	static const uint8_t want[] = {
+		HDR(128, RTM_NEWLINK, NLM_F_REQUEST | NLM_F_ACK |
+		    NLM_F_CREATE | NLM_F_EXCL),
+		0, 0, U16(0), U32(0), U32(1), U32(1),
+		U16(10), U16(IFLA_IFNAME), 'm', 'l', '-', 'v', '2', 0, 0, 0,
+		U16(8), U16(IFLA_MTU), U32(1500),
+		U16(8), U16(IFLA_MASTER), U32(7),
+		U16(68), U16(IFLA_LINKINFO | NESTED),
+		U16(10), U16(IFLA_INFO_KIND), 'v', 'x', 'l', 'a', 'n', 0, 0, 0,
+		U16(52), U16(IFLA_INFO_DATA | NESTED),
+		U16(8), U16(IFLA_VXLAN_ID), U32(0x57f << 10 | 2),
+		U16(8), U16(IFLA_VXLAN_GROUP), 10, 9, 0, 2,
+		U16(8), U16(IFLA_VXLAN_LOCAL), 10, 9, 0, 1,
+		/* the port in network order */
+		U16(6), U16(IFLA_VXLAN_PORT), 0x12, 0xb5, 0, 0,
+		U16(5), U16(IFLA_VXLAN_LEARNING), 0, 0, 0, 0,
+		U16(5), U16(IFLA_VXLAN_DF), 0, 0, 0, 0,
+	};
+
+	CHECK_BUILD(mstnl_build_vxlan_new(buf_, size_, SEQ, "ml-v2", &conf),
+		    want);
+}
+
+TEST(build_vxlan_new_ipv6_and_bad_arguments)
+{
+	struct mstnl_vxlan_conf c = {
+		.vni = 5, .family = AF_INET6, .port = 4789, .master = 3,
+		.local = { 0xfd, [15] = 1 }, .remote = { 0xfd, [15] = 2 },
+	};
+	uint8_t b[MSTNL_REQ_SIZE];
+	int len = mstnl_build_vxlan_new(b, sizeof(b), 1, "ml-v5", &c);
+	const uint8_t group6[] = { U16(20), U16(IFLA_VXLAN_GROUP6), 0xfd };
+
+	CHECK(len > 0);
+	CHECK(memmem(b, (size_t)len, group6, sizeof(group6)) != NULL);
+	c.vni = 0;
+	CHECK_INT(mstnl_build_vxlan_new(b, sizeof(b), 1, "ml-v5", &c), -EINVAL);
+	c.vni = 1u << 24;
+	CHECK_INT(mstnl_build_vxlan_new(b, sizeof(b), 1, "ml-v5", &c), -EINVAL);
+	c.vni = 5;
+	c.family = AF_UNIX;
+	CHECK_INT(mstnl_build_vxlan_new(b, sizeof(b), 1, "ml-v5", &c), -EINVAL);
+	c.family = AF_INET;
+	c.master = 0;
+	CHECK_INT(mstnl_build_vxlan_new(b, sizeof(b), 1, "ml-v5", &c), -EINVAL);
+	c.master = 3;
+	CHECK_INT(mstnl_build_vxlan_new(b, sizeof(b), 1, "", &c), -EINVAL);
+}
+
+TEST(build_route_get)
+{
+	static const uint8_t addr[4] = { 10, 9, 0, 2 };
+	static const uint8_t want[] = {
+		HDR(36, RTM_GETROUTE, NLM_F_REQUEST | NLM_F_ACK),
+		/* rtmsg: AF_INET, /32, the rest 0 */
+		AF_INET, 32, 0, 0, 0, 0, 0, 0, U32(0),
+		U16(8), U16(RTA_DST), 10, 9, 0, 2,
+	};
+	uint8_t b[64];
+
+	CHECK_BUILD(mstnl_build_route_get(buf_, size_, SEQ, AF_INET, addr),
+		    want);
+	CHECK_INT(mstnl_build_route_get(b, sizeof(b), 1, AF_UNIX, addr),
+		  -EINVAL);
+}
+
 TEST(build_fdb_flush_vid)
 {
 	static const uint8_t want[] = {
@@ -858,6 +933,7 @@ TEST(parse_link_bridge)
 	CHECK(l.vlan_filtering);
 	CHECK(l.mst_supported);
 	CHECK(l.mst_enabled);
+	CHECK_INT(l.mtu, 1500);
 
 	memset(&m, 0, sizeof(m));
 	bridge_link(&m, 0, 7);
@@ -898,6 +974,41 @@ TEST(parse_link_port)
 	CHECK(!l.is_bridge);
 	CHECK(l.is_bridge_port);
 	CHECK(!l.vlan_filtering);
+}
+
+TEST(parse_route_oif)
+{
+	struct rtmsg rtm = { .rtm_family = AF_INET, .rtm_dst_len = 32 };
+	const uint8_t dst[4] = { 10, 9, 0, 2 };
+	struct msg m = { 0 };
+	int oif = -1;
+
+	msg_begin(&m, RTM_NEWROUTE, 0, SEQ, &rtm, sizeof(rtm));
+	attr(&m, RTA_DST, dst, sizeof(dst));
+	attr_u32(&m, RTA_OIF, 9);
+	msg_end(&m);
+	CHECK_INT(mstnl_parse_route_oif((struct nlmsghdr *)m.b, &oif), 0);
+	CHECK_INT(oif, 9);
+	/* a route without an interface (unreachable, a blackhole) */
+	memset(&m, 0, sizeof(m));
+	msg_begin(&m, RTM_NEWROUTE, 0, SEQ, &rtm, sizeof(rtm));
+	attr(&m, RTA_DST, dst, sizeof(dst));
+	msg_end(&m);
+	CHECK_INT(mstnl_parse_route_oif((struct nlmsghdr *)m.b, &oif), -ENOENT);
+	/* a short RTA_OIF, a short header */
+	memset(&m, 0, sizeof(m));
+	msg_begin(&m, RTM_NEWROUTE, 0, SEQ, &rtm, sizeof(rtm));
+	attr(&m, RTA_OIF, dst, 2);
+	msg_end(&m);
+	CHECK_INT(mstnl_parse_route_oif((struct nlmsghdr *)m.b, &oif), -EBADMSG);
+	memset(&m, 0, sizeof(m));
+	msg_begin(&m, RTM_NEWROUTE, 0, SEQ, &rtm, 4);
+	msg_end(&m);
+	CHECK_INT(mstnl_parse_route_oif((struct nlmsghdr *)m.b, &oif), -EBADMSG);
+	memset(&m, 0, sizeof(m));
+	msg_begin(&m, RTM_NEWLINK, 0, SEQ, &rtm, sizeof(rtm));
+	msg_end(&m);
+	CHECK_INT(mstnl_parse_route_oif((struct nlmsghdr *)m.b, &oif), -EPROTO);
 }
 
 TEST(err_text)

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+#include "lab_hosts.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock_sync.h"
+#include "remote.h"
+#include "seed.h"
+
+bool lab_spans_hosts(const struct lab *l)
+{
+	for (size_t h = 1; h < l->t->n_hosts; h++)
+		if (topo_host_used(l->t, h))
+			return true;
+	return false;
+}
+
+/* A file of the run folder, whole (malloc'd), or NULL. */
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+	char path[PATH_MAX + 64], *buf;
+	struct stat sb;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = fstat(fd, &sb) || sb.st_size > (1 << 20) ? NULL :
+	      malloc((size_t)sb.st_size + 1);
+	if (buf && read(fd, buf, (size_t)sb.st_size) != sb.st_size) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf) {
+		buf[sb.st_size] = 0;
+		*len = (size_t)sb.st_size;
+	}
+	close(fd);
+	return buf;
+}
+
+static const char *base_name(const char *run_dir)
+{
+	const char *s = strrchr(run_dir, '/');
+
+	return s ? s + 1 : run_dir;
+}
+
+/* Its part of the run: opened (new) or attached. */
+static int open_part(const char *run_dir, struct remote *rc, bool attach,
+		     struct errbuf *err)
+{
+	size_t len = 0;
+	char *text = slurp(run_dir, "topology.yaml", &len);
+	int rc2;
+
+	if (!text)
+		return errbuf_set(err, "cannot read %s/topology.yaml",
+				  run_dir);
+	rc2 = remote_open_run(rc, text, len, base_name(run_dir), attach, err);
+	free(text);
+	return rc2;
+}
+
+const struct lab_ops *lab_host_ops(struct lab *l, unsigned h,
+				   struct errbuf *err)
+{
+	const struct lab_ops *o;
+
+	if (h == TOPO_LOCAL_HOST)
+		return l->ops;
+	if (l->hops[h])
+		return l->hops[h];
+	if (!l->ops->host) {
+		errbuf_set(err, "host %s: this mstlab reaches no other host",
+			   l->t->hosts[h].name);
+		return NULL;
+	}
+	o = l->ops->host(l->ops->host_ctx, l->t->hosts[h].name, err);
+	if (!o)
+		return NULL;
+	if (!o->remote->run_dir[0] && open_part(l->run_dir, o->remote, true,
+						 err))
+		return NULL;
+	l->hpp[h] = l->pp;
+	l->hpp[h].run_dir = o->remote->run_dir;
+	l->hops[h] = o;
+	return o;
+}
+
+const struct lab_ops *lab_node_ops(struct lab *l, size_t i,
+				   struct errbuf *err)
+{
+	return lab_host_ops(l, l->t->nodes[i].host, err);
+}
+
+/* One measurement into the run folder's clock file. */
+static int clock_note(const char *run_dir, struct remote *rc, bool end,
+		      FILE *log, struct errbuf *err)
+{
+	char path[PATH_MAX + 16], line[256];
+	struct clock_est e;
+	FILE *f;
+
+	if (remote_clock(rc, LAB_CLOCK_SAMPLES, &e, err))
+		return -1;
+	clock_format(line, sizeof(line), rc->host, end, &e);
+	snprintf(path, sizeof(path), "%s/clock", run_dir);
+	f = fopen(path, "ae");
+	if (!f || fputs(line, f) == EOF || fclose(f))
+		return errbuf_set(err, "cannot write %s", path);
+	if (log)
+		fprintf(log, "mstlab: host %s: clock %+.3f ms, within %.3f ms "
+			"(%s of the run)\n", rc->host, (double)e.offset / 1e6,
+			(double)e.bound / 1e6, end ? "end" : "start");
+	return 0;
+}
+
+/* Its nodes' seed images, made here, put there. */
+static int put_seeds(struct lab *l, unsigned h, struct remote *rc,
+		     struct errbuf *err)
+{
+	if (seed_make_all(l->p, l->run_dir, h, err))
+		return -1;
+	for (size_t i = 0; i < l->t->n_nodes; i++) {
+		char rel[TOPO_NODE_NAME_MAX + 16], n[24];
+		const char *put[] = { "put", rel, n };
+		struct remote_msg ans;
+		size_t len = 0;
+		char *img;
+		int rc2;
+
+		if (l->t->nodes[i].host != h)
+			continue;
+		snprintf(rel, sizeof(rel), "seed/%s.img", l->t->nodes[i].name);
+		img = slurp(l->run_dir, rel, &len);
+		if (!img)
+			return errbuf_set(err, "cannot read %s/%s", l->run_dir,
+					  rel);
+		snprintf(n, sizeof(n), "%zu", len);
+		rc2 = remote_call(rc, put, 3, img, len, &ans, err);
+		free(img);
+		if (rc2)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The path between two hosts of a crossing link must carry a 1500-byte
+ * guest frame and VXLAN's 50 bytes (70 over IPv6): else the outer
+ * packets are fragmented (VXLAN's default: DF not set), which works but
+ * costs. Said, not refused: mstlab cannot see the whole path.
+ */
+static void check_mtu(struct lab *l, unsigned h)
+{
+	const struct topo_host *a = &l->t->hosts[TOPO_LOCAL_HOST],
+			       *b = &l->t->hosts[h];
+	unsigned need = b->family == AF_INET6 ? 1570 : 1550, mtu[2] = { 0 };
+	const struct lab_ops *o[2] = { l->ops, l->hops[h] };
+	const char *to[2] = { b->address, a->address };
+	struct errbuf err;
+
+	if (!a->address[0] || !b->address[0])
+		return;
+	for (int i = 0; i < 2; i++)
+		if (o[i] && o[i]->link->path_mtu &&
+		    !o[i]->link->path_mtu(o[i]->link_ctx, to[i], &mtu[i], &err) &&
+		    mtu[i] < need)
+			fprintf(l->log, "mstlab: warning: %s reaches %s over an "
+				"MTU of %u: 1500-byte frames in a tunnel need "
+				"%u, so they will be fragmented\n",
+				i ? b->name : a->name, to[i], mtu[i], need);
+}
+
+int lab_hosts_up(struct lab *l, struct errbuf *err)
+{
+	for (unsigned h = 1; h < l->t->n_hosts; h++) {
+		const char *name = l->t->hosts[h].name;
+		const struct lab_ops *o;
+
+		if (!topo_host_used(l->t, h))
+			continue;
+		if (!l->ops->host)
+			return errbuf_set(err, "host %s: this mstlab reaches no "
+					  "other host", name);
+		/* Reached, then on record before anything is made there. */
+		o = l->ops->host(l->ops->host_ctx, name, err);
+		if (!o || state_add(&l->st, err, "host %s %s", name,
+				    base_name(l->run_dir)) ||
+		    open_part(l->run_dir, o->remote, false, err))
+			return -1;
+		l->hpp[h] = l->pp;
+		l->hpp[h].run_dir = o->remote->run_dir;
+		l->hops[h] = o;
+		fprintf(l->log, "mstlab: host %s: run folder %s\n", name,
+			o->remote->run_dir);
+		if (clock_note(l->run_dir, o->remote, false, l->log, err) ||
+		    put_seeds(l, h, o->remote, err))
+			return -1;
+		check_mtu(l, h);
+	}
+	return 0;
+}
+
+int lab_hosts_seed_status(struct lab *l, size_t i)
+{
+	char rel[TOPO_NODE_NAME_MAX + 32], *text;
+	const struct lab_ops *o = lab_node_ops(l, i, &(struct errbuf){ "" });
+	struct errbuf err;
+	size_t len;
+	int status = -1;
+
+	if (!o)
+		return -1;
+	snprintf(rel, sizeof(rel), "share/%s/user-data.status",
+		 l->t->nodes[i].name);
+	/* Absent until the guest wrote it. */
+	if (remote_get(o->remote, rel, 64, &text, &len, &err))
+		return -1;
+	/* Written but not complete yet: asked again next time. */
+	if (text[0] >= '0' && text[0] <= '9' && strchr(text, '\n'))
+		status = atoi(text);
+	free(text);
+	return status;
+}
+
+/* "host NAME RUN" lines of the run's state. */
+static size_t state_hosts(const char *run_dir, char names[][TOPO_HOST_NAME_MAX + 1],
+			  size_t max)
+{
+	size_t len = 0, n = 0;
+	char *text = slurp(run_dir, "state", &len), *line, *save = NULL;
+
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && n < max;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[TOPO_HOST_NAME_MAX + 2];
+		bool seen = false;
+
+		if (sscanf(line, "host %16s", name) != 1 ||
+		    strlen(name) > TOPO_HOST_NAME_MAX)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			seen |= !strcmp(names[k], name);
+		if (!seen)
+			strcpy(names[n++], name);
+	}
+	free(text);
+	return n;
+}
+
+void lab_hosts_attach(const char *run_dir, const struct lab_ops *ops)
+{
+	char names[TOPO_MAX_HOSTS][TOPO_HOST_NAME_MAX + 1];
+	size_t n = state_hosts(run_dir, names, TOPO_MAX_HOSTS);
+
+	for (size_t k = 0; k < n && ops->host; k++) {
+		struct errbuf err;
+		const struct lab_ops *o = ops->host(ops->host_ctx, names[k],
+						    &err);
+
+		/* Unreachable: said by whoever needs it. */
+		if (o && !o->remote->run_dir[0])
+			open_part(run_dir, o->remote, true, &err);
+	}
+}
+
+int lab_hosts_down(const char *run_dir, const struct lab_ops *ops, FILE *log)
+{
+	char names[TOPO_MAX_HOSTS][TOPO_HOST_NAME_MAX + 1];
+	size_t n = state_hosts(run_dir, names, TOPO_MAX_HOSTS);
+	int left = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct lab_ops *o = ops->host ?
+			ops->host(ops->host_ctx, names[k], &(struct errbuf){ "" }) :
+			NULL;
+		struct errbuf err = { "" };
+		int l2, got;
+
+		if (o && !o->remote->run_dir[0] &&
+		    open_part(run_dir, o->remote, true, &err))
+			o = NULL;
+		if (!o) {
+			if (!err.msg[0] && ops->host)
+				ops->host(ops->host_ctx, names[k], &err);
+			fprintf(log, "mstlab: host %s cannot be reached%s%s: what "
+				"the lab made there is left; 'mstlab down' again "
+				"once it is back\n", names[k],
+				err.msg[0] ? ": " : "", err.msg);
+			left++;
+			continue;
+		}
+		if (clock_note(run_dir, o->remote, true, log, &err))
+			fprintf(log, "mstlab: %s\n", err.msg);
+		l2 = remote_down(o->remote, log, &err);
+		if (l2 < 0) {
+			fprintf(log, "mstlab: %s\n", err.msg);
+			left++;
+			continue;
+		}
+		left += l2;
+		got = remote_fetch(o->remote, run_dir, &err);
+		if (got < 0)
+			fprintf(log, "mstlab: host %s: fetching its files: %s\n",
+				names[k], err.msg);
+		else
+			fprintf(log, "mstlab: host %s: %d files fetched\n",
+				names[k], got);
+	}
+	return left;
+}

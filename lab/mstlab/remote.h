@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * This host's side of `mstlab agent` on another host of a lab
+ * (remote_agent.h): a session over `ssh HOST mstlab agent` (OpenSSH's
+ * client, an argv built from the host's URI: no shell here, and only
+ * words that need no quoting reach the shell there, topo_safe_word), and
+ * the link and capture tables over it. Requests of several threads (a
+ * teardown stops captures at once) go one at a time.
+ */
+#ifndef MSTLAB_REMOTE_H
+#define MSTLAB_REMOTE_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "clock_sync.h"
+#include "ops.h"
+#include "remote_proto.h"
+#include "topo.h"
+
+#define REMOTE_ARGV_MAX 32
+
+struct remote {
+	char host[TOPO_HOST_NAME_MAX + 1];
+	pid_t pid;
+	int to, from;
+	bool broken;		/* out of step or gone: every call fails */
+	struct remote_reader r;
+	pthread_mutex_t lock;
+	char run_dir[PATH_MAX];	/* its run folder there */
+	FILE *info;		/* its info lines (NULL: dropped) */
+	/* argv storage */
+	char port[12];
+	char *argv[REMOTE_ARGV_MAX];
+};
+
+/*
+ * The ssh command line that reaches host h of t and runs its mstlab
+ * there as an agent, into rc->argv: 0, or -1 with err (a word that would
+ * need quoting on the far shell).
+ */
+int remote_ssh_argv(struct remote *rc, const struct topo *t, unsigned h,
+		    struct errbuf *err);
+/* Starts argv (rc->argv when NULL) as the agent of host and says hello;
+ * ssh's messages go to log. 0, or -1 with err. */
+int remote_start(struct remote *rc, const char *host, char *const argv[],
+		 const char *log, struct errbuf *err);
+/* The same over descriptors already joined to an agent (tests; pid 0). */
+int remote_begin(struct remote *rc, const char *host, int to, int from,
+		 struct errbuf *err);
+/* bye, then waits for it (killed after 5 s). */
+void remote_stop(struct remote *rc);
+
+/*
+ * One request of words (each checked to be one: remote_word_ok), with
+ * payload after it when plen; the answer's words in ans. Its info lines
+ * go to rc->info. 0, or -1 with err ("HOST: why").
+ */
+int remote_call(struct remote *rc, const char *const words[], size_t n,
+		const void *payload, size_t plen, struct remote_msg *ans,
+		struct errbuf *err);
+
+/* The topology, then the run: its part of run (this host's run folder's
+ * name), new or (attach) up. */
+int remote_open_run(struct remote *rc, const char *topology, size_t len,
+		    const char *run, bool attach, struct errbuf *err);
+/* A burst of n timestamped exchanges (clock_sync.h) into e. */
+int remote_clock(struct remote *rc, unsigned n, struct clock_est *e,
+		 struct errbuf *err);
+/* A file of its run folder (relative), whole and NUL-terminated in
+ * *data (malloc'd), at most max bytes. 0, or -1 with err (absent too). */
+int remote_get(struct remote *rc, const char *rel, size_t max, char **data,
+	       size_t *len, struct errbuf *err);
+/* Every file of its run folder into local_dir: captures, consoles and
+ * shares in place, the rest under hosts/HOST/. The number fetched, or
+ * -1 with err. */
+int remote_fetch(struct remote *rc, const char *local_dir,
+		 struct errbuf *err);
+/* Its teardown by its state file: the resources left, or -1 with err. */
+int remote_down(struct remote *rc, FILE *log, struct errbuf *err);
+
+/* ctx: a struct remote. */
+extern const struct link_ops remote_link_ops;
+extern const struct capture_ops remote_capture_ops;
+
+#endif

@@ -1,0 +1,840 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mstlab agent`: the far end of remote_proto.h. One request at a time:
+ * parsed, each word judged against the plan of the topology it was sent,
+ * then done through this host's ops tables (remote_agent.h).
+ */
+#include "remote_agent.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "files.h"
+#include "version.h"
+
+static int64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void remote_agent_init(struct remote_agent *a, const struct lab_ops *ops,
+		       const char *results)
+{
+	memset(a, 0, sizeof(*a));
+	a->ops = ops;
+	a->clock_ns = realtime_ns;
+	a->st.fd = -1;
+	snprintf(a->results, sizeof(a->results), "%s", results);
+}
+
+void remote_agent_fini(struct remote_agent *a)
+{
+	state_close(&a->st);
+	plan_free(a->p);
+	topo_free(a->t);
+	a->p = NULL;
+	a->t = NULL;
+	a->have_run = false;
+}
+
+/* One answer line; printable ASCII only, cut to a line. */
+static int say(int out, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int say(int out, const char *kind, const char *fmt, ...)
+{
+	char text[REMOTE_LINE_MAX - 16], clean[REMOTE_LINE_MAX - 16];
+	char line[REMOTE_LINE_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	remote_text(text, clean, sizeof(clean));
+	n = snprintf(line, sizeof(line), clean[0] ? "%s %s\n" : "%s\n", kind,
+		     clean);
+	return remote_write_all(out, line, (size_t)n) ? -1 : 0;
+}
+
+#define OK(...) say(out, "ok", __VA_ARGS__)
+#define ERR(...) say(out, "err", __VA_ARGS__)
+
+/* ---- what the plan puts on this host ---- */
+
+static bool link_here(const struct remote_agent *a, size_t l)
+{
+	return plan_link_on_host(a->p, l, a->host);
+}
+
+/* The link whose bridge is name and which has an end here, or -1. */
+static int bridge_link(const struct remote_agent *a, const char *name)
+{
+	for (size_t l = 0; l < a->t->n_links; l++)
+		if (link_here(a, l) && !strcmp(a->p->links[l].bridge, name))
+			return (int)l;
+	return -1;
+}
+
+/* A port of a link bridge here: a tap of an end here, or the tunnel of a
+ * link that crosses to here. */
+static bool port_here(const struct remote_agent *a, const char *name)
+{
+	int end, l = plan_link_of_ifname(a->p, name, &end);
+	const struct plan_link *pl;
+
+	if (l < 0 || !link_here(a, (size_t)l))
+		return false;
+	pl = &a->p->links[l];
+	if (end >= 0)
+		return pl->host[end] == a->host;
+	return pl->crosses && !strcmp(pl->tunnel, name);
+}
+
+/* Where this host captures link l (relative), or NULL. */
+static const char *pcap_here(const struct remote_agent *a, size_t l)
+{
+	const struct plan_link *pl = &a->p->links[l];
+
+	if (pl->capture_host == a->host)
+		return pl->pcap;
+	if (pl->crosses && pl->far_host == a->host)
+		return pl->pcap_far;
+	return NULL;
+}
+
+static bool cap_known(const struct remote_agent *a, pid_t pid, uint64_t start)
+{
+	for (size_t i = 0; i < a->n_caps; i++)
+		if (a->caps[i].pid == pid && a->caps[i].start == start)
+			return true;
+	return false;
+}
+
+static void cap_add(struct remote_agent *a, pid_t pid, uint64_t start)
+{
+	if (a->n_caps < REMOTE_AGENT_CAPTURES && !cap_known(a, pid, start)) {
+		a->caps[a->n_caps].pid = pid;
+		a->caps[a->n_caps].start = start;
+		a->n_caps++;
+	}
+}
+
+/* The captures an earlier session of this run started (its state). */
+static void caps_from_state(struct remote_agent *a)
+{
+	char path[PATH_MAX + 8], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/state", a->run_dir);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t pid, start;
+
+		if (sscanf(line, "capture-pid %*s %" SCNu64 " %" SCNu64, &pid,
+			   &start) == 2 && pid > 1 && pid < INT32_MAX)
+			cap_add(a, (pid_t)pid, start);
+	}
+	fclose(f);
+}
+
+/* ---- the verbs ---- */
+
+static int v_hello(struct remote_agent *a, const struct remote_msg *m,
+		   int out)
+{
+	uint64_t v;
+
+	(void)a;
+	if (remote_number(m->word[1], 1000, &v) || v != REMOTE_PROTO_VERSION)
+		return ERR("this agent speaks version %d, not %s",
+			   REMOTE_PROTO_VERSION, m->word[1]);
+	return OK("mstlab-agent %d %s", REMOTE_PROTO_VERSION,
+		  remote_word_ok(mstlab_version) ? mstlab_version : "unknown");
+}
+
+static int v_topology(struct remote_agent *a, struct remote_reader *r,
+		      const struct remote_msg *m, int out)
+{
+	struct topo_error te;
+	struct errbuf why;
+	struct topo *t = NULL;
+	struct plan *p = NULL;
+	uint64_t len;
+	char *buf;
+
+	/* The bytes are read whatever is wrong, or the stream is lost:
+	 * only a length out of bounds ends the session. */
+	if (remote_number(m->word[1], REMOTE_TOPOLOGY_MAX, &len)) {
+		ERR("topology: LEN must be 1-%u", REMOTE_TOPOLOGY_MAX);
+		return -1;
+	}
+	buf = malloc(len + 1);
+	if (!buf)
+		return -1;
+	if (remote_read_bytes(r, buf, len, &why)) {
+		free(buf);
+		return -1;
+	}
+	if (a->have_run) {
+		free(buf);
+		return ERR("a run is open: the topology is set");
+	}
+	if (topo_parse_buffer("topology", buf, len, &t, &te)) {
+		free(buf);
+		return ERR("%s", topo_error_format(&te, &why));
+	}
+	free(buf);
+	if (plan_build(t, &p) != PLAN_OK) {
+		topo_free(t);
+		return ERR("topology: cannot plan lab %s", t->name);
+	}
+	plan_free(a->p);
+	topo_free(a->t);
+	a->t = t;
+	a->p = p;
+	return OK("%s", t->name);
+}
+
+/* RUN: LAB-YYYYmmdd-HHMMSS[-N], nothing else. */
+static bool run_name_ok(const struct remote_agent *a, const char *run)
+{
+	size_t n = strlen(a->t->name);
+
+	return !strncmp(run, a->t->name, n) && run[n] == '-' &&
+	       strlen(run + n + 1) >= 15 && strlen(run + n + 1) <= 18 &&
+	       strspn(run + n + 1, "0123456789-") == strlen(run + n + 1);
+}
+
+static int v_run(struct remote_agent *a, const struct remote_msg *m, int out,
+		 bool attach)
+{
+	struct errbuf err;
+	int h;
+
+	if (!a->t)
+		return ERR("no topology yet");
+	if (a->have_run)
+		return ERR("a run is open already");
+	h = topo_host_find(a->t, m->word[1]);
+	if (h < 0 || h == TOPO_LOCAL_HOST)
+		return ERR("'%s' is not one of the lab's other hosts",
+			   m->word[1]);
+	if (!run_name_ok(a, m->word[2]))
+		return ERR("'%s' is not a run of lab %s (LAB-YYYYmmdd-HHMMSS"
+			   "[-N])", m->word[2], a->t->name);
+	if (!a->results[0])
+		return ERR("this agent has no results folder");
+	snprintf(a->run_dir, sizeof(a->run_dir), "%s/%s", a->results,
+		 m->word[2]);
+	if (attach) {
+		struct stat sb;
+
+		if (lstat(a->run_dir, &sb) || !S_ISDIR(sb.st_mode))
+			return ERR("no run %s here", m->word[2]);
+	} else {
+		if (files_mkdir(a->results, NULL, &err))
+			return ERR("%s", err.msg);
+		if (mkdir(a->run_dir, 0755))
+			return ERR("cannot create %s: %s", a->run_dir,
+				   strerror(errno));
+	}
+	a->host = (unsigned)h;
+	if (files_mkdir(a->run_dir, "pcap", &err) ||
+	    state_open(&a->st, a->run_dir, &err))
+		return ERR("%s", err.msg);
+	{
+		static const char *const subs[] = { "console", "seed", "qga",
+						    "share" };
+		char sub[TOPO_NODE_NAME_MAX + 16];
+
+		snprintf(sub, sizeof(sub), "pcap/%s", a->t->hosts[h].name);
+		if (files_mkdir(a->run_dir, sub, &err))
+			return ERR("%s", err.msg);
+		/* What its nodes' domains write (plan_domain_xml). */
+		for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+			if (files_mkdir(a->run_dir, subs[i], &err))
+				return ERR("%s", err.msg);
+		for (size_t i = 0; i < a->t->n_nodes; i++) {
+			if (a->t->nodes[i].host != (unsigned)h)
+				continue;
+			snprintf(sub, sizeof(sub), "share/%s",
+				 a->t->nodes[i].name);
+			if (files_mkdir(a->run_dir, sub, &err))
+				return ERR("%s", err.msg);
+		}
+	}
+	a->have_run = true;
+	a->n_caps = 0;
+	if (attach)
+		caps_from_state(a);
+	return OK("%s", a->run_dir);
+}
+
+static int record(struct remote_agent *a, int out, const char *kind,
+		  const char *name)
+{
+	struct errbuf err;
+
+	if (state_add(&a->st, &err, "%s %s", kind, name))
+		return ERR("%s", err.msg) ? -1 : 1;
+	return 0;
+}
+
+static void forget(struct remote_agent *a, const char *kind, const char *name)
+{
+	struct errbuf err;
+
+	state_add(&a->st, &err, "forget %s %s", kind, name);
+}
+
+static int v_bridge(struct remote_agent *a, const struct remote_msg *m,
+		    int out)
+{
+	const struct lab_ops *o = a->ops;
+	char owner[TOPO_LAB_NAME_MAX + 16];
+	struct errbuf err;
+	int rc;
+
+	if (bridge_link(a, m->word[1]) < 0)
+		return ERR("%s is no link bridge of lab %s on this host",
+			   m->word[1], a->t->name);
+	rc = record(a, out, "bridge", m->word[1]);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	snprintf(owner, sizeof(owner), "mstlab lab %s", a->t->name);
+	rc = o->link->create(o->link_ctx, m->word[1], owner, &err);
+	if (rc < 0) {
+		forget(a, "bridge", m->word[1]);
+		return ERR("%s", err.msg);
+	}
+	return OK(rc == 1 ? "replaced" : "created");
+}
+
+static int v_tunnel(struct remote_agent *a, const struct remote_msg *m,
+		    int out)
+{
+	const struct lab_ops *o = a->ops;
+	const struct plan_link *pl = NULL;
+	const char *local, *remote;
+	struct errbuf err;
+	int rc;
+
+	for (size_t l = 0; l < a->t->n_links && !pl; l++)
+		if (link_here(a, l) && a->p->links[l].crosses &&
+		    !strcmp(a->p->links[l].tunnel, m->word[1]))
+			pl = &a->p->links[l];
+	if (!pl)
+		return ERR("%s is no tunnel of lab %s on this host", m->word[1],
+			   a->t->name);
+	local = a->t->hosts[a->host].address;
+	remote = a->t->hosts[pl->host[0] == a->host ? pl->host[1] :
+						       pl->host[0]].address;
+	if (!local[0] || !remote[0])
+		return ERR("tunnel %s: both hosts need an address", m->word[1]);
+	rc = record(a, out, "tunnel", m->word[1]);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (o->link->tunnel(o->link_ctx, pl->tunnel, pl->bridge, pl->vni,
+			    local, remote, &err)) {
+		forget(a, "tunnel", m->word[1]);
+		return ERR("%s", err.msg);
+	}
+	return OK("%" PRIu32 " %s %s", pl->vni, local, remote);
+}
+
+static int v_port(struct remote_agent *a, const struct remote_msg *m, int out)
+{
+	struct errbuf err;
+
+	if (!port_here(a, m->word[1]))
+		return ERR("%s is no port of a link of lab %s on this host",
+			   m->word[1], a->t->name);
+	if (a->ops->link->setup_port(a->ops->link_ctx, m->word[1], &err))
+		return ERR("%s", err.msg);
+	return OK("%s", "");
+}
+
+static int v_forward(struct remote_agent *a, const struct remote_msg *m,
+		     int out)
+{
+	const char *ports[2];
+	struct errbuf err;
+	size_t n = m->n - 2;
+	bool on = !strcmp(m->word[1], "on");
+	/* deaf: frames towards this one port only are dropped (one way). */
+	bool deaf = !strcmp(m->word[1], "deaf");
+
+	if (!on && !deaf && strcmp(m->word[1], "off"))
+		return ERR("forward on|off|deaf IFNAME [IFNAME], not '%s'",
+			   m->word[1]);
+	if (deaf && n != 1)
+		return ERR("forward deaf takes one port, not %zu", n);
+	for (size_t i = 0; i < n; i++) {
+		if (!port_here(a, m->word[2 + i]))
+			return ERR("%s is no port of a link of lab %s on this "
+				   "host", m->word[2 + i], a->t->name);
+		ports[i] = m->word[2 + i];
+	}
+	if (a->ops->link->port_forward(a->ops->link_ctx, ports, n, on,
+				       deaf ? 0 : -1, &err))
+		return ERR("%s", err.msg);
+	return OK("%s", "");
+}
+
+static int v_remove(struct remote_agent *a, const struct remote_msg *m,
+		    int out)
+{
+	struct errbuf err;
+
+	if (bridge_link(a, m->word[1]) < 0 && !port_here(a, m->word[1]))
+		return ERR("%s is no interface of lab %s on this host",
+			   m->word[1], a->t->name);
+	if (a->ops->link->remove(a->ops->link_ctx, m->word[1], &err))
+		return ERR("%s", err.msg);
+	return OK("%s", "");
+}
+
+static int v_mtu(struct remote_agent *a, const struct remote_msg *m, int out)
+{
+	struct errbuf err;
+	unsigned mtu;
+	bool known = false;
+
+	for (size_t h = 0; h < a->t->n_hosts; h++)
+		known |= a->t->hosts[h].address[0] &&
+			 !strcmp(a->t->hosts[h].address, m->word[1]);
+	if (!known)
+		return ERR("%s is the address of no host of lab %s", m->word[1],
+			   a->t->name);
+	if (a->ops->link->path_mtu(a->ops->link_ctx, m->word[1], &mtu, &err))
+		return ERR("%s", err.msg);
+	return OK("%u", mtu);
+}
+
+static int pcap_path(struct remote_agent *a, const struct remote_msg *m,
+		     int out, char *path, size_t len, const char **rel)
+{
+	int l = bridge_link(a, m->word[1]);
+
+	*rel = l < 0 ? NULL : pcap_here(a, (size_t)l);
+	if (!*rel)
+		return ERR("%s is no link captured on this host", m->word[1]) ?
+			       -1 : 1;
+	snprintf(path, len, "%s/%s", a->run_dir, *rel);
+	return 0;
+}
+
+static int v_capture(struct remote_agent *a, const struct remote_msg *m,
+		     int out)
+{
+	const struct lab_ops *o = a->ops;
+	char path[PATH_MAX + 200];
+	const char *rel;
+	struct errbuf err;
+	uint64_t start;
+	pid_t pid;
+	int rc = pcap_path(a, m, out, path, sizeof(path), &rel);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (a->n_caps == REMOTE_AGENT_CAPTURES)
+		return ERR("too many captures");
+	if (state_add(&a->st, &err, "capture %s %s", m->word[1], path))
+		return ERR("%s", err.msg);
+	if (o->cap->start(o->cap_ctx, m->word[1], path, &pid, &start, &err))
+		return ERR("%s", err.msg);
+	if (state_add(&a->st, &err, "capture-pid %s %d %" PRIu64, m->word[1],
+		      (int)pid, start)) {
+		o->cap->stop(o->cap_ctx, pid, start, &err);
+		return ERR("%s", err.msg);
+	}
+	cap_add(a, pid, start);
+	return OK("%d %" PRIu64 " %s", (int)pid, start, rel);
+}
+
+/* PID START of a capture this agent started: 0, or 1 (said). */
+static int capture_words(struct remote_agent *a, const char *pw,
+			 const char *sw, int out, pid_t *pid, uint64_t *start)
+{
+	uint64_t p;
+
+	if (remote_number(pw, INT32_MAX, &p) ||
+	    remote_number(sw, UINT64_MAX, start) ||
+	    !cap_known(a, (pid_t)p, *start))
+		return ERR("%s %s is no capture of this run", pw, sw) ? -1 : 1;
+	*pid = (pid_t)p;
+	return 0;
+}
+
+static int v_listening(struct remote_agent *a, const struct remote_msg *m,
+		       int out)
+{
+	char path[PATH_MAX + 200];
+	const char *rel;
+	struct errbuf err;
+	uint64_t start;
+	pid_t pid;
+	int rc = pcap_path(a, m, out, path, sizeof(path), &rel);
+
+	if (!rc)
+		rc = capture_words(a, m->word[2], m->word[3], out, &pid,
+				   &start);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (a->ops->cap->listening(a->ops->cap_ctx, m->word[1], path, pid,
+				   start, &err))
+		return ERR("%s", err.msg);
+	return OK("%s", "");
+}
+
+static int v_alive_stop(struct remote_agent *a, const struct remote_msg *m,
+			int out, bool stop)
+{
+	struct errbuf err;
+	uint64_t start;
+	pid_t pid;
+	int rc = capture_words(a, m->word[1], m->word[2], out, &pid, &start);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (!stop)
+		return OK("%d", a->ops->cap->alive(a->ops->cap_ctx, pid, start)
+			  == 1);
+	if (a->ops->cap->stop(a->ops->cap_ctx, pid, start, &err))
+		return ERR("%s", err.msg);
+	return OK("%s", "");
+}
+
+/* ---- files of the run folder ---- */
+
+/* put seed/NODE.img LEN + bytes: a seed image of a node of this host,
+ * made by the controller (cloud-localds there). */
+static int v_put(struct remote_agent *a, struct remote_reader *r,
+		 const struct remote_msg *m, int out)
+{
+	char path[PATH_MAX + 64], buf[65536];
+	const char *rel = m->word[1];
+	struct errbuf why;
+	bool ok = false;
+	uint64_t left;
+	int fd = -1;
+
+	if (remote_number(m->word[2], REMOTE_PUT_MAX, &left)) {
+		ERR("put: LEN must be 0-%u", REMOTE_PUT_MAX);
+		return -1;	/* the bytes cannot be told from requests */
+	}
+	for (size_t i = 0; i < a->t->n_nodes && !ok; i++) {
+		size_t n = strlen(a->t->nodes[i].name);
+
+		ok = a->t->nodes[i].host == a->host &&
+		     !strncmp(rel, "seed/", 5) &&
+		     !strncmp(rel + 5, a->t->nodes[i].name, n) &&
+		     !strcmp(rel + 5 + n, ".img");
+	}
+	if (ok) {
+		snprintf(path, sizeof(path), "%s/%s", a->run_dir, rel);
+		unlink(path);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
+	}
+	/* The bytes are read whatever is wrong. */
+	while (left) {
+		size_t take = left < sizeof(buf) ? (size_t)left : sizeof(buf);
+
+		if (remote_read_bytes(r, buf, take, &why))
+			return -1;
+		if (fd >= 0 && write(fd, buf, take) != (ssize_t)take) {
+			close(fd);
+			fd = -1;
+			ok = false;
+		}
+		left -= take;
+	}
+	if (fd >= 0 && close(fd))
+		ok = false;
+	if (!ok)
+		return ERR("put: %s is no seed image of a node of this host, "
+			   "or cannot be written", rel);
+	return OK("%s", "");
+}
+
+/* A path relative to the run folder: words of REMOTE_WORD_CHARS, no
+ * empty, "." or ".." component. */
+static bool rel_ok(const char *rel)
+{
+	const char *p = rel;
+
+	if (!remote_word_ok(rel) || rel[0] == '/')
+		return false;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (!n || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += n;
+		if (*p == '/' && !*++p)
+			return false;
+	}
+	return true;
+}
+
+/* Opens rel under dir, following no link on the way. */
+static int open_beneath(const char *dir, const char *rel)
+{
+	char buf[REMOTE_WORD_MAX + 1], *save = NULL, *part;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+
+	snprintf(buf, sizeof(buf), "%s", rel);
+	for (part = strtok_r(buf, "/", &save); part && fd >= 0;) {
+		char *next = strtok_r(NULL, "/", &save);
+		int flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+			    (next ? O_DIRECTORY : O_NONBLOCK);
+		int sub = openat(fd, part, flags);
+
+		close(fd);
+		fd = sub;
+		part = next;
+	}
+	return fd;
+}
+
+static int v_get(struct remote_agent *a, const struct remote_msg *m, int out)
+{
+	struct stat sb;
+	char buf[65536];
+	off_t left;
+	int fd;
+
+	if (!rel_ok(m->word[1]))
+		return ERR("'%s' is no path inside the run folder", m->word[1]);
+	fd = open_beneath(a->run_dir, m->word[1]);
+	if (fd < 0)
+		return ERR("%s: %s", m->word[1], strerror(errno));
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) ||
+	    (uint64_t)sb.st_size > REMOTE_DATA_MAX) {
+		close(fd);
+		return ERR("%s is no regular file of at most %u bytes",
+			   m->word[1], REMOTE_DATA_MAX);
+	}
+	/* The size is fixed now; a file that grows is cut there. */
+	if (OK("%lld", (long long)sb.st_size)) {
+		close(fd);
+		return -1;
+	}
+	for (left = sb.st_size; left > 0;) {
+		ssize_t n = read(fd, buf, (size_t)left < sizeof(buf) ?
+					  (size_t)left : sizeof(buf));
+
+		if (n <= 0) {		/* shrunk: zeros, the count holds */
+			memset(buf, 0, sizeof(buf));
+			n = left < (off_t)sizeof(buf) ? left :
+							(off_t)sizeof(buf);
+		}
+		if (remote_write_all(out, buf, (size_t)n)) {
+			close(fd);
+			return -1;
+		}
+		left -= n;
+	}
+	close(fd);
+	return 0;
+}
+
+static struct {
+	int out, failed;
+	size_t n, skip;
+} walk;
+
+static int walk_one(const char *path, const struct stat *sb, int type,
+		    struct FTW *ftw)
+{
+	const char *rel = path + walk.skip;
+
+	(void)ftw;
+	if (type != FTW_F || !S_ISREG(sb->st_mode) || !rel_ok(rel))
+		return 0;
+	if (say(walk.out, "info", "file %lld %s", (long long)sb->st_size,
+		rel)) {
+		walk.failed = 1;
+		return 1;
+	}
+	walk.n++;
+	return 0;
+}
+
+static int v_files(struct remote_agent *a, int out)
+{
+	walk.out = out;
+	walk.failed = 0;
+	walk.n = 0;
+	walk.skip = strlen(a->run_dir) + 1;
+	if (nftw(a->run_dir, walk_one, 16, FTW_PHYS) && !walk.failed)
+		return ERR("cannot list %s: %s", a->run_dir, strerror(errno));
+	return walk.failed ? -1 : OK("%zu", walk.n);
+}
+
+/* Teardown's lines, each as info. */
+static int v_down(struct remote_agent *a, int out)
+{
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *log = open_memstream(&text, &len);
+	int left;
+
+	if (!log)
+		return ERR("out of memory");
+	left = state_teardown(a->run_dir, a->ops, log);
+	fclose(log);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (say(out, "info", "%s", line)) {
+			free(text);
+			return -1;
+		}
+	free(text);
+	a->n_caps = 0;
+	if (left < 0)
+		return ERR("cannot read %s/state", a->run_dir);
+	return OK("%d", left);
+}
+
+/* ---- dispatch ---- */
+
+struct verb {
+	const char *name;
+	size_t min, max;	/* words after the verb */
+	bool topology, run;	/* what it needs first */
+	const char *usage;
+};
+
+static const struct verb verbs[] = {
+	{ "hello", 1, 1, false, false, "hello VERSION" },
+	{ "topology", 1, 1, false, false, "topology LEN" },
+	{ "run", 2, 2, true, false, "run HOST RUN" },
+	{ "attach", 2, 2, true, false, "attach HOST RUN" },
+	{ "bridge", 1, 1, true, true, "bridge NAME" },
+	{ "tunnel", 1, 1, true, true, "tunnel NAME" },
+	{ "port", 1, 1, true, true, "port NAME" },
+	{ "forward", 2, 3, true, true, "forward on|off|deaf IFNAME [IFNAME]" },
+	{ "remove", 1, 1, true, true, "remove NAME" },
+	{ "mtu", 1, 1, true, true, "mtu ADDRESS" },
+	{ "capture", 1, 1, true, true, "capture BRIDGE" },
+	{ "listening", 3, 3, true, true, "listening BRIDGE PID START" },
+	{ "alive", 2, 2, true, true, "alive PID START" },
+	{ "stop", 2, 2, true, true, "stop PID START" },
+	{ "clock", 0, 0, false, false, "clock" },
+	{ "files", 0, 0, true, true, "files" },
+	{ "get", 1, 1, true, true, "get PATH" },
+	{ "put", 2, 2, true, true, "put seed/NODE.img LEN" },
+	{ "down", 0, 0, true, true, "down" },
+	{ "bye", 0, 0, false, false, "bye" },
+};
+
+int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
+		      const char *line, size_t len, int out)
+{
+	const struct verb *v = NULL;
+	struct remote_msg m;
+	struct errbuf why;
+	const char *w;
+
+	if (remote_parse_request(line, len, &m, &why))
+		return ERR("%s", why.msg);
+	w = m.word[0];
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (!strcmp(verbs[i].name, w))
+			v = &verbs[i];
+	if (!v)
+		return ERR("unknown verb '%.40s'", w);
+	if (m.n - 1 < v->min || m.n - 1 > v->max) {
+		/* A payload follows topology's and put's LEN: without
+		 * it, the stream cannot be followed. */
+		ERR("usage: %s", v->usage);
+		return !strcmp(w, "topology") || !strcmp(w, "put") ? -1 : 0;
+	}
+	if (v->topology && !a->t && strcmp(w, "topology")) {
+		ERR("%s: send the topology first", w);
+		return !strcmp(w, "put") ? -1 : 0;
+	}
+	if (v->run && !a->have_run) {
+		ERR("%s: open a run first (run or attach)", w);
+		return !strcmp(w, "put") ? -1 : 0;
+	}
+	if (!strcmp(w, "hello"))
+		return v_hello(a, &m, out);
+	if (!strcmp(w, "topology"))
+		return v_topology(a, r, &m, out);
+	if (!strcmp(w, "run") || !strcmp(w, "attach"))
+		return v_run(a, &m, out, w[0] == 'a');
+	if (!strcmp(w, "bridge"))
+		return v_bridge(a, &m, out);
+	if (!strcmp(w, "tunnel"))
+		return v_tunnel(a, &m, out);
+	if (!strcmp(w, "port"))
+		return v_port(a, &m, out);
+	if (!strcmp(w, "forward"))
+		return v_forward(a, &m, out);
+	if (!strcmp(w, "remove"))
+		return v_remove(a, &m, out);
+	if (!strcmp(w, "mtu"))
+		return v_mtu(a, &m, out);
+	if (!strcmp(w, "capture"))
+		return v_capture(a, &m, out);
+	if (!strcmp(w, "listening"))
+		return v_listening(a, &m, out);
+	if (!strcmp(w, "alive") || !strcmp(w, "stop"))
+		return v_alive_stop(a, &m, out, w[0] == 's');
+	if (!strcmp(w, "clock"))
+		return OK("%" PRId64, a->clock_ns());
+	if (!strcmp(w, "files"))
+		return v_files(a, out);
+	if (!strcmp(w, "get"))
+		return v_get(a, &m, out);
+	if (!strcmp(w, "put"))
+		return v_put(a, r, &m, out);
+	if (!strcmp(w, "down"))
+		return v_down(a, out);
+	a->done = true;
+	return OK("%s", "") ? -1 : 1;
+}
+
+int remote_agent_serve(struct remote_agent *a, int in, int out,
+		       int timeout_ms)
+{
+	struct remote_reader r;
+	char line[REMOTE_LINE_MAX];
+	struct errbuf why;
+
+	remote_reader_init(&r, in, timeout_ms);
+	for (;;) {
+		long n = remote_read_line(&r, line, &why);
+		int rc;
+
+		if (n < 0) {
+			bool eof = !strcmp(why.msg, "end of input");
+
+			if (!eof)
+				say(out, "err", "%s: the session ends",
+				    why.msg);
+			return eof ? 0 : -1;
+		}
+		rc = remote_agent_line(a, &r, line, (size_t)n, out);
+		if (rc)
+			return rc > 0 ? 0 : -1;
+	}
+}

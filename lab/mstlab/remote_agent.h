@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `mstlab agent`: mstlab on another host of a lab, run there by SSH,
+ * answering the line protocol of remote_proto.h on stdin and stdout; it
+ * listens on no socket. It does on its host what mstlab does on its own
+ * for the links: records in its run folder's state file, then creates
+ * (link bridges, tunnels, captures); tears down by that file; hands
+ * files back. Every word it is sent is judged against the lab's plan,
+ * which it makes itself from the topology it is sent: it touches only
+ * what that plan puts on its host (names "ml-<lab id>..."), only the
+ * tunnel addresses the topology gives, only captures it started, and
+ * only paths inside its run folder.
+ *
+ * Verbs (and their answers, after any "info TEXT" lines):
+ *   hello VERSION                     ok mstlab-agent VERSION MSTLAB_VERSION
+ *   topology LEN + LEN bytes          ok LAB
+ *   run HOST RUN                      ok RUN_DIR   (a new run folder)
+ *   attach HOST RUN                   ok RUN_DIR   (one that exists)
+ *   bridge NAME                       ok created|replaced
+ *   tunnel NAME                       ok VNI LOCAL REMOTE
+ *   port NAME                         ok
+ *   forward on|off IFNAME [IFNAME]    ok
+ *   forward deaf IFNAME               ok   (one way: towards it only)
+ *   remove NAME                       ok
+ *   mtu ADDRESS                       ok MTU
+ *   capture BRIDGE                    ok PID START PCAP (relative)
+ *   listening BRIDGE PID START        ok
+ *   alive PID START                   ok 1|0
+ *   stop PID START                    ok
+ *   clock                             ok NS   (CLOCK_REALTIME)
+ *   files                             info file SIZE PATH ..., ok N
+ *   get PATH                          ok LEN + LEN bytes
+ *   put seed/NODE.img LEN + LEN bytes ok   (a node of its host)
+ *   down                              info lines, ok LEFT
+ *   bye                               ok, and the agent ends
+ * Anything else, or a word out of place: "err TEXT", and the session
+ * goes on; a line too long or input that ends inside a request ends it.
+ */
+#ifndef MSTLAB_REMOTE_AGENT_H
+#define MSTLAB_REMOTE_AGENT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ops.h"
+#include "plan.h"
+#include "remote_proto.h"
+#include "state.h"
+#include "topo.h"
+
+/* A topology sent to the agent is at most this. */
+#define REMOTE_TOPOLOGY_MAX (1u << 20)
+#define REMOTE_AGENT_CAPTURES 256
+/* A seed image put is at most this. */
+#define REMOTE_PUT_MAX (64u << 20)
+
+struct remote_agent {
+	/* Given: this host's link and capture tables (hv is never used:
+	 * domains go through libvirt's URI), where its run folders go. */
+	const struct lab_ops *ops;
+	char results[PATH_MAX / 2];
+	/* CLOCK_REALTIME in ns (tests give their own). */
+	int64_t (*clock_ns)(void);
+	/* The session. */
+	struct topo *t;
+	struct plan *p;
+	unsigned host;
+	bool have_run, done;
+	char run_dir[PATH_MAX];
+	struct state st;
+	/* The captures it started: only those may be asked about. */
+	size_t n_caps;
+	struct { pid_t pid; uint64_t start; } caps[REMOTE_AGENT_CAPTURES];
+};
+
+void remote_agent_init(struct remote_agent *a, const struct lab_ops *ops,
+		       const char *results);
+void remote_agent_fini(struct remote_agent *a);
+/* One request line (no newline) and its answer on out; payload bytes
+ * come from r. 0 (go on), 1 (bye: done), -1 (the stream is broken). */
+int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
+		      const char *line, size_t len, int out);
+/* Answers requests from in on out until bye or the end of in: 0, or -1
+ * when in broke off mid-request or out failed. */
+int remote_agent_serve(struct remote_agent *a, int in, int out,
+		       int timeout_ms);
+
+/* mstlab agent [--results DIR] */
+int cmd_agent(int argc, char **argv, FILE *out, FILE *err);
+
+#endif

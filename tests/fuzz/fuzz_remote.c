@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target for `mstlab agent` (remote_agent.h): any bytes on its
+ * input get answers, never a crash or a hang, and only the fakes below
+ * are ever called, with names of the lab's plan on the agent's host.
+ * The input is prefixed with a good start (a topology of two hosts, a
+ * run opened) half the time, so that the verbs past it are reached.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "files.h"
+#include "remote_agent.h"
+#include "version.h"
+
+/* version.c is mstlabcore's, built with the version of the tree. */
+const char mstlab_version[] = "fuzz";
+
+static int f_create(void *c, const char *br, const char *owner,
+		    struct errbuf *err)
+{
+	(void)c;
+	(void)owner;
+	(void)err;
+	if (strncmp(br, "ml-", 3))
+		abort();
+	return 0;
+}
+
+static int f_name(void *c, const char *name, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	if (strncmp(name, "ml-", 3))
+		abort();
+	return 0;
+}
+
+static int f_forward(void *c, const char *const tap[], size_t n, bool on,
+		     int deaf, struct errbuf *err)
+{
+	(void)c;
+	(void)on;
+	(void)deaf;
+	(void)err;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(tap[i], "ml-", 3))
+			abort();
+	return 0;
+}
+
+static int f_tunnel(void *c, const char *name, const char *bridge,
+		    uint32_t vni, const char *local, const char *remote,
+		    struct errbuf *err)
+{
+	(void)vni;
+	(void)local;
+	(void)remote;
+	return f_name(c, name, err) || f_name(c, bridge, err);
+}
+
+static int f_mtu(void *c, const char *to, unsigned *mtu, struct errbuf *err)
+{
+	(void)c;
+	(void)to;
+	(void)err;
+	*mtu = 1500;
+	return 0;
+}
+
+static const struct link_ops link_fake = {
+	.create = f_create, .setup_port = f_name, .port_forward = f_forward,
+	.remove = f_name, .tunnel = f_tunnel, .path_mtu = f_mtu,
+};
+
+static int f_start(void *c, const char *ifname, const char *path, pid_t *pid,
+		   uint64_t *start, struct errbuf *err)
+{
+	(void)c;
+	(void)path;
+	(void)err;
+	if (strncmp(ifname, "ml-", 3))
+		abort();
+	*pid = 4242;
+	*start = 77;
+	return 0;
+}
+
+static int f_listening(void *c, const char *ifname, const char *path,
+		       pid_t pid, uint64_t start, struct errbuf *err)
+{
+	(void)c;
+	(void)ifname;
+	(void)path;
+	(void)err;
+	return pid == 4242 && start == 77 ? 0 : (abort(), -1);
+}
+
+static int f_stop(void *c, pid_t pid, uint64_t start, struct errbuf *err)
+{
+	return f_listening(c, "ml-", "", pid, start, err);
+}
+
+static int f_alive(void *c, pid_t pid, uint64_t start)
+{
+	(void)c;
+	return pid == 4242 && start == 77;
+}
+
+static const struct capture_ops cap_fake = {
+	.start = f_start, .listening = f_listening, .stop = f_stop,
+	.alive = f_alive,
+};
+
+static const struct lab_ops ops = { .link = &link_fake, .cap = &cap_fake };
+
+static const char topology[] =
+	"name: fz\n"
+	"hosts:\n"
+	"  local: { address: 10.9.0.1 }\n"
+	"  far: { uri: qemu+ssh://10.9.0.2/system, address: 10.9.0.2 }\n"
+	"nodes:\n"
+	"  a: { role: bridge }\n"
+	"  b: { role: bridge, host: far }\n"
+	"  c: { role: bridge, host: far }\n"
+	"links:\n"
+	"  - [a:p1, b:p1]\n"
+	"  - [b:p2, c:p1]\n";
+
+static char results[64];
+
+static void clean(void)
+{
+	files_rm_tree(results);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct remote_agent a;
+	char head[512], run[64];
+	int in[2], out;
+	size_t n = 0;
+
+	if (!results[0]) {
+		snprintf(results, sizeof(results), "/tmp/fuzz_remote.XXXXXX");
+		if (!mkdtemp(results))
+			abort();
+		atexit(clean);
+	}
+	if (size && (data[0] & 1)) {
+		/* A fresh run folder name each time: "run" makes it. */
+		static unsigned k;
+
+		snprintf(run, sizeof(run), "fz-20261207-%06u-%u",
+			 (k / 100) % 1000000, k % 100 + 1);
+		k++;
+		n = (size_t)snprintf(head, sizeof(head),
+				     "topology %zu\n%srun far %s\n",
+				     sizeof(topology) - 1, topology, run);
+	}
+	if (size > (1u << 16) - n || pipe(in))
+		return 0;
+	fcntl(in[1], F_SETPIPE_SZ, 1 << 20);
+	out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (write(in[1], head, n) != (ssize_t)n ||
+	    write(in[1], data, size) != (ssize_t)size)
+		abort();
+	close(in[1]);
+	remote_agent_init(&a, &ops, results);
+	remote_agent_serve(&a, in[0], out, 100);
+	remote_agent_fini(&a);
+	close(in[0]);
+	close(out);
+	return 0;
+}

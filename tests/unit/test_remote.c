@@ -1,0 +1,1110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The agent protocol (remote_proto.h) and `mstlab agent` (remote_agent.h)
+ * driven through real pipes with fake link and capture tables: a whole
+ * session, and hostile input: every bad line gets one precise "err", the
+ * agent never touches what the plan does not put on its host, never
+ * leaves its run folder, never hangs and never crashes.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plan.h"
+#include "remote_agent.h"
+#include "remote_proto.h"
+#include "unit.h"
+
+/* ---- the codec ---- */
+
+TEST(requests_split_into_words)
+{
+	struct remote_msg m;
+	struct errbuf why;
+	const char *l = "forward off ml-abcdet1a ml-abcdet1b";
+
+	CHECK_INT(remote_parse_request(l, strlen(l), &m, &why), 0);
+	CHECK_INT(m.n, 4);
+	CHECK_STR(m.word[0], "forward");
+	CHECK_STR(m.word[3], "ml-abcdet1b");
+}
+
+static void bad_request(const char *line, size_t len, const char *want)
+{
+	struct remote_msg m;
+	struct errbuf why;
+
+	if (remote_parse_request(line, len, &m, &why) != -1) {
+		unit_fail(__FILE__, __LINE__, "'%.60s' was taken", line);
+		return;
+	}
+	if (!strstr(why.msg, want))
+		unit_fail(__FILE__, __LINE__, "'%.60s': got \"%s\", want \"%s\"",
+			  line, why.msg, want);
+}
+
+TEST(hostile_requests_are_refused_precisely)
+{
+	char big[REMOTE_LINE_MAX + 10], word[4 + REMOTE_WORD_MAX + 1];
+
+	bad_request("", 0, "an empty line");
+	bad_request("bridge  x", 9, "an empty word (word 2)");
+	bad_request("bridge x ", 9, "an empty word (word 3)");
+	bad_request(" bridge", 7, "an empty word (word 1)");
+	bad_request("a b c d e f g h i", 17, "more than 8 words");
+	bad_request("bridge x;reboot", 15, "word 2: only");
+	bad_request("get $(id)", 9, "word 2: only");
+	bad_request("get `id`", 8, "word 2: only");
+	bad_request("get a\"b", 7, "word 2: only");
+	bad_request("get a\tb", 7, "byte 0x09 at 5");
+	bad_request("get a\x7f", 6, "byte 0x7f at 5");
+	bad_request("get \xc3\xa9", 6, "byte 0xc3 at 4");
+	bad_request("get a\0b", 7, "byte 0x00 at 5");
+	memset(big, 'a', sizeof(big));
+	bad_request(big, sizeof(big), "a line longer than 4095 bytes");
+	memcpy(word, "get ", 4);
+	memset(word + 4, 'a', sizeof(word) - 4);
+	bad_request(word, sizeof(word), "at most 1024 bytes");
+}
+
+TEST(answers_parse)
+{
+	struct remote_msg m;
+	struct errbuf why;
+
+	CHECK_INT(remote_parse_answer("ok", 2, &m, &why), 0);
+	CHECK_INT(m.n, 1);
+	CHECK_INT(remote_parse_answer("ok 12 34 pcap/far/x.pcap", 24, &m,
+				      &why), 0);
+	CHECK_INT(m.n, 4);
+	CHECK_STR(m.word[3], "pcap/far/x.pcap");
+	CHECK_INT(remote_parse_answer("err no such thing: 'x'", 22, &m, &why),
+		  0);
+	CHECK_STR(m.word[0], "err");
+	CHECK_STR(m.rest, "no such thing: 'x'");
+	CHECK_INT(remote_parse_answer("info", 4, &m, &why), 0);
+	CHECK_STR(m.rest, "");
+	CHECK_INT(remote_parse_answer("okay", 4, &m, &why), -1);
+	CHECK(strstr(why.msg, "must start ok, err or info"));
+	CHECK_INT(remote_parse_answer("ok a  b", 7, &m, &why), -1);
+	CHECK_INT(remote_parse_answer("ok a b c d e f g h", 18, &m, &why), -1);
+	CHECK_INT(remote_parse_answer("ok $x", 5, &m, &why), -1);
+}
+
+TEST(numbers_are_plain_decimal)
+{
+	uint64_t v;
+
+	CHECK_INT(remote_number("0", 10, &v), 0);
+	CHECK_INT(v, 0);
+	CHECK_INT(remote_number("18446744073709551615", UINT64_MAX, &v), 0);
+	CHECK(v == UINT64_MAX);
+	CHECK_INT(remote_number("18446744073709551616", UINT64_MAX, &v), -1);
+	CHECK_INT(remote_number("99999999999999999999", UINT64_MAX, &v), -1);
+	CHECK_INT(remote_number("011", 100, &v), -1);
+	CHECK_INT(remote_number("-1", 100, &v), -1);
+	CHECK_INT(remote_number("+1", 100, &v), -1);
+	CHECK_INT(remote_number("1e3", 10000, &v), -1);
+	CHECK_INT(remote_number("", 10, &v), -1);
+	CHECK_INT(remote_number("11", 10, &v), -1);
+}
+
+TEST(the_reader_times_out_and_sees_the_end)
+{
+	struct remote_reader r;
+	char line[REMOTE_LINE_MAX];
+	struct errbuf why;
+	int p[2];
+
+	CHECK_INT(pipe(p), 0);
+	CHECK_INT(write(p[1], "one\ntw", 6), 6);
+	remote_reader_init(&r, p[0], 50);
+	CHECK_INT(remote_read_line(&r, line, &why), 3);
+	CHECK_STR(line, "one");
+	/* "tw" without its newline, the writer still there: a timeout. */
+	CHECK_INT(remote_read_line(&r, line, &why), -1);
+	CHECK(strstr(why.msg, "no answer within"));
+	close(p[1]);
+	remote_reader_init(&r, p[0], 50);
+	CHECK_INT(remote_read_line(&r, line, &why), -1);
+	CHECK_STR(why.msg, "end of input");
+	close(p[0]);
+}
+
+/* ---- the agent, with fakes under it ---- */
+
+static char calls[16384];
+static pthread_mutex_t calls_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A call of a fake, after its ctx (a prefix: "far:", "local:") if any. */
+static void callc(void *c, const char *fmt, ...)
+{
+	size_t n;
+	va_list ap;
+
+	pthread_mutex_lock(&calls_lock);
+	n = strlen(calls);
+	if (c)
+		n += (size_t)snprintf(calls + n, sizeof(calls) - n, "%s",
+				      (const char *)c);
+	va_start(ap, fmt);
+	if (n < sizeof(calls))
+		vsnprintf(calls + n, sizeof(calls) - n, fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&calls_lock);
+}
+
+static int f_create(void *c, const char *br, const char *owner,
+		    struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	callc(c, "create %s %s\n", br, owner);
+	return 0;
+}
+
+static int f_setup(void *c, const char *tap, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	callc(c, "setup %s\n", tap);
+	return 0;
+}
+
+static int f_forward(void *c, const char *const tap[], size_t n, bool on,
+		     int deaf, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	if (!on && deaf >= 0) {
+		callc(c, "forward %s deaf\n", tap[deaf]);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		callc(c, "forward %s %s\n", tap[i], on ? "on" : "off");
+	return 0;
+}
+
+static int f_remove(void *c, const char *name, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	callc(c, "remove %s\n", name);
+	return 0;
+}
+
+static int f_tunnel(void *c, const char *name, const char *bridge,
+		    uint32_t vni, const char *local, const char *remote,
+		    struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	callc(c, "tunnel %s %s %u %s %s\n", name, bridge, (unsigned)vni, local,
+	     remote);
+	return 0;
+}
+
+static int f_mtu(void *c, const char *to, unsigned *mtu, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	callc(c, "mtu %s\n", to);
+	*mtu = 1500;
+	return 0;
+}
+
+static const struct link_ops fake_link = {
+	.create = f_create, .setup_port = f_setup, .port_forward = f_forward,
+	.remove = f_remove, .tunnel = f_tunnel, .path_mtu = f_mtu,
+};
+
+static int f_start(void *c, const char *ifname, const char *path, pid_t *pid,
+		   uint64_t *start, struct errbuf *err)
+{
+	const char *rel = strstr(path, "/pcap/");
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	(void)c;
+	(void)err;
+	if (fd >= 0) {
+		(void)!write(fd, "PCAP", 4);
+		close(fd);
+	}
+	callc(c, "capture %s %s\n", ifname, rel ? rel : path);
+	*pid = 4242;
+	*start = 77;
+	return 0;
+}
+
+static int f_listening(void *c, const char *ifname, const char *path,
+		       pid_t pid, uint64_t start, struct errbuf *err)
+{
+	(void)c;
+	(void)path;
+	(void)err;
+	callc(c, "listening %s %d %llu\n", ifname, (int)pid,
+	     (unsigned long long)start);
+	return 0;
+}
+
+static int f_stop(void *c, pid_t pid, uint64_t start, struct errbuf *err)
+{
+	(void)c;
+	(void)err;
+	callc(c, "stop %d %llu\n", (int)pid, (unsigned long long)start);
+	return 0;
+}
+
+static int f_alive(void *c, pid_t pid, uint64_t start)
+{
+	(void)c;
+	(void)pid;
+	(void)start;
+	return 1;
+}
+
+static const struct capture_ops fake_cap = {
+	.start = f_start, .listening = f_listening, .stop = f_stop,
+	.alive = f_alive,
+};
+
+static int64_t fixed_clock(void)
+{
+	return 1765000000123456789LL;
+}
+
+static const struct lab_ops fake_ops = {
+	.link = &fake_link,
+	.cap = &fake_cap,
+};
+
+#define SPLIT                                                           \
+	"name: split\n"                                                 \
+	"hosts:\n"                                                      \
+	"  local: { address: 10.9.0.1 }\n"                              \
+	"  far:\n"                                                      \
+	"    uri: qemu+ssh://root@10.9.0.2/system\n"                    \
+	"    address: 10.9.0.2\n"                                       \
+	"nodes:\n"                                                      \
+	"  sw1: { role: bridge }\n"                                     \
+	"  sw2: { role: bridge }\n"                                     \
+	"  sw3: { role: bridge, host: far }\n"                          \
+	"  sw4: { role: bridge, host: far }\n"                          \
+	"links:\n"                                                      \
+	"  - [sw1:p1, sw2:p1]\n"                                        \
+	"  - [sw2:p2, sw3:p2]\n"                                        \
+	"  - [sw3:p1, sw4:p1]\n"                                        \
+	"  - [sw4:p2, sw1:p2]\n"
+
+struct fix {
+	char dir[64];
+	struct plan *p;
+	struct topo *t;
+};
+
+static int fix_init(struct fix *f)
+{
+	struct topo_error e;
+
+	calls[0] = 0;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_remote.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	if (topo_parse_buffer("t", SPLIT, strlen(SPLIT), &f->t, &e) ||
+	    plan_build(f->t, &f->p))
+		return -1;
+	return 0;
+}
+
+static void fix_fini(struct fix *f)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	(void)!system(cmd);
+	plan_free(f->p);
+	topo_free(f->t);
+}
+
+/* Feeds input to a fresh agent through a pipe; its answers, malloc'd;
+ * *rc what serve returned. */
+static char *session(const char *results, const char *in, size_t len,
+		     int *rc)
+{
+	struct remote_agent *a = malloc(sizeof(*a));
+	char *out = NULL;
+	size_t out_len = 0;
+	FILE *o = open_memstream(&out, &out_len);
+	int p[2], q[2];
+	char buf[4096];
+	ssize_t n;
+
+	if (!a || !o || pipe(p) || pipe(q))
+		abort();
+	/* The input fits a pipe (64 KiB) in these tests. */
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	fcntl(q[1], F_SETPIPE_SZ, 1 << 20);
+	if (write(p[1], in, len) != (ssize_t)len)
+		abort();
+	close(p[1]);
+	remote_agent_init(a, &fake_ops, results);
+	a->clock_ns = fixed_clock;
+	*rc = remote_agent_serve(a, p[0], q[1], 2000);
+	remote_agent_fini(a);
+	free(a);
+	close(p[0]);
+	close(q[1]);
+	while ((n = read(q[0], buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, o);
+	close(q[0]);
+	fclose(o);
+	return out;
+}
+
+static char *session_str(const char *results, const char *in, int *rc)
+{
+	return session(results, in, strlen(in), rc);
+}
+
+/* "topology LEN\n" and the file, then rest. */
+static char *with_topology(const char *rest)
+{
+	size_t len = strlen(SPLIT) + strlen(rest) + 64;
+	char *s = malloc(len);
+
+	snprintf(s, len, "hello 1\ntopology %zu\n%s%s", strlen(SPLIT), SPLIT,
+		 rest);
+	return s;
+}
+
+#define RUN "split-20261207-031500"
+
+static void expect_lines(const char *got, const char *const want[])
+{
+	const char *p = got;
+
+	for (size_t i = 0; want[i]; i++) {
+		size_t n = strcspn(p, "\n");
+
+		if (strncmp(p, want[i], strlen(want[i]))) {
+			unit_fail(__FILE__, __LINE__,
+				  "answer %zu: got \"%.*s\", want \"%s...\"",
+				  i + 1, (int)n, p, want[i]);
+			return;
+		}
+		p += n + (p[n] == '\n');
+	}
+	if (*p)
+		unit_fail(__FILE__, __LINE__, "more answers: \"%s\"", p);
+}
+
+TEST(a_session_builds_and_tears_down_its_host_part)
+{
+	struct fix f;
+	char req[2048], *in, *out, br2[16], br3[16], tun[16], tap[16];
+	char want_tunnel[128], want_capture[512], want_file[160];
+	char path[256];
+	struct stat sb;
+	int rc;
+
+	CHECK_INT(fix_init(&f), 0);
+	/* link2 (sw2-sw3) crosses; link3 (sw3-sw4) is all on far. */
+	snprintf(br2, sizeof(br2), "%s", f.p->links[1].bridge);
+	snprintf(br3, sizeof(br3), "%s", f.p->links[2].bridge);
+	snprintf(tun, sizeof(tun), "%s", f.p->links[1].tunnel);
+	snprintf(tap, sizeof(tap), "%s", f.p->nodes[2].nic[1].tap);
+	snprintf(req, sizeof(req),
+		 "run far " RUN "\n"
+		 "bridge %s\nbridge %s\ntunnel %s\nport %s\nport %s\n"
+		 "capture %s\ncapture %s\nlistening %s 4242 77\n"
+		 "alive 4242 77\nforward off %s %s\nmtu 10.9.0.1\nclock\n"
+		 "files\nget pcap/link3-sw3.p1-sw4.p1.pcap\ndown\nbye\n"
+		 "never read\n",
+		 br2, br3, tun, tun, tap, br2, br3, br3, tun, tap);
+	in = with_topology(req);
+	out = session_str(f.dir, in, &rc);
+	CHECK_INT(rc, 0);
+	snprintf(want_tunnel, sizeof(want_tunnel), "ok %u 10.9.0.2 10.9.0.1",
+		 (unsigned)f.p->links[1].vni);
+	snprintf(want_file, sizeof(want_file), "%s/" RUN, f.dir);
+	{
+		const char *want[] = {
+			"ok mstlab-agent 1 ", "ok split", "ok /tmp/test_remote",
+			"ok created", "ok created", want_tunnel, "ok", "ok",
+			/* link2 is captured here (local has one end of it:
+			 * the far end's pcap); link3 here entirely. */
+			"ok 4242 77 pcap/far/link2-sw2.p2-sw3.p2.pcap",
+			"ok 4242 77 pcap/link3-sw3.p1-sw4.p1.pcap",
+			"ok", "ok 1", "ok", "ok 1500",
+			"ok 1765000000123456789",
+			"info file ", "info file ", "info file ", "ok 3",
+			"ok 4", "PCAPinfo mstlab: down: ",
+			"info mstlab: down: ", "ok 0", "ok", NULL };
+
+		expect_lines(out, want);
+	}
+	snprintf(want_capture, sizeof(want_capture),
+		 "create %s mstlab lab split\ncreate %s mstlab lab split\n"
+		 "tunnel %s %s %u 10.9.0.2 10.9.0.1\nsetup %s\nsetup %s\n",
+		 br2, br3, tun, br2, (unsigned)f.p->links[1].vni, tun, tap);
+	CHECK(!strncmp(calls, want_capture, strlen(want_capture)));
+	CHECK(strstr(calls, "forward ") && strstr(calls, " off\n"));
+	/* Teardown by its state: both captures, then the interfaces, last
+	 * made first. */
+	snprintf(want_capture, sizeof(want_capture),
+		 "remove %s\nremove %s\nremove %s\n", tun, br3, br2);
+	CHECK(strstr(calls, want_capture));
+	snprintf(path, sizeof(path), "%s/state", want_file);
+	CHECK_INT(stat(path, &sb), 0);
+	free(in);
+	free(out);
+	fix_fini(&f);
+}
+
+/* One request after a good start; the answer to it. */
+static char *one(struct fix *f, const char *request, int *rc)
+{
+	char req[8192], *in, *out;
+
+	snprintf(req, sizeof(req), "run far " RUN "\n%s", request);
+	in = with_topology(req);
+	out = session_str(f->dir, in, rc);
+	free(in);
+	return out;
+}
+
+static void refused(const char *request, const char *want)
+{
+	struct fix f;
+	char *out, *last;
+	int rc;
+
+	if (fix_init(&f)) {
+		unit_fail(__FILE__, __LINE__, "fixture");
+		return;
+	}
+	out = one(&f, request, &rc);
+	last = out;
+	for (int i = 0; i < 3 && last; i++)
+		last = strchr(last, '\n') ? strchr(last, '\n') + 1 : NULL;
+	if (rc != 0 || !last || strncmp(last, "err ", 4) ||
+	    !strstr(last, want))
+		unit_fail(__FILE__, __LINE__, "%s: got \"%s\" (rc %d), want "
+			  "err ...%s", request, last ? last : out, rc, want);
+	/* Nothing was done. */
+	if (calls[0])
+		unit_fail(__FILE__, __LINE__, "%s: calls \"%s\"", request,
+			  calls);
+	free(out);
+	fix_fini(&f);
+}
+
+TEST(the_agent_touches_only_its_hosts_part)
+{
+	struct fix f;
+	char req[256];
+
+	CHECK_INT(fix_init(&f), 0);
+	/* link1 (sw1-sw2) is all on local: not the agent's. */
+	snprintf(req, sizeof(req), "bridge %s\n", f.p->links[0].bridge);
+	refused(req, "is no link bridge of lab split on this host");
+	snprintf(req, sizeof(req), "remove %s\n", f.p->links[0].bridge);
+	refused(req, "is no interface of lab split on this host");
+	/* sw1's tap, local's. */
+	snprintf(req, sizeof(req), "port %s\n", f.p->nodes[0].nic[1].tap);
+	refused(req, "is no port of a link of lab split on this host");
+	snprintf(req, sizeof(req), "forward off %s\n",
+		 f.p->nodes[1].nic[0].tap);
+	refused(req, "is no port of a link of lab split on this host");
+	refused("forward maybe ml-x\n", "forward on|off|deaf IFNAME [IFNAME], not");
+	refused("forward deaf ml-x ml-y\n", "forward deaf takes one port, not 2");
+	refused("bridge eth0\n", "eth0 is no link bridge of lab split");
+	refused("remove lo\n", "lo is no interface of lab split");
+	refused("remove ml-zzzzzzt1a\n", "is no interface of lab split");
+	refused("tunnel ml-zzzzzzv2\n", "is no tunnel of lab split");
+	refused("capture eth0\n", "eth0 is no link captured on this host");
+	snprintf(req, sizeof(req), "capture %s\n", f.p->links[0].bridge);
+	refused(req, "is no link captured on this host");
+	refused("mtu 8.8.8.8\n", "8.8.8.8 is the address of no host");
+	refused("stop 1 0\n", "1 0 is no capture of this run");
+	refused("alive 4242 77\n", "4242 77 is no capture of this run");
+	refused("stop 01 0\n", "01 0 is no capture of this run");
+	refused("get ../state\n", "'../state' is no path inside");
+	refused("get /etc/passwd\n", "'/etc/passwd' is no path inside");
+	refused("get pcap/../../x\n", "is no path inside");
+	refused("get ./state/\n", "is no path inside");
+	refused("get pcap\n", "pcap is no regular file");
+	refused("get nothing\n", "nothing: No such file or directory");
+	refused("run far " RUN "\n", "a run is open already");
+	refused("topology 3\nabc", "a run is open: the topology is set");
+	refused("reboot now\n", "unknown verb 'reboot'");
+	refused("bridge\n", "usage: bridge NAME");
+	refused("bridge a b\n", "usage: bridge NAME");
+	refused("hello 2\n", "this agent speaks version 1, not 2");
+	refused("get a;b\n", "word 2: only");
+	fix_fini(&f);
+}
+
+TEST(a_link_out_of_the_run_folder_is_not_followed)
+{
+	struct fix f;
+	char path[256], *out;
+	int rc;
+
+	CHECK_INT(fix_init(&f), 0);
+	snprintf(path, sizeof(path), "%s/" RUN, f.dir);
+	CHECK_INT(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/" RUN "/pcap", f.dir);
+	CHECK_INT(symlink("/etc", path), 0);
+	{
+		char req[] = "attach far " RUN "\nget pcap/passwd\nfiles\n";
+		char *in = with_topology(req);
+
+		out = session_str(f.dir, in, &rc);
+		free(in);
+	}
+	/* attach refuses nothing here, but its pcap/ is a link: every
+	 * way through it fails. */
+	CHECK(strstr(out, "\nerr ") != NULL);
+	CHECK(strstr(out, "root:") == NULL);
+	CHECK(strstr(out, "passwd") == NULL || strstr(out, "err pcap/passwd"));
+	free(out);
+	fix_fini(&f);
+}
+
+TEST(runs_are_named_as_the_lab_s_and_hosts_are_the_lab_s)
+{
+	struct fix f;
+	char *out, *in;
+	int rc;
+
+	CHECK_INT(fix_init(&f), 0);
+	in = with_topology("run far ../../etc\nrun far other-20261207-031500\n"
+			   "run local " RUN "\nrun nobody " RUN "\n"
+			   "attach far " RUN "\nbridge x\nclock\n");
+	out = session_str(f.dir, in, &rc);
+	CHECK_INT(rc, 0);
+	{
+		const char *want[] = {
+			"ok mstlab-agent", "ok split",
+			"err '../../etc' is not a run of lab split",
+			"err 'other-20261207-031500' is not a run of lab split",
+			"err 'local' is not one of the lab's other hosts",
+			"err 'nobody' is not one of the lab's other hosts",
+			"err no run " RUN " here",
+			"err bridge: open a run first",
+			"ok 1765000000123456789", NULL };
+
+		expect_lines(out, want);
+	}
+	free(in);
+	free(out);
+	fix_fini(&f);
+}
+
+TEST(before_a_topology_nothing_is_done)
+{
+	int rc;
+	char *out = session_str("/nonexistent", "bridge ml-x\nrun far x\n"
+				"files\nclock\n", &rc);
+
+	CHECK_INT(rc, 0);
+	{
+		const char *want[] = { "err bridge: send the topology first",
+				       "err run: send the topology first",
+				       "err files: send the topology first",
+				       "ok 1765000000123456789", NULL };
+
+		expect_lines(out, want);
+	}
+	free(out);
+}
+
+TEST(a_broken_stream_ends_the_session)
+{
+	char big[REMOTE_LINE_MAX + 100];
+	char *out;
+	int rc;
+
+	/* A line too long: said, then the end (the stream is out of step). */
+	memset(big, 'x', sizeof(big));
+	big[sizeof(big) - 1] = '\n';
+	out = session("/nonexistent", big, sizeof(big), &rc);
+	CHECK_INT(rc, -1);
+	CHECK(!strncmp(out, "err a line longer than 4095 bytes", 33));
+	free(out);
+	/* A topology that says more than it sends. */
+	out = session_str("/nonexistent", "topology 100\nname: x\n", &rc);
+	CHECK_INT(rc, -1);
+	free(out);
+	/* A length out of bounds, or no length. */
+	out = session_str("/nonexistent", "topology 99999999999\nbye\n", &rc);
+	CHECK_INT(rc, -1);
+	CHECK(!strncmp(out, "err topology: LEN must be", 25));
+	free(out);
+	out = session_str("/nonexistent", "topology\nbye\n", &rc);
+	CHECK_INT(rc, -1);
+	free(out);
+	/* A bad topology is an answer, and the session goes on. */
+	out = session_str("/nonexistent", "topology 5\nname:clock\n",
+			  &rc);
+	CHECK_INT(rc, 0);
+	CHECK(!strncmp(out, "err topology:", 13));
+	CHECK(strstr(out, "\nok 1765000000123456789\n"));
+	free(out);
+	/* A last line without its newline. */
+	out = session_str("/nonexistent", "clock\nclo", &rc);
+	CHECK_INT(rc, -1);
+	CHECK(strstr(out, "err input ends in a line"));
+	free(out);
+}
+
+TEST(random_bytes_never_crash_or_hang)
+{
+	unsigned seed = 29;
+	char buf[2048];
+
+	for (int round = 0; round < 200; round++) {
+		size_t n = (size_t)(rand_r(&seed) % (int)sizeof(buf));
+		char *out;
+		int rc;
+
+		for (size_t i = 0; i < n; i++) {
+			int r = rand_r(&seed);
+
+			/* Mostly protocol-like text, some raw bytes. */
+			buf[i] = r % 7 == 0 ? '\n' : r % 11 == 0 ? ' ' :
+				 r % 13 == 0 ? (char)(r >> 8) :
+				 "abcdeglmnoprstuvw-0123456789/."[(r >> 4) % 30];
+		}
+		out = session("/nonexistent", buf, n, &rc);
+		CHECK(rc == 0 || rc == -1);
+		free(out);
+	}
+}
+
+/* ---- this host's side (remote.h) ---- */
+
+#include "remote.h"
+
+TEST(the_ssh_command_line_comes_from_the_uri)
+{
+	static const char yaml[] =
+		"name: split\n"
+		"hosts:\n"
+		"  local: { address: 10.9.0.1 }\n"
+		"  far:\n"
+		"    uri: qemu+ssh://lab@10.9.0.2:2222/system?keyfile=/k/id"
+		"&command=/k/ssh&no_verify=1\n"
+		"    address: 10.9.0.2\n"
+		"    mstlab: /opt/mstlab/bin/mstlab\n"
+		"    results: /var/lib/mstlab\n"
+		"nodes:\n"
+		"  sw1: { role: bridge }\n"
+		"  sw2: { role: bridge, host: far }\n"
+		"links:\n"
+		"  - [sw1:p1, sw2:p1]\n";
+	const char *want[] = { "/k/ssh", "-T", "-x", "-a", "-o",
+			       "BatchMode=yes", "-o", "ConnectTimeout=10",
+			       "-o", "ServerAliveInterval=5", "-o",
+			       "ServerAliveCountMax=3", "-o",
+			       "StrictHostKeyChecking=no", "-o",
+			       "UserKnownHostsFile=/dev/null", "-i", "/k/id",
+			       "-o", "IdentitiesOnly=yes", "-p", "2222", "-l",
+			       "lab", "--", "10.9.0.2",
+			       "/opt/mstlab/bin/mstlab", "agent", "--results",
+			       "/var/lib/mstlab", NULL };
+	struct remote rc = { 0 };
+	struct topo_error e;
+	struct errbuf err;
+	struct topo *t;
+	size_t i;
+
+	CHECK_INT(topo_parse_buffer("t", yaml, strlen(yaml), &t, &e), 0);
+	CHECK_INT(remote_ssh_argv(&rc, t, 1, &err), 0);
+	for (i = 0; want[i]; i++)
+		CHECK_STR(rc.argv[i], want[i]);
+	CHECK(rc.argv[i] == NULL);
+	/* A word that would need quoting on the far shell never goes. */
+	strcpy(t->hosts[1].mstlab, "mstlab;reboot");
+	CHECK_INT(remote_ssh_argv(&rc, t, 1, &err), -1);
+	CHECK(strstr(err.msg, "cannot go on a command line"));
+	topo_free(t);
+}
+
+struct agent_thread {
+	struct remote_agent a;
+	int in, out;
+	pthread_t tid;
+	int rc;
+};
+
+static void *agent_main(void *arg)
+{
+	struct agent_thread *at = arg;
+
+	at->rc = remote_agent_serve(&at->a, at->in, at->out, 5000);
+	close(at->out);
+	return NULL;
+}
+
+/* An agent with the fakes in a thread, the client joined to it. */
+static int pair(struct agent_thread *at, struct remote *rc, const char *dir,
+		struct errbuf *err)
+{
+	int down[2], up[2];
+
+	if (pipe(down) || pipe(up))
+		return -1;
+	remote_agent_init(&at->a, &fake_ops, dir);
+	at->a.clock_ns = fixed_clock;
+	at->in = down[0];
+	at->out = up[1];
+	pthread_create(&at->tid, NULL, agent_main, at);
+	memset(rc, 0, sizeof(*rc));
+	return remote_begin(rc, "far", down[1], up[0], err);
+}
+
+static void unpair(struct agent_thread *at, struct remote *rc)
+{
+	remote_stop(rc);
+	pthread_join(at->tid, NULL);
+	close(at->in);
+	remote_agent_fini(&at->a);
+}
+
+TEST(the_client_tables_speak_to_the_agent)
+{
+	struct agent_thread *at = calloc(1, sizeof(*at));
+	struct remote rc;
+	struct errbuf err;
+	struct fix f;
+	const struct plan_link *pl;
+	const char *ports[2];
+	uint64_t start;
+	unsigned mtu;
+	pid_t pid;
+
+	CHECK(at);
+	CHECK_INT(fix_init(&f), 0);
+	pl = &f.p->links[1];
+	CHECK_INT(pair(at, &rc, f.dir, &err), 0);
+	CHECK_INT(remote_open_run(&rc, SPLIT, strlen(SPLIT), RUN, false,
+				  &err), 0);
+	CHECK(strstr(rc.run_dir, RUN));
+	CHECK_INT(remote_link_ops.create(&rc, pl->bridge, "x", &err), 0);
+	CHECK_INT(remote_link_ops.tunnel(&rc, pl->tunnel, pl->bridge, pl->vni,
+					 "10.9.0.2", "10.9.0.1", &err), 0);
+	/* An answer that is not what this side planned is an error. */
+	CHECK_INT(remote_link_ops.tunnel(&rc, pl->tunnel, pl->bridge,
+					 pl->vni + 1, "10.9.0.2", "10.9.0.1",
+					 &err), -1);
+	CHECK(strstr(err.msg, "the agent planned another tunnel"));
+	CHECK_INT(remote_link_ops.setup_port(&rc, pl->tunnel, &err), 0);
+	ports[0] = pl->tunnel;
+	CHECK_INT(remote_link_ops.port_forward(&rc, ports, 1, false, -1, &err),
+		  0);
+	/* One way: the deaf port alone, named as such to the agent. */
+	CHECK_INT(remote_link_ops.port_forward(&rc, ports, 1, false, 0, &err),
+		  0);
+	CHECK_INT(remote_link_ops.port_forward(&rc, ports, 1, false, 1, &err),
+		  -1);
+	CHECK_INT(remote_link_ops.path_mtu(&rc, "10.9.0.1", &mtu, &err), 0);
+	CHECK_INT(mtu, 1500);
+	/* The agent's refusals come back as errors, named by host. */
+	CHECK_INT(remote_link_ops.create(&rc, f.p->links[0].bridge, "x", &err),
+		  -1);
+	CHECK(!strncmp(err.msg, "host far: ", 10));
+	/* A word that is no word is never sent. */
+	CHECK_INT(remote_link_ops.remove(&rc, "a b", &err), -1);
+	CHECK(strstr(err.msg, "cannot be sent"));
+	CHECK_INT(remote_capture_ops.start(&rc, pl->bridge, "/x", &pid, &start,
+					   &err), 0);
+	CHECK_INT(pid, 4242);
+	CHECK_INT(start, 77);
+	CHECK_INT(remote_capture_ops.listening(&rc, pl->bridge, "/x", pid,
+					       start, &err), 0);
+	CHECK_INT(remote_capture_ops.alive(&rc, pid, start), 1);
+	CHECK_INT(remote_capture_ops.alive(&rc, 1, 1), 0);
+	CHECK_INT(remote_capture_ops.stop(&rc, pid, start, &err), 0);
+	CHECK_INT(remote_down(&rc, NULL, &err), 0);
+	unpair(at, &rc);
+	CHECK_INT(at->rc, 0);
+	free(at);
+	fix_fini(&f);
+}
+
+TEST(a_real_agent_process_measures_its_clock_and_hands_back_its_files)
+{
+	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+	char prog[256], dir[64] = "/tmp/test_remote.XXXXXX", local[128];
+	char path[256];
+	char *argv[] = { prog, "agent", "--results", dir, NULL };
+	struct remote rc = { 0 };
+	struct clock_est e;
+	struct errbuf err;
+	struct stat sb;
+
+	snprintf(prog, sizeof(prog), "%s/bin/mstlab", build);
+	if (access(prog, X_OK))
+		SKIP("no build/bin/mstlab (make progs)");
+	CHECK(mkdtemp(dir));
+	snprintf(local, sizeof(local), "%s/local", dir);
+	CHECK_INT(mkdir(local, 0755), 0);
+	CHECK_INT(remote_start(&rc, "far", argv, NULL, &err), 0);
+	CHECK_INT(remote_open_run(&rc, SPLIT, strlen(SPLIT), RUN, false,
+				  &err), 0);
+	/* Same machine, same clock: the offset is within its bound. */
+	CHECK_INT(remote_clock(&rc, 8, &e, &err), 0);
+	CHECK_INT(e.samples, 8);
+	CHECK(e.bound > 0 && e.bound < 1000000000);
+	CHECK(llabs(e.offset) <= e.bound);
+	CHECK_INT(remote_fetch(&rc, local, &err), 1);	/* its state */
+	snprintf(path, sizeof(path), "%s/hosts/far/state", local);
+	CHECK_INT(stat(path, &sb), 0);
+	CHECK_INT(remote_down(&rc, NULL, &err), 0);
+	remote_stop(&rc);
+	CHECK_INT(rc.pid, 0);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	(void)!system(path);
+}
+
+TEST(an_agent_that_dies_is_reported_not_waited_for)
+{
+	char *argv[] = { "/bin/sh", "-c", "read x; exit 3", NULL };
+	char *argv2[] = { "/nonexistent/ssh", NULL };
+	struct remote rc = { 0 };
+	struct errbuf err;
+
+	CHECK_INT(remote_start(&rc, "far", argv, NULL, &err), -1);
+	CHECK(!strncmp(err.msg, "host far: ", 10));
+	remote_stop(&rc);
+	memset(&rc, 0, sizeof(rc));
+	CHECK_INT(remote_start(&rc, "far", argv2, NULL, &err), -1);
+	CHECK(strstr(err.msg, "cannot run /nonexistent/ssh"));
+}
+
+/* ---- a lab across hosts (lab_hosts.h) on fakes and a real agent ---- */
+
+#include "lab.h"
+#include "registry.h"
+
+static int h_start(void *c, const char *xml, unsigned flags,
+		   struct errbuf *err)
+{
+	const char *name = strstr(xml, "<name>");
+
+	(void)flags;
+	(void)err;
+	callc(c, "start %.*s\n", (int)strcspn(name + 6, "<"), name + 6);
+	return 0;
+}
+
+static int h_destroy(void *c, const char *name, struct errbuf *err)
+{
+	(void)err;
+	callc(c, "destroy %s\n", name);
+	return 0;
+}
+
+static int h_running(void *c, const char *name, struct errbuf *err)
+{
+	(void)c;
+	(void)name;
+	(void)err;
+	return 1;
+}
+
+static const struct hv_ops fake_hv = {
+	.start = h_start, .destroy = h_destroy, .running = h_running,
+};
+
+struct two {
+	bool unreachable;
+	struct agent_thread *at;
+	struct remote rc;
+	struct lab_ops local, far;
+	struct lab_ops agent_ops;
+};
+
+static struct two *two_hosts;
+
+static const struct lab_ops *get_host(void *ctx, const char *name,
+				      struct errbuf *err)
+{
+	struct two *w = ctx;
+
+	if (strcmp(name, "far"))
+		return errbuf_set(err, "no host %s", name), NULL;
+	if (w->unreachable)
+		return errbuf_set(err, "host far: ssh: connect to host "
+				  "10.9.0.2 port 22: No route to host"), NULL;
+	return &w->far;
+}
+
+static long long zero_ms(void *c)
+{
+	(void)c;
+	return 0;
+}
+
+TEST(a_lab_across_hosts_goes_up_and_down_on_both)
+{
+	static const char yaml[] =
+		"name: split\n"
+		"hosts:\n"
+		"  local: { address: 10.9.0.1 }\n"
+		"  far: { uri: 'qemu+ssh://10.9.0.2/system', address: 10.9.0.2 }\n"
+		"nodes:\n"
+		"  sw1: { role: bridge }\n"
+		"  sw2: { role: bridge, host: far }\n"
+		"links:\n"
+		"  - [sw1:p1, sw2:p1]\n";
+	struct two *w = calloc(1, sizeof(*w));
+	char dir[64] = "/tmp/test_remote.XXXXXX", path[PATH_MAX + 256], want[256];
+	struct topo_error te;
+	struct errbuf err = { "" };
+	struct topo *t;
+	struct lab *l = calloc(1, sizeof(*l));
+	const struct plan_link *pl;
+	char *log = NULL, *text;
+	size_t log_len = 0, len;
+	FILE *logf = open_memstream(&log, &log_len), *f;
+	int down[2], up[2];
+
+	CHECK(w && l && logf && mkdtemp(dir));
+	if (access("/usr/bin/cloud-localds", X_OK))
+		SKIP("no cloud-localds (make deps)");
+	calls[0] = 0;
+	two_hosts = w;
+	snprintf(path, sizeof(path), "%s/split.yaml", dir);
+	f = fopen(path, "w");
+	fputs(yaml, f);
+	fclose(f);
+	CHECK_INT(topo_parse_file(path, &t, &te), 0);
+	setenv("MSTLAB_RUNTIME_DIR", dir, 1);
+	/* The far host: a real agent (fakes under it) over pipes. */
+	w->at = calloc(1, sizeof(*w->at));
+	w->agent_ops = (struct lab_ops){ .link = &fake_link,
+					 .link_ctx = "far:",
+					 .cap = &fake_cap, .cap_ctx = "far:" };
+	CHECK(!pipe(down) && !pipe(up));
+	snprintf(path, sizeof(path), "%s/far", dir);
+	remote_agent_init(&w->at->a, &w->agent_ops, path);
+	w->at->in = down[0];
+	w->at->out = up[1];
+	pthread_create(&w->at->tid, NULL, agent_main, w->at);
+	CHECK_INT(remote_begin(&w->rc, "far", down[1], up[0], &err), 0);
+	w->local = (struct lab_ops){
+		.hv = &fake_hv, .hv_ctx = "local:", .link = &fake_link,
+		.link_ctx = "local:", .cap = &fake_cap, .cap_ctx = "local:",
+		.now_ms = zero_ms, .host = get_host, .host_ctx = w };
+	w->far = (struct lab_ops){
+		.hv = &fake_hv, .hv_ctx = "far:", .link = &remote_link_ops,
+		.link_ctx = &w->rc, .cap = &remote_capture_ops,
+		.cap_ctx = &w->rc, .now_ms = zero_ms, .remote = &w->rc };
+	snprintf(path, sizeof(path), "%s/results", dir);
+	CHECK_INT(lab_init(l, t, &w->local, path, logf, &err), 0);
+	l->pp.kernel[0] = l->pp.kernel[1] = "/boot/k";
+	l->pp.initrd = "/boot/i";
+	l->boot = LAB_BOOT_COLD;
+	pl = &l->p->links[0];
+	if (lab_up(l, &err)) {
+		fflush(logf);
+		unit_fail(__FILE__, __LINE__, "up: %s\n%s\n%s", err.msg, log,
+			  calls);
+		return;
+	}
+	/* Each host has its bridge and its end of the tunnel; the capture
+	 * here (an end is here), the far end's there. */
+	snprintf(want, sizeof(want), "local:create %s", pl->bridge);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "far:create %s", pl->bridge);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "local:tunnel %s %s %u 10.9.0.1 10.9.0.2",
+		 pl->tunnel, pl->bridge, (unsigned)pl->vni);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "far:tunnel %s %s %u 10.9.0.2 10.9.0.1",
+		 pl->tunnel, pl->bridge, (unsigned)pl->vni);
+	CHECK(strstr(calls, want));
+	CHECK(strstr(calls, "local:capture ") && strstr(calls, "far:capture "));
+	CHECK(strstr(calls, "local:start mstlab-split-sw1\n"));
+	CHECK(strstr(calls, "far:start mstlab-split-sw2\n"));
+	snprintf(want, sizeof(want), "far:setup %s\n",
+		 l->p->nodes[1].nic[0].tap);
+	CHECK(strstr(calls, want));
+	/* Both ends' path MTU asked: 1500 cannot carry a whole frame in a
+	 * tunnel, and the log says so. */
+	fflush(logf);
+	CHECK(strstr(log, "warning: local reaches 10.9.0.2 over an MTU of "
+		      "1500: 1500-byte frames in a tunnel need 1550"));
+	CHECK(strstr(log, "warning: far reaches 10.9.0.1 over an MTU of 1500"));
+	/* Its seed image was put there. */
+	snprintf(path, sizeof(path), "%s/seed/sw2.img", w->rc.run_dir);
+	CHECK_INT(access(path, R_OK), 0);
+	/* A silent failure acts on both hosts. */
+	calls[0] = 0;
+	CHECK_INT(lab_link_fail(l, 0, TOPO_FAIL_SILENT, &err), 0);
+	snprintf(want, sizeof(want), "far:forward %s off",
+		 l->p->nodes[1].nic[0].tap);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "local:forward %s off",
+		 l->p->nodes[0].nic[0].tap);
+	CHECK(strstr(calls, want));
+	/* A host that cannot be reached: said, what is there left, the lab
+	 * still registered so that down can be run again. */
+	w->unreachable = true;
+	CHECK_INT(lab_down("split", l->run_dir, &w->local, logf), -1);
+	fflush(logf);
+	CHECK(strstr(log, "could not remove domain mstlab-split-sw2 on host "
+		      "far: host far: ssh: connect to host"));
+	CHECK(strstr(log, "mstlab: host far cannot be reached: host far: ssh"));
+	CHECK(registry_find("split", path, sizeof(path)) == 0);
+	/* Back: down again cleans it. Down: both domains, each through its
+	 * host, then the far part. */
+	w->unreachable = false;
+	calls[0] = 0;
+	CHECK_INT(lab_down("split", l->run_dir, &w->local, logf), 0);
+	CHECK(strstr(calls, "local:destroy mstlab-split-sw1"));
+	CHECK(strstr(calls, "far:destroy mstlab-split-sw2"));
+	snprintf(want, sizeof(want), "far:remove %s", pl->tunnel);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "far:remove %s", pl->bridge);
+	CHECK(strstr(calls, want));
+	snprintf(want, sizeof(want), "local:remove %s", pl->tunnel);
+	CHECK(strstr(calls, want));
+	/* One run folder: the far capture, its state, the clock at both
+	 * ends of the run. */
+	snprintf(path, sizeof(path), "%s/%s", l->run_dir, pl->pcap_far);
+	CHECK_INT(access(path, R_OK), 0);
+	snprintf(path, sizeof(path), "%s/hosts/far/state", l->run_dir);
+	CHECK_INT(access(path, R_OK), 0);
+	snprintf(path, sizeof(path), "%s/clock", l->run_dir);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	text = calloc(1, 4096);
+	len = fread(text, 1, 4095, f);
+	fclose(f);
+	CHECK(len > 0 && !strncmp(text, "far start ", 10) &&
+	      strstr(text, "\nfar end "));
+	free(text);
+	CHECK(registry_find("split", path, sizeof(path)) == -1);
+	remote_stop(&w->rc);
+	pthread_join(w->at->tid, NULL);
+	close(w->at->in);
+	remote_agent_fini(&w->at->a);
+	lab_fini(l);
+	topo_free(t);
+	fclose(logf);
+	free(log);
+	free(w->at);
+	free(w);
+	free(l);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	(void)!system(path);
+}

@@ -512,14 +512,15 @@ static unsigned int rnd(unsigned int n)
  * with every control taken back the mesh converges to one tree per MSTI.
  * CONTROLS_SEEDS=N runs N seeds (default 50), CONTROLS_SEED=n one,
  * CONTROLS_KINDS=digits only those kinds of event (the case numbers).
- * The seeds that showed a short CIST loop after run-time cost changes
- * mixed with link events (845 of all kinds, 2587 of CONTROLS_KINDS=06,
- * and the core before these controls the same: not from the controls)
- * were stale agreements: a Root Port message naming another root than
- * the Designated Port sent by then still let it forward.  Since
- * agrees_to_mine() (mstp_rx.c) none loops: 0 of 8000 seeds with
- * CONTROLS_KINDS=06, 0 of 3000 of all kinds; the two are written out
- * below.
+ * The seeds that showed a short CIST loop (a cycle of three Root Ports
+ * for a step while stale information went round, after link events and
+ * run-time cost changes; the core before these controls the same: not
+ * from the controls) were stale agreements: a Root Port message naming
+ * the root the Designated Port's bridge had named a moment before (its
+ * own) still let it forward once it sent a better, stale, one.  Since
+ * agrees_to_mine() (mstp_rx.c) none loops: CONTROLS_KINDS=06 8000 seeds
+ * 2 before (2587, 5933), 0 after; all kinds 3000 seeds 2 before (845,
+ * 953), 0 after.  845 and 2587 are written out below.
  */
 /* Bridge @b's MSTIs: 1 and 2 (VLANs 10, 20) as at start, or 1 and 3
  * with VLAN 20 in MSTI 3: another digest, a region of its own. */

@@ -411,6 +411,33 @@ static void record_proposal(struct mstp_bridge *br, struct mstp_pt *pt)
 		for_each_msti(br, pt, copy_proposed);
 }
 
+/*
+ * Not in 13.29.11: a CIST Root Port message agrees to what this port
+ * sends only if its root path comes from it: the same root (and, from
+ * inside the region, the same External Root Path Cost and Regional
+ * Root), at a cost no lower.  13.29.11 checks this for the MSTIs (their
+ * message's CIST root and region), not for the CIST.  Where this
+ * bridge's root changed (counting to infinity: it named itself the root
+ * for a moment, then took stale information back), an agreement the
+ * neighbour gave its earlier information may still arrive after
+ * sync_tree() (mstp_roles.c) cleared agreed, and let this port forward
+ * into a neighbour whose Root Port leads round back to this bridge.
+ */
+static bool agrees_to_mine(struct mstp_bridge *br, const struct mstp_pt *pt)
+{
+	const struct mstp_prio *m = &pt->msg_prio, *mine = &pt->port_prio;
+
+	if (pt->msg_flags.role != BPDU_ROLE_ROOT || pt->info_is != INFO_MINE)
+		return true;
+	if (bridge_id_cmp(&m->root, &mine->root) != 0)
+		return false;
+	if (!PORT(br, pt)->rcvd_internal)
+		return m->ext_cost >= mine->ext_cost;
+	return m->ext_cost == mine->ext_cost &&
+	       bridge_id_cmp(&m->rroot, &mine->rroot) == 0 &&
+	       m->int_cost >= mine->int_cost;
+}
+
 /* 13.29.11 recordAgreement */
 static void record_agreement(struct mstp_bridge *br, struct mstp_pt *pt)
 {
@@ -418,7 +445,7 @@ static void record_agreement(struct mstp_bridge *br, struct mstp_pt *pt)
 
 	if (pt->tree == 0) {
 		if (rstp_version(br) && p->oper_p2p && !pt->agree_hold &&
-		    pt->msg_flags.agreement) {
+		    pt->msg_flags.agreement && agrees_to_mine(br, pt)) {
 			pt->agreed = true;
 			pt->proposing = false;
 		} else {

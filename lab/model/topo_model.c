@@ -271,6 +271,20 @@ static const char *link_name(const struct topo *t, int link, char *buf,
 	return buf;
 }
 
+/* "exec on NODE: COMMAND": a string command as written (sh -c STRING),
+ * a list one as its words joined by spaces. */
+static void describe_cmd(const struct topo *t, const struct topo_cmd *c,
+			 char *buf, size_t len)
+{
+	size_t at;
+	bool string_form = c->argc == 3 && !strcmp(c->argv[0], "/bin/sh") &&
+			   !strcmp(c->argv[1], "-c");
+
+	at = (size_t)snprintf(buf, len, "exec on %s:", t->nodes[c->node].name);
+	for (size_t i = string_form ? 2 : 0; i < c->argc && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, " %s", c->argv[i]);
+}
+
 void topo_step_describe(const struct topo *t, const struct topo_step *st,
 			char *buf, size_t len)
 {
@@ -315,8 +329,7 @@ void topo_step_describe(const struct topo *t, const struct topo_step *st,
 			 link_name(t, st->link, ln, sizeof(ln)));
 		break;
 	case TOPO_STEP_EXEC:
-		snprintf(buf, len, "exec on %s: %s", t->nodes[st->cmd.node].name,
-			 st->cmd.argv[st->cmd.argc - 1]);
+		describe_cmd(t, &st->cmd, buf, len);
 		break;
 	case TOPO_STEP_SLEEP:
 		snprintf(buf, len, "sleep %u ms", st->sleep_ms);

@@ -680,6 +680,7 @@ TEST(steps_parse)
 		"      - mark: here\n"
 		"      - sleep: 1m\n");
 	const struct topo_step *s;
+	char what[64];
 
 	CHECK(t != NULL);
 	CHECK_INT(t->scenarios[0].n_steps, 8);
@@ -705,6 +706,8 @@ TEST(steps_parse)
 	CHECK_INT(s[5].cmd.argc, 3);
 	CHECK_STR(s[5].cmd.argv[0], "/bin/sh");
 	CHECK_STR(s[5].cmd.argv[2], "echo 'hi'");
+	topo_step_describe(t, &s[5], what, sizeof(what));
+	CHECK_STR(what, "exec on b: echo 'hi'");
 	CHECK_STR(s[6].label, "here");
 	CHECK_INT(s[7].sleep_ms, 60000);
 	CHECK_INT(s[7].mark.line, 17);
@@ -748,6 +751,25 @@ TEST(oneway_and_send_parse)
 	CHECK_STR(s[4].send.dst, "01:80:c2:00:00:00");
 	topo_step_describe(t, &s[3], what, sizeof(what));
 	CHECK_STR(what, "send 2 frames x 5 from b:p1 to 01:80:c2:00:00:0e");
+	topo_free(t);
+}
+
+/* A command given as a list reads as all its words, not its last one
+ * ("exec on b: 0" said nothing); a long one is cut, never overrun. */
+TEST(exec_described_by_its_words)
+{
+	struct topo *t = parse_ok(
+		SCEN
+		"      - exec: { node: b, cmd: [mstctl, stp, set, dev, br0, "
+		"bridge, priority, cist, \"0\"] }\n");
+	char what[256], small[24];
+
+	CHECK(t != NULL);
+	topo_step_describe(t, &t->scenarios[0].steps[0], what, sizeof(what));
+	CHECK_STR(what, "exec on b: mstctl stp set dev br0 bridge priority "
+			"cist 0");
+	topo_step_describe(t, &t->scenarios[0].steps[0], small, sizeof(small));
+	CHECK_STR(small, "exec on b: mstctl stp s");
 	topo_free(t);
 }
 

@@ -827,10 +827,12 @@ static void *forward_thread(void *arg)
 static int link_forward(struct lab *l, const struct topo_link *tl, bool on,
 			int deaf, struct errbuf *err)
 {
-	struct forward_job far = { l, &tl->end[1], on, deaf == 1 ? 0 : -1,
-				   deaf == 0, { "" }, 0 };
-	struct forward_job near = { l, &tl->end[0], on, deaf == 0 ? 0 : -1,
-				    deaf == 1, { "" }, 0 };
+	struct forward_job far = { .l = l, .e = &tl->end[1], .on = on,
+				   .deaf = deaf == 1 ? 0 : -1,
+				   .skip = deaf == 0 };
+	struct forward_job near = { .l = l, .e = &tl->end[0], .on = on,
+				    .deaf = deaf == 0 ? 0 : -1,
+				    .skip = deaf == 1 };
 	pthread_t tid;
 	bool threaded;
 

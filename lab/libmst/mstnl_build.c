@@ -363,24 +363,36 @@ static struct nlmsghdr *put_named_link(void *buf, size_t size, uint16_t type,
 	return nlh;
 }
 
+/* RTM_NEWLINK creating @name (never an existing one), up at once. */
+static struct nlmsghdr *put_new_link_up(void *buf, size_t size, uint32_t seq,
+					const char *name)
+{
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+
+	nlh = put_named_link(buf, size, RTM_NEWLINK,
+			     NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE |
+			     NLM_F_EXCL, seq, name);
+	if (!nlh)
+		return NULL;
+	ifm = mnl_nlmsg_get_payload(nlh);
+	ifm->ifi_flags = IFF_UP;
+	ifm->ifi_change = IFF_UP;
+	return nlh;
+}
+
 int mstnl_build_bridge_new(void *buf, size_t size, uint32_t seq,
 			   const char *name,
 			   const struct mstnl_bridge_conf *conf)
 {
 	struct nlattr *linkinfo, *data;
 	struct nlmsghdr *nlh;
-	struct ifinfomsg *ifm;
 
 	if (!valid_ifname(name))
 		return -EINVAL;
-	nlh = put_named_link(buf, size, RTM_NEWLINK,
-			     NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE |
-			     NLM_F_EXCL, seq, name);
+	nlh = put_new_link_up(buf, size, seq, name);
 	if (!nlh)
 		return -ENOBUFS;
-	ifm = mnl_nlmsg_get_payload(nlh);
-	ifm->ifi_flags = IFF_UP;
-	ifm->ifi_change = IFF_UP;
 	data = start_bridge_data(nlh, size, &linkinfo);
 	if (!data ||
 	    !mnl_attr_put_u32_check(nlh, size, IFLA_BR_STP_STATE,
@@ -410,19 +422,13 @@ int mstnl_build_vxlan_new(void *buf, size_t size, uint32_t seq,
 	size_t alen = v6 ? 16 : 4;
 	struct nlattr *linkinfo, *data;
 	struct nlmsghdr *nlh;
-	struct ifinfomsg *ifm;
 
 	if (!valid_ifname(name) || !conf->vni || conf->vni >= 1u << 24 ||
 	    (conf->family != AF_INET && !v6) || !valid_ifindex(conf->master))
 		return -EINVAL;
-	nlh = put_named_link(buf, size, RTM_NEWLINK,
-			     NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE |
-			     NLM_F_EXCL, seq, name);
+	nlh = put_new_link_up(buf, size, seq, name);
 	if (!nlh)
 		return -ENOBUFS;
-	ifm = mnl_nlmsg_get_payload(nlh);
-	ifm->ifi_flags = IFF_UP;
-	ifm->ifi_change = IFF_UP;
 	if (!mnl_attr_put_u32_check(nlh, size, IFLA_MTU, 1500) ||
 	    !mnl_attr_put_u32_check(nlh, size, IFLA_MASTER,
 				    (uint32_t)conf->master))

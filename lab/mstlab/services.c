@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "services.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -25,36 +24,40 @@ static void nap_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Is a live process (not a zombie) with this command name running? */
+bool services_daemon_running(const char *pid_file, const char *comm)
+{
+	char path[64], stat[512] = "", want[64];
+	const char *end;
+	long pid = 0;
+	FILE *f = fopen(pid_file, "re");
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%ld", &pid) != 1)
+		pid = 0;
+	fclose(f);
+	if (pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(stat, sizeof(stat), f))
+		stat[0] = 0;
+	fclose(f);
+	/* "PID (COMM) STATE ..." */
+	snprintf(want, sizeof(want), "(%s) ", comm);
+	end = strstr(stat, want);
+	return end && end[strlen(want)] != 'Z';
+}
+
+/* This host's daemon of that name, by the pid file NAME -d writes. */
 static bool running(const char *comm)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	bool found = false;
+	char pid_file[64];
 
-	if (!d)
-		return false;
-	while (!found && (e = readdir(d))) {
-		char path[300], stat[512] = "", want[64];
-		const char *end;
-		FILE *f;
-
-		if (atoi(e->d_name) <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (!fgets(stat, sizeof(stat), f))
-			stat[0] = 0;
-		fclose(f);
-		/* "PID (COMM) STATE ..." */
-		snprintf(want, sizeof(want), "(%s) ", comm);
-		end = strstr(stat, want);
-		found = end && end[strlen(want)] != 'Z';
-	}
-	closedir(d);
-	return found;
+	snprintf(pid_file, sizeof(pid_file), "/run/%s.pid", comm);
+	return services_daemon_running(pid_file, comm);
 }
 
 /* Where /dev/kvm is an unreadable file: see services.h. Its QEMUs then
@@ -125,10 +128,28 @@ static int start_daemon(const char *name, const char *path, bool mask_kvm,
 	return 0;
 }
 
+/*
+ * Two mstlab starting at once start the daemons once: the second waits,
+ * then finds them running. A lock of the process (fcntl), not of the
+ * open file: libvirtd's reaper is a fork of this process and must not
+ * hold it. -1 (no lock, a race left open) when /run cannot have it.
+ */
+static int lock_starting(void)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = open("/run/mstlab-services.lock",
+		      O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+	while (fd >= 0 && fcntl(fd, F_SETLKW, &fl) && errno == EINTR)
+		;
+	return fd;
+}
+
 int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
 		     enum plan_virt virt, FILE *log, struct errbuf *err)
 {
 	struct errbuf first;
+	int lock, rc;
 
 	if (!hv_libvirt_open(h, uri, autodestroy, &first))
 		return 0;
@@ -137,9 +158,13 @@ int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
 	if (geteuid() != 0)
 		return errbuf_set(err, "%s (libvirtd is not running; start it "
 				  "as root or run mstlab as root)", first.msg);
-	if (start_daemon("virtlogd", "/usr/sbin/virtlogd", false, log, err) ||
-	    start_daemon("libvirtd", "/usr/sbin/libvirtd",
-			 virt != PLAN_VIRT_KVM, log, err))
+	lock = lock_starting();
+	rc = start_daemon("virtlogd", "/usr/sbin/virtlogd", false, log, err) ||
+	     start_daemon("libvirtd", "/usr/sbin/libvirtd",
+			  virt != PLAN_VIRT_KVM, log, err);
+	if (lock >= 0)
+		close(lock);
+	if (rc)
 		return -1;
 	for (int i = 0; i < 100; i++) {
 		if (!hv_libvirt_open(h, uri, autodestroy, err))

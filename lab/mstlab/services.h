@@ -32,6 +32,15 @@ int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
 		     enum plan_virt virt, FILE *log, struct errbuf *err);
 
 /*
+ * Whether the daemon comm runs: the process pid_file names is alive, not
+ * a zombie, and of that command name. Not any process of the name:
+ * another "machine" on this one (tests/vm/farhost: a namespace with a
+ * /run of its own) runs its own libvirtd, which this host's clients do
+ * not reach, and which must not stop this host's from being started.
+ */
+bool services_daemon_running(const char *pid_file, const char *comm);
+
+/*
  * Host settings that change what crosses a link: br_netfilter hands
  * untagged frames on our link bridges to iptables. Only noted: mstlab
  * never changes the host's configuration.

@@ -12,12 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lab.h"
 #include "reaper.h"
 #include "registry.h"
 #include "scenario.h"
+#include "services.h"
 #include "child.h"
 #include "unit.h"
 
@@ -1149,4 +1152,58 @@ TEST(templates_are_listed_and_cleared)
 	CHECK(strncmp(out, "no templates in ", 16) == 0);
 	free(out);
 	teardown(&fx);
+}
+
+/* A child of that command name, stopped until killed. */
+static pid_t named_child(const char *comm)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_NAME, comm);
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+TEST(a_daemon_runs_when_its_pid_file_names_it)
+{
+	char dir[] = "/tmp/mstlab-svc-XXXXXX", pid_file[64];
+	pid_t named, other, zombie;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(pid_file, sizeof(pid_file), "%s/svcprobe.pid", dir);
+	named = named_child("svcprobe");
+	other = named_child("svcother");
+	zombie = named_child("svcprobe");
+	CHECK(named > 0 && other > 0 && zombie > 0);
+	usleep(100000);
+	/* No pid file: a process of the name elsewhere is not this host's
+	 * daemon (farhost's libvirtd). */
+	CHECK(!services_daemon_running(pid_file, "svcprobe"));
+	f = fopen(pid_file, "w");
+	fprintf(f, "%d\n", (int)named);
+	fclose(f);
+	CHECK(services_daemon_running(pid_file, "svcprobe"));
+	/* A pid that became another program's. */
+	CHECK(!services_daemon_running(pid_file, "svcother"));
+	kill(zombie, SIGKILL);
+	usleep(100000);
+	f = fopen(pid_file, "w");
+	fprintf(f, "%d\n", (int)zombie);
+	fclose(f);
+	CHECK(!services_daemon_running(pid_file, "svcprobe"));
+	waitpid(zombie, NULL, 0);
+	f = fopen(pid_file, "w");
+	fprintf(f, "garbage\n");
+	fclose(f);
+	CHECK(!services_daemon_running(pid_file, "svcprobe"));
+	kill(named, SIGKILL);
+	kill(other, SIGKILL);
+	waitpid(named, NULL, 0);
+	waitpid(other, NULL, 0);
+	unlink(pid_file);
+	rmdir(dir);
 }

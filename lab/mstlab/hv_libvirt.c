@@ -117,15 +117,56 @@ static int hv_start(void *ctx, const char *xml, unsigned flags,
 	return 0;
 }
 
+/*
+ * The main connection, opened again if it died: a remote URI's is an ssh
+ * that libvirt spawns in mstlab's process group, so the Ctrl-C that
+ * interrupts a lab kills it too, and the teardown that follows must
+ * still reach that host's domains. A reference the caller closes: another
+ * thread may replace the connection meanwhile.
+ */
+static virConnectPtr live_conn(struct hv_libvirt *h)
+{
+	virConnectPtr c;
+
+	pthread_mutex_lock(&h->lock);
+	if (virConnectIsAlive(h->conn) == 0) {
+		c = virConnectOpen(h->uri);
+		if (c) {
+			virConnectClose(h->conn);
+			h->conn = c;
+		}
+	}
+	c = h->conn;
+	virConnectRef(c);
+	pthread_mutex_unlock(&h->lock);
+	return c;
+}
+
 /* NULL without an error when the domain does not exist. */
 static virDomainPtr lookup(struct hv_libvirt *h, const char *name, int *rc,
 			   struct errbuf *err)
 {
-	virDomainPtr dom = virDomainLookupByName(h->conn, name);
+	virConnectPtr c = live_conn(h);
+	virDomainPtr dom = virDomainLookupByName(c, name);
+	virErrorPtr e = dom ? NULL : virSaveLastError();
 
+	/* Its death is seen on its first call after it (which, as every
+	 * call, forgets the last error: saved above). */
+	if (!dom && virConnectIsAlive(c) == 0) {
+		virConnectClose(c);
+		c = live_conn(h);
+		dom = virDomainLookupByName(c, name);
+		virFreeError(e);
+		e = dom ? NULL : virSaveLastError();
+	}
 	*rc = 0;
-	if (!dom && virGetLastErrorCode() != VIR_ERR_NO_DOMAIN)
-		*rc = fail(err, name);
+	if (!dom && (!e || e->code != VIR_ERR_NO_DOMAIN)) {
+		errbuf_set(err, "%s: %s", name, e && e->message ? e->message :
+			   "unknown error");
+		*rc = -1;
+	}
+	virFreeError(e);
+	virConnectClose(c);
 	return dom;
 }
 

@@ -228,7 +228,7 @@ static int undo_phases(struct rec *recs, size_t n, const struct lab_ops *ops,
 		skip[i] = !strcmp(recs[i].kind, "forget") ||
 			  !recs[i].kind[0] || forgotten(recs, n, i);
 	for (int ph = 0; ph < PHASES; ph++) {
-		size_t m = 0, count = 0;
+		size_t m = 0, count = 0, not_done = 0;
 		long long t0 = now_ms();
 
 		for (size_t i = n; i-- > 0;) {
@@ -238,7 +238,6 @@ static int undo_phases(struct rec *recs, size_t n, const struct lab_ops *ops,
 				continue;
 			*j = (struct undo_job){ .r = &recs[i], .all = recs,
 						.n = n, .ops = ops, .log = log };
-			count += strcmp(recs[i].kind, "capture-pid") != 0;
 			/* Links one after the other, in order; the others
 			 * at once. */
 			j->threaded = ph != PHASE_LINKS &&
@@ -252,10 +251,17 @@ static int undo_phases(struct rec *recs, size_t n, const struct lab_ops *ops,
 			if (jobs[k].threaded)
 				pthread_join(jobs[k].thread, NULL);
 			failed += jobs[k].failed;
+			/* A capture's process is its capture's part. */
+			if (strcmp(jobs[k].r->kind, "capture-pid"))
+				*(jobs[k].failed ? &not_done : &count) += 1;
 		}
-		if (count) {
+		/* What was undone, not what was tried: the rest is said
+		 * above, one line each. */
+		if (count || not_done) {
 			fprintf(log, "mstlab: down: %zu ", count);
 			fprintf(log, done[ph], count == 1 ? "" : "s");
+			if (not_done)
+				fprintf(log, ", %zu not", not_done);
 			fprintf(log, " (%.1f s)\n", (now_ms() - t0) / 1000.0);
 		}
 	}

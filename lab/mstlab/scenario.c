@@ -519,7 +519,11 @@ int scenario_run(struct lab *l, const struct topo_scenario *sc, FILE *out,
 		fprintf(out, "%sok %d - %s: %s (%s:%u)\n", rc ? "not " : "",
 			++*tap_index, sc->name, what, l->t->file, st->mark.line);
 		if (rc) {
-			fprintf(out, "# %s\n", err.msg);
+			/* A Ctrl-C cuts what the step was waiting on: that
+			 * is what happened, whatever broke after it. */
+			fprintf(out, "# %s%s\n", lab_interrupted &&
+				strcmp(err.msg, "interrupted") ?
+				"interrupted: " : "", err.msg);
 			events_step_failed(&l->ev, i + 1);
 			return 1;
 		}

@@ -29,6 +29,7 @@ struct fake {
 	char state_path[4200];
 	const char *dead;	/* a domain that never runs */
 	const char *undying;	/* a domain whose destroy fails */
+	bool cut_at_exec;	/* Ctrl-C kills the agent's connection */
 	const char *exec_out;	/* base64 stdout of every guest-exec */
 	bool last_false;	/* the last guest-exec ran "false" */
 	long long now;
@@ -195,7 +196,11 @@ static int hv_agent(void *c, const char *name, const char *cmd, int t,
 	(void)c;
 	(void)name;
 	(void)t;
-	(void)err;
+	if (fk.cut_at_exec && strstr(cmd, "guest-exec\"")) {
+		lab_interrupted = 1;
+		return errbuf_set(err, "%s: End of file while reading data",
+				  name);
+	}
 	if (strstr(cmd, "guest-ping"))
 		snprintf(buf, sizeof(buf), "{\"return\":{}}");
 	else if (strstr(cmd, "guest-exec-status"))
@@ -874,6 +879,25 @@ TEST(scenario_reports_each_step_and_stops_at_a_failure)
 	CHECK_INT(count(ev, " mark cut\n"), 2);
 	CHECK_INT(count(ev, " link-up link1\n"), 1);
 	CHECK_INT(count(ev, " step-failed 5\n"), 1);
+	free(out);
+	teardown(&fx);
+}
+
+TEST(a_step_cut_by_ctrl_c_says_so_first)
+{
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+	int tap = 0;
+
+	CHECK(setup(&fx) == 0);
+	fk.cut_at_exec = true;
+	CHECK_INT(scenario_run(&fx.l, &fx.t->scenarios[0], o, &tap), 1);
+	fclose(o);
+	lab_interrupted = 0;
+	CHECK(strstr(out, "# interrupted: mstlab-unit-h2: End of file while "
+		      "reading data\n") != NULL);
 	free(out);
 	teardown(&fx);
 }

@@ -708,6 +708,7 @@ TEST(random_bytes_never_crash_or_hang)
 
 /* ---- this host's side (remote.h) ---- */
 
+#include "mirror.h"
 #include "remote.h"
 
 TEST(the_ssh_command_line_comes_from_the_uri)
@@ -1033,6 +1034,58 @@ TEST(a_growing_file_is_read_in_parts_and_mirrored_once)
 		remote_stop(&rc[i]);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	(void)!system(path);
+}
+
+/*
+ * A lab's mirror (mirror.h) over a session it is given: what the far
+ * capture holds is here when mirror_start returns, what it gains comes
+ * within a pass, and the last pass of mirror_stop takes the rest.
+ */
+TEST(a_mirror_keeps_a_far_capture_here_as_it_grows)
+{
+	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+	char prog[256], far[256], local[256], path[256];
+	char *argv[] = { prog, "agent", "--results", NULL, NULL };
+	struct remote *rcs[TOPO_MAX_HOSTS] = { 0 }, rc;
+	struct mirror *m = calloc(1, sizeof(*m));
+	struct errbuf err;
+	struct stat sb;
+	struct fix f;
+
+	snprintf(prog, sizeof(prog), "%s/bin/mstlab", build);
+	if (access(prog, X_OK))
+		SKIP("no build/bin/mstlab (make progs)");
+	CHECK_INT(fix_init(&f), 0);
+	argv[3] = f.dir;
+	memset(&rc, 0, sizeof(rc));
+	CHECK_INT(remote_start(&rc, "far", argv, NULL, &err), 0);
+	CHECK_INT(remote_open_run(&rc, SPLIT, strlen(SPLIT), RUN, false,
+				  &err), 0);
+	/* link3 (sw3-sw4) is captured on far only. */
+	CHECK(mirror_needed(f.t, f.p));
+	snprintf(far, sizeof(far), "%s/" RUN "/%s", f.dir, f.p->links[2].pcap);
+	snprintf(local, sizeof(local), "%s/local/%s", f.dir,
+		 f.p->links[2].pcap);
+	snprintf(path, sizeof(path), "%s/local", f.dir);
+	CHECK_INT(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/local/pcap", f.dir);
+	CHECK_INT(mkdir(path, 0755), 0);
+	grow(far, 5000);
+	rcs[1] = &rc;
+	snprintf(path, sizeof(path), "%s/local", f.dir);
+	CHECK_INT(mirror_start(m, f.t, f.p, path, rcs, stderr, &err), 0);
+	CHECK(same_file(far, local));
+	grow(far, 3000);
+	for (int i = 0; i < 40 && (stat(local, &sb) || sb.st_size < 8000); i++)
+		usleep(50000);
+	CHECK(same_file(far, local));
+	grow(far, 100);
+	mirror_stop(m);
+	CHECK(same_file(far, local));
+	CHECK_INT(m->bytes, 8100);
+	remote_stop(&rc);
+	free(m);
+	fix_fini(&f);
 }
 
 TEST(an_agent_that_dies_is_reported_not_waited_for)

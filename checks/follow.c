@@ -14,7 +14,7 @@
 int follow_init(struct follow *wf, const struct topo *t, const struct plan *p,
 		const char *run_dir)
 {
-	*wf = (struct follow){ .n = 1 + t->n_links };
+	*wf = (struct follow){ .n = 1 + t->n_links, .lag = FOLLOW_LAG_NS };
 	wf->src = calloc(wf->n, sizeof(*wf->src));
 	if (!wf->src)
 		return -1;
@@ -23,13 +23,19 @@ int follow_init(struct follow *wf, const struct topo *t, const struct plan *p,
 
 		s->fd = -1;
 		s->link = (int)i - 1;
-		if (i == 0)
+		if (i == 0) {
 			snprintf(s->path, sizeof(s->path), "%s/events",
 				 run_dir);
-		else
-			snprintf(s->path, sizeof(s->path), "%s/%s", run_dir,
-				 p->links[i - 1].pcap);
+			continue;
+		}
+		snprintf(s->path, sizeof(s->path), "%s/%s", run_dir,
+			 p->links[i - 1].pcap);
+		if (p->links[i - 1].capture_host != TOPO_LOCAL_HOST) {
+			wf->lag = FOLLOW_LAG_NS + FOLLOW_FAR_LAG_NS;
+			s->host = t->hosts[p->links[i - 1].capture_host].name;
+		}
 	}
+	snprintf(wf->clock_path, sizeof(wf->clock_path), "%s/clock", run_dir);
 	return 0;
 }
 
@@ -48,8 +54,25 @@ void follow_close(struct follow *wf)
 	wf->n = 0;
 }
 
+/* The clock of s's host, from the run's clock file (written before
+ * any capture starts); without it, its frames stay on its clock, as
+ * the verdicts then leave them. */
+static void far_clock(const struct follow *fw, struct follow_source *s)
+{
+	char text[4096];
+	size_t n;
+	FILE *f = fopen(fw->clock_path, "re");
+
+	if (!f)
+		return;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = 0;
+	s->far_clock = !clock_parse(text, s->host, &s->clock);
+}
+
 /* tcpdump creates the file, then writes its header: wait for both. */
-static bool capture_open(struct follow_source *s)
+static bool capture_open(const struct follow *fw, struct follow_source *s)
 {
 	char perr[PCAP_ERRBUF_SIZE] = "";
 	struct stat st;
@@ -75,6 +98,8 @@ static bool capture_open(struct follow_source *s)
 		errbuf_set(&s->err, "%s: not an Ethernet capture", s->path);
 		return false;
 	}
+	if (s->host)
+		far_clock(fw, s);
 	return true;
 }
 
@@ -91,7 +116,7 @@ static bool capture_peek(const struct follow *fw, struct follow_source *s)
 	struct pcap_pkthdr *h;
 	const u_char *data;
 
-	if (!s->pc && !capture_open(s))
+	if (!s->pc && !capture_open(fw, s))
 		return false;
 	if (s->err.msg[0])
 		return false;
@@ -110,6 +135,8 @@ static bool capture_peek(const struct follow *fw, struct follow_source *s)
 		s->frames++;
 		s->seen = (int64_t)h->ts.tv_sec * 1000000000LL +
 			  h->ts.tv_usec;
+		if (s->far_clock)
+			s->seen = clock_map_to_local(&s->clock, s->seen);
 		if (!wanted(fw, data, h->caplen, &s->bpdu))
 			continue;
 		s->frame_no = s->frames;
@@ -225,6 +252,11 @@ int64_t follow_next(struct follow *wf)
 	const struct follow_source *next = oldest(wf);
 
 	return next ? next->ns : INT64_MAX;
+}
+
+int64_t follow_lag(const struct follow *wf)
+{
+	return wf->lag;
 }
 
 int follow_inotify(const char *run_dir)

@@ -32,6 +32,7 @@
 #include <stdio.h>
 
 #include "bpdu.h"
+#include "clock_sync.h"
 #include "errbuf.h"
 #include "events.h"
 #include "trees.h"
@@ -40,10 +41,20 @@
  * takes to write a frame (a few ms, 16 at most in the VM test) or mstlab
  * to fail or restore a link (tens of ms), short enough for a screen. */
 #define FOLLOW_LAG_NS (200 * 1000000LL)
+/* A capture made on another host reaches this run folder by a mirror's
+ * passes (lab/mstlab/mirror.h, every 0.5 s): a run that has one is
+ * merged that much further behind the clock, and its frames are put on
+ * this host's timeline with the clock file's start measurement (the
+ * verdicts interpolate to the end one: within its error bound). */
+#define FOLLOW_FAR_LAG_NS (1000 * 1000000LL)
 
 struct follow_source {
 	char path[PATH_MAX];
 	int link;		/* link position; -1: the event log */
+	/* A capture of another host: its name, its clock. */
+	const char *host;
+	bool far_clock;
+	struct clock_map clock;
 	/* A capture: libpcap over a FILE we can rewind. */
 	FILE *f;
 	pcap_t *pc;
@@ -67,6 +78,8 @@ struct follow_source {
 struct follow {
 	size_t n;
 	struct follow_source *src;
+	char clock_path[PATH_MAX];	/* the run's clock file */
+	int64_t lag;			/* follow_lag */
 	/* Other frames than BPDUs, when set: those keep() takes are merged
 	 * in time order too and given to frame() (mstlab serve's probe
 	 * frames), after the engine has had every earlier item. */
@@ -100,6 +113,11 @@ int64_t follow_next(struct follow *fw);
  * grows or appears (to wait on, between pumps), or -1: then poll on a
  * timer. */
 int follow_inotify(const char *run_dir);
+
+/* How far behind the clock the run is merged (the horizon's lag):
+ * FOLLOW_LAG_NS, plus FOLLOW_FAR_LAG_NS when a capture is another
+ * host's. */
+int64_t follow_lag(const struct follow *fw);
 
 /* The first source that cannot be read (not Ethernet, …), or NULL. */
 const char *follow_error(const struct follow *fw);

@@ -166,7 +166,7 @@ static long long exec_start(const struct lab_ops *ops, const char *domain,
 }
 
 /* What of host_path is new since *at, to out. */
-static void drain(const char *host_path, long *at, FILE *out)
+static void drain_local(const char *host_path, long *at, FILE *out)
 {
 	FILE *f = fopen(host_path, "re");
 	char buf[4096];
@@ -180,7 +180,28 @@ static void drain(const char *host_path, long *at, FILE *out)
 			*at += (long)n;
 		}
 	fclose(f);
-	fflush(out);
+}
+
+/* What both files hold beyond at[], to s->out and s->err: 0, or -1
+ * with err (another host's share out of reach). */
+static int drain(const struct agent_stream *s, long at[2], struct errbuf *err)
+{
+	FILE *to[2] = { s->out, s->err };
+	const char *path[2] = { s->host_out, s->host_err };
+
+	for (int i = 0; i < 2; i++) {
+		long n = 0;
+
+		if (s->read_at)
+			n = s->read_at(s->read_ctx, i, at[i], to[i], err);
+		else
+			drain_local(path[i], &at[i], to[i]);
+		if (n < 0)
+			return -1;
+		at[i] += n;
+		fflush(to[i]);
+	}
+	return 0;
 }
 
 int agent_exec(const struct lab_ops *ops, const char *domain,
@@ -189,7 +210,7 @@ int agent_exec(const struct lab_ops *ops, const char *domain,
 	       struct errbuf *err)
 {
 	long long pid, deadline;
-	long at_out = 0, at_err = 0;
+	long at[2] = { 0, 0 };
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -206,15 +227,13 @@ int agent_exec(const struct lab_ops *ops, const char *domain,
 				   "after %u ms", domain, argv[0], timeout_ms);
 			return -1;
 		}
-		if (s) {
-			drain(s->host_out, &at_out, s->out);
-			drain(s->host_err, &at_err, s->err);
-		}
+		if (s && drain(s, at, err))
+			return -1;
 		ops->sleep_ms(ops->clock_ctx, POLL_MS);
 	}
-	if (s) {
-		drain(s->host_out, &at_out, s->out);
-		drain(s->host_err, &at_err, s->err);
+	if (rc > 0 && s && drain(s, at, err)) {
+		exec_result_free(res);
+		return -1;
 	}
 	return rc < 0 ? -1 : 0;
 }

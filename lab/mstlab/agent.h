@@ -27,11 +27,19 @@ int agent_ping(const struct lab_ops *ops, const char *domain,
  * to two files of the lab share (guest_out, guest_err), which the host
  * reads (host_out, host_err) while it runs and copies to out and err.
  * input_b64: what its stdin reads, base64 (NULL: nothing).
+ *
+ * The share of a node of another host is there: read_at, when set,
+ * reads it instead, the bytes of file i (0 its stdout, 1 its stderr)
+ * from offset at to f; the number copied (0: none yet, the file absent
+ * too), or -1 with err when they cannot be had.
  */
 struct agent_stream {
 	const char *guest_out, *guest_err, *host_out, *host_err;
 	const char *input_b64;
 	FILE *out, *err;
+	long (*read_at)(void *ctx, int i, long at, FILE *f,
+			struct errbuf *err);
+	void *read_ctx;
 };
 
 /*

@@ -8,6 +8,7 @@
 
 #include "cmd_checks.h"
 #include "guardian.h"
+#include "mirror.h"
 #include "paths.h"
 #include "registry.h"
 #include "runtime.h"
@@ -164,6 +165,22 @@ static bool has_scenario(const struct topo *t, const char *name)
 	return false;
 }
 
+/* While the scenarios run, the captures of other hosts are copied here
+ * as they grow, over the lab's own sessions: watch and serve see them. */
+static void mirror_far(struct lab *l, struct mirror *m)
+{
+	struct remote *rc[TOPO_MAX_HOSTS] = { 0 };
+	struct errbuf e;
+
+	if (!mirror_needed(l->t, l->p))
+		return;
+	for (size_t h = 1; h < TOPO_MAX_HOSTS; h++)
+		rc[h] = l->hops[h] ? l->hops[h]->remote : NULL;
+	if (mirror_start(m, l->t, l->p, l->run_dir, rc, l->log, &e))
+		fprintf(l->log, "mstlab: %s: other hosts' captures come at "
+			"teardown\n", e.msg);
+}
+
 static const char run_usage[] =
 	"run TOPO.yaml [-s SCENARIO] [--keep] [--boot cold|template]\n"
 	"                  [--virt auto|qemu|kvm]";
@@ -176,6 +193,7 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 	int tap = 0, failed = 0, ran = 0;
 	struct result_counts checks = { 0 };
 	struct step_counts steps;
+	struct mirror mir = { .wake = { -1, -1 } };
 
 	if (rc)
 		goto out;
@@ -202,6 +220,7 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 		failed = 1;
 	} else {
 		fprintf(out, "ok %d - lab %s comes up\n", ++tap, rt.t->name);
+		mirror_far(&l, &mir);
 		for (size_t i = 0; i < rt.t->n_scenarios && !lab_interrupted;
 		     i++) {
 			const struct topo_scenario *sc = &rt.t->scenarios[i];
@@ -211,6 +230,7 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 			ran++;
 			failed += scenario_run(&l, sc, out, &tap);
 		}
+		mirror_stop(&mir);
 		if (lab_interrupted) {
 			fprintf(out, "not ok %d - interrupted\n", ++tap);
 			failed++;

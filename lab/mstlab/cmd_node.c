@@ -15,6 +15,7 @@
 
 #include "print.h"
 #include "lab_hosts.h"
+#include "remote.h"
 #include "runtime.h"
 
 /* Parses, connects and attaches to the lab's current run. */
@@ -154,10 +155,58 @@ static char *stdin_b64(const struct runtime *rt)
 	return b64;
 }
 
+/* A node of another host: its share's two files there, through its
+ * agent (struct agent_stream's read_at). */
+struct far_share {
+	struct remote *rc;
+	char rel[2][TOPO_NODE_NAME_MAX + 48];
+};
+
+#define FAR_READ_MAX 65536
+
+static long far_read(void *ctx, int i, long at, FILE *f, struct errbuf *err)
+{
+	struct far_share *fs = ctx;
+	long got = 0;
+
+	for (;;) {
+		char *data;
+		size_t len = 0;
+
+		if (remote_get_at(fs->rc, fs->rel[i], (uint64_t)(at + got),
+				  FAR_READ_MAX, &data, &len, err))
+			/* Not written yet (absent) is nothing yet; a lost
+			 * agent is the end. */
+			return fs->rc->broken ? -1 : got;
+		fwrite(data, 1, len, f);
+		free(data);
+		got += (long)len;
+		if (len < FAR_READ_MAX)
+			return got;
+	}
+}
+
+/* What exec leaves in the share: removed here, or there (fs). */
+static void exec_files_remove(char host[2][PATH_MAX + 64],
+			      const struct far_share *fs)
+{
+	for (int i = 0; i < 2; i++) {
+		const char *w[] = { "unlink", fs ? fs->rel[i] : "" };
+		struct remote_msg ans;
+		struct errbuf e;
+
+		if (!fs)
+			unlink(host[i]);
+		else if (fs->rc)
+			remote_call(fs->rc, w, 2, NULL, 0, &ans, &e);
+	}
+}
+
 /*
  * The command's stdout and stderr as they come, each to its own stream:
  * the guest writes them to two files of its share, read here while it
- * runs. stdin goes with it (-n: not).
+ * runs (through the agent of its host, for a node of another host).
+ * stdin goes with it (-n: not).
  */
 int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 {
@@ -166,6 +215,8 @@ int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 	struct exec_result res;
 	struct agent_stream s = { .out = out, .err = err };
 	char host[2][PATH_MAX + 64], guest[2][128], *input = NULL;
+	const struct lab_ops *ops;
+	struct far_share fs = { 0 };
 	const char *name;
 	struct errbuf e;
 	bool far;
@@ -192,20 +243,22 @@ int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 	s.host_err = host[1];
 	s.input_b64 = input[0] ? input : NULL;
 	rt.args[rt.nargs] = NULL;
-	/* A node of another host: its share is there, so its output comes
-	 * whole at the end (and stdin does not go). */
+	ops = lab_node_ops(&l, (size_t)node, &e);
 	far = rt.t->nodes[node].host != TOPO_LOCAL_HOST;
-	if (!lab_node_ops(&l, (size_t)node, &e) ||
-	    agent_exec(lab_node_ops(&l, (size_t)node, &e),
-		       l.p->nodes[node].domain, rt.args + 1,
-		       rt.timeout_ms ? rt.timeout_ms : 60000, far ? NULL : &s,
-		       &res, &e)) {
+	if (ops && far) {
+		fs.rc = ops->remote;
+		for (int i = 0; i < 2; i++)
+			snprintf(fs.rel[i], sizeof(fs.rel[i]),
+				 "share/%s/exec-%d.%s", name, (int)getpid(),
+				 i ? "err" : "out");
+		s.read_at = far_read;
+		s.read_ctx = &fs;
+	}
+	if (!ops || agent_exec(ops, l.p->nodes[node].domain, rt.args + 1,
+			       rt.timeout_ms ? rt.timeout_ms : 60000, &s,
+			       &res, &e)) {
 		fprintf(err, "mstlab: %s: %s\n", rt.args[0], e.msg);
 	} else {
-		if (far) {
-			fwrite(res.out, 1, res.out_len, out);
-			fwrite(res.err, 1, res.err_len, err);
-		}
 		if (res.exit_code < 0)
 			fprintf(err, "mstlab: %s: '%s' was killed (a signal, or "
 				"its --timeout of %u ms)\n", rt.args[0],
@@ -214,8 +267,7 @@ int cmd_exec(int argc, char **argv, FILE *out, FILE *err)
 		rc = res.exit_code < 0 ? 1 : res.exit_code;
 		exec_result_free(&res);
 	}
-	unlink(host[0]);
-	unlink(host[1]);
+	exec_files_remove(host, far ? &fs : NULL);
 out:
 	free(input);
 	lab_fini(&l);
@@ -289,6 +341,7 @@ int cmd_shell(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct runtime rt;
 	struct lab l = { 0 };
+	const struct lab_ops *ops;
 	struct errbuf e;
 	int node, rc = attach_node(&rt, &l, argc, argv, out, err,
 				   "shell TOPO.yaml|LAB NODE", 1, &node);
@@ -302,8 +355,10 @@ int cmd_shell(int argc, char **argv, FILE *out, FILE *err)
 	fprintf(err, "mstlab: %s's console; Ctrl-] ends\r\n",
 		rt.t->nodes[node].name);
 	fflush(out);
-	if (console_attach(&rt.hv, l.p->nodes[node].domain, 0, fileno(out),
-			   &e)) {
+	/* A node of another host: its console through libvirt there. */
+	ops = lab_node_ops(&l, (size_t)node, &e);
+	if (!ops || console_attach(ops->hv_ctx, l.p->nodes[node].domain, 0,
+				   fileno(out), &e)) {
 		fprintf(err, "mstlab shell: %s\n", e.msg);
 		goto out;
 	}
@@ -316,11 +371,31 @@ out:
 	return rc;
 }
 
+/* The console log of a node of another host, there (its run folder's
+ * copy comes at teardown): 0, or -1 with err. */
+static int far_console(struct lab *l, int node, FILE *out, struct errbuf *err)
+{
+	const struct lab_ops *o = lab_node_ops(l, (size_t)node, err);
+	char rel[TOPO_NODE_NAME_MAX + 16], *text;
+	size_t len = 0;
+
+	if (!o)
+		return -1;
+	snprintf(rel, sizeof(rel), "console/%s.log",
+		 l->t->nodes[node].name);
+	if (remote_get(o->remote, rel, REMOTE_DATA_MAX, &text, &len, err))
+		return -1;
+	fwrite(text, 1, len, out);
+	free(text);
+	return 0;
+}
+
 int cmd_console(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct runtime rt;
 	struct lab l = { 0 };
 	char path[PATH_MAX + 64], buf[4096];
+	struct errbuf e;
 	size_t n;
 	FILE *f;
 	int node, rc = attach_node(&rt, &l, argc, argv, out, err,
@@ -332,13 +407,22 @@ int cmd_console(int argc, char **argv, FILE *out, FILE *err)
 	snprintf(path, sizeof(path), "%s/console/%s.log", l.run_dir,
 		 rt.t->nodes[node].name);
 	f = fopen(path, "re");
-	if (!f) {
+	if (!f && rt.t->nodes[node].host != TOPO_LOCAL_HOST) {
+		if (far_console(&l, node, out, &e)) {
+			fprintf(err, "mstlab: %s\n", e.msg);
+			goto out;
+		}
+		snprintf(path, sizeof(path), "console/%s.log on host %s",
+			 rt.t->nodes[node].name,
+			 rt.t->hosts[rt.t->nodes[node].host].name);
+	} else if (!f) {
 		fprintf(err, "mstlab: no console log %s\n", path);
 		goto out;
+	} else {
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, out);
+		fclose(f);
 	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(f);
 	fprintf(err, "mstlab: that was %s; an interactive shell: mstlab "
 		"shell %s %s\n", path, rt.t->name, rt.t->nodes[node].name);
 	rc = 0;

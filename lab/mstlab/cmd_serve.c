@@ -19,6 +19,7 @@
 
 #include "lab.h"
 #include "opts.h"
+#include "mirror.h"
 #include "run_ref.h"
 #include "runtime.h"
 #include "serve_http.h"
@@ -52,6 +53,7 @@ struct serve_run {
 	bool attached;		/* rt and lab below are in use */
 	struct runtime rt;	/* libvirt, for control */
 	struct lab lab;
+	struct mirror mir;	/* other hosts' captures, copied here */
 	bool dirty[TOPO_MAX_TREES];	/* changed since its last state */
 	unsigned long flows_sent;	/* flows.version then */
 	char token[SERVE_TOKEN_MAX + 1];
@@ -227,7 +229,7 @@ static bool on_stream(void *ctx, struct serve_client *c,
 		      struct serve_reply *r)
 {
 	struct serve_run *s = ctx;
-	int64_t now = lab_now(s, events_now() - FOLLOW_LAG_NS);
+	int64_t now = lab_now(s, events_now() - follow_lag(&s->m.fw));
 	char hello[128];
 
 	if (s->m.replay) {
@@ -326,6 +328,7 @@ static void lab_gone(struct serve_run *s)
 
 	s->up = false;
 	s->control = false;
+	mirror_stop(&s->mir);
 	pump(s, INT64_MAX);
 	flush_states(s, s->m.live.now_ns);
 	send_flows(s, NULL, s->m.live.now_ns);
@@ -348,7 +351,7 @@ static void loop(struct serve_run *s)
 		/* An item held back is due once the lag has passed. */
 		due = s->up ? follow_next(&s->m.fw) : INT64_MAX;
 		if (due != INT64_MAX) {
-			due = (due + FOLLOW_LAG_NS - now) / 1000000 + 1;
+			due = (due + follow_lag(&s->m.fw) - now) / 1000000 + 1;
 			if (due < wait)
 				wait = due > 0 ? (int)due : 0;
 		}
@@ -359,7 +362,7 @@ static void loop(struct serve_run *s)
 		if (s->m.replay)
 			continue;
 		now = events_now();
-		h = now - FOLLOW_LAG_NS;
+		h = now - follow_lag(&s->m.fw);
 		if (s->up) {
 			pump(s, h);
 			flush_states(s, h);
@@ -458,6 +461,7 @@ int cmd_serve(int argc, char **argv, FILE *out, FILE *err)
 		return 1;
 	s->out = out;
 	s->err = err;
+	s->mir.wake[0] = s->mir.wake[1] = -1;
 	if (parse_opts(&s->o, argc, argv, why, sizeof(why))) {
 		fprintf(err, "mstlab serve: %s\nusage: mstlab %s\n", why,
 			serve_usage);
@@ -476,10 +480,15 @@ int cmd_serve(int argc, char **argv, FILE *out, FILE *err)
 			goto done;
 		s->control = true;
 	}
+	/* What its other hosts capture, copied here as it grows. */
+	if (s->up && mirror_needed(s->ref.t, s->m.p) &&
+	    mirror_start(&s->mir, s->ref.t, s->m.p, s->ref.run_dir, NULL,
+			 err, &e))
+		fprintf(err, "mstlab serve: %s\n", e.msg);
 	if (s->up) {
 		s->m.on_change = on_change;
 		s->m.on_change_ctx = s;
-		pump(s, events_now() - FOLLOW_LAG_NS);
+		pump(s, events_now() - follow_lag(&s->m.fw));
 		memset(s->dirty, 0, sizeof(s->dirty));
 	}
 	rc = start(s);
@@ -491,6 +500,7 @@ int cmd_serve(int argc, char **argv, FILE *out, FILE *err)
 	loop(s);
 	rc = 0;
 done:
+	mirror_stop(&s->mir);
 	serve_http_stop(s->h);
 	serve_model_close(&s->m);
 	if (s->attached) {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "lab.h"
+#include "mirror.h"
 #include "opts.h"
 #include "run_ref.h"
 #include "runtime.h"
@@ -46,6 +47,7 @@ struct watch_run {
 	struct plan *p;
 	struct trees tr;
 	struct follow wf;
+	struct mirror mir;	/* other hosts' captures, copied here */
 	struct watch_log log;
 	FILE *out, *err;
 	bool tty;
@@ -137,6 +139,15 @@ static int find_run(struct watch_run *w)
 		fprintf(w->err, "mstlab: out of memory\n");
 		return 1;
 	}
+	/* A lab that is up: what its other hosts capture is copied here
+	 * as it grows (at teardown it is fetched whole). */
+	if (w->ref.live && mirror_needed(w->ref.t, w->p)) {
+		struct errbuf e;
+
+		if (mirror_start(&w->mir, w->ref.t, w->p, w->ref.run_dir, NULL,
+				 w->err, &e))
+			fprintf(w->err, "mstlab: %s\n", e.msg);
+	}
 	return 0;
 }
 
@@ -171,7 +182,7 @@ static void on_event(void *ctx, const struct trees_change *e)
  * a little (follow.h), a finished one is all there. */
 static int64_t horizon(const struct watch_run *w)
 {
-	return w->following ? realtime_ns() - FOLLOW_LAG_NS : INT64_MAX;
+	return w->following ? realtime_ns() - follow_lag(&w->wf) : INT64_MAX;
 }
 
 /* Into the engine, what the files hold up to h; with --count item by
@@ -273,6 +284,7 @@ static int follow(struct watch_run *w)
 			last_check = now;
 			if (!run_ref_still_up(&w->ref)) {
 				why = "the lab went down";
+				mirror_stop(&w->mir);
 				pump(w, INT64_MAX);	/* its last words */
 				break;
 			}
@@ -289,7 +301,7 @@ static int follow(struct watch_run *w)
 		/* An item held back is due once the lag has passed. */
 		due = follow_next(&w->wf);
 		if (due != INT64_MAX) {
-			due = (due + FOLLOW_LAG_NS - now) / 1000000 + 1;
+			due = (due + follow_lag(&w->wf) - now) / 1000000 + 1;
 			if (due < wait_ms)
 				wait_ms = due > 0 ? (long)due : 0;
 		}
@@ -315,6 +327,7 @@ static int follow(struct watch_run *w)
 
 static void run_free(struct watch_run *w)
 {
+	mirror_stop(&w->mir);
 	follow_close(&w->wf);
 	trees_free(&w->tr);
 	plan_free(w->p);
@@ -334,6 +347,7 @@ int cmd_watch(int argc, char **argv, FILE *out, FILE *err)
 		return 1;
 	w->out = out;
 	w->err = err;
+	w->mir.wake[0] = w->mir.wake[1] = -1;
 	if (parse_opts(&w->o, argc, argv)) {
 		fprintf(err, "usage: mstlab %s\n", watch_usage);
 		free(w);

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -69,13 +70,14 @@ static int open_part(const char *run_dir, struct remote *rc, bool attach,
 	return rc2;
 }
 
-const struct lab_ops *lab_host_ops(struct lab *l, unsigned h,
-				   struct errbuf *err)
+/* A link's two ends are set in two threads: a host is opened once. */
+static pthread_mutex_t hops_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const struct lab_ops *host_ops(struct lab *l, unsigned h,
+				      struct errbuf *err)
 {
 	const struct lab_ops *o;
 
-	if (h == TOPO_LOCAL_HOST)
-		return l->ops;
 	if (l->hops[h])
 		return l->hops[h];
 	if (!l->ops->host) {
@@ -92,6 +94,19 @@ const struct lab_ops *lab_host_ops(struct lab *l, unsigned h,
 	l->hpp[h] = l->pp;
 	l->hpp[h].run_dir = o->remote->run_dir;
 	l->hops[h] = o;
+	return o;
+}
+
+const struct lab_ops *lab_host_ops(struct lab *l, unsigned h,
+				   struct errbuf *err)
+{
+	const struct lab_ops *o;
+
+	if (h == TOPO_LOCAL_HOST)
+		return l->ops;
+	pthread_mutex_lock(&hops_lock);
+	o = host_ops(l, h, err);
+	pthread_mutex_unlock(&hops_lock);
 	return o;
 }
 

@@ -11,7 +11,7 @@ mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/chan.c \
 	lab/mstlab/console.c \
 	lab/mstlab/guardian.c \
 	lab/mstlab/hostnet.c lab/mstlab/hosts.c lab/mstlab/hv_libvirt.c lab/mstlab/lab.c \
-	lab/mstlab/lab_hosts.c \
+	lab/mstlab/lab_hosts.c lab/mstlab/mirror.c \
 	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/remote.c lab/mstlab/remote_agent.c \
 	lab/mstlab/remote_proto.c lab/mstlab/run_ref.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \

@@ -2,10 +2,12 @@
 #include "remote.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -314,7 +316,8 @@ static int parents(const char *dir, const char *path, struct errbuf *err)
 	return 0;
 }
 
-/* One file fetched (get), under the lock: its bytes follow ok LEN. */
+/* One file fetched (get), under the lock: its bytes follow ok LEN. A
+ * capture only grows: what a mirror of it has is completed. */
 static int fetch_one(struct remote *rc, const char *dir, const char *rel,
 		     struct errbuf *err)
 {
@@ -327,6 +330,11 @@ static int fetch_one(struct remote *rc, const char *dir, const char *rel,
 	int rc2 = 0;
 
 	err->msg[0] = 0;
+	if (!strncmp(rel, "pcap/", 5)) {
+		local_path(rc, dir, rel, path, sizeof(path));
+		return parents(dir, path, err) ||
+		       remote_mirror(rc, rel, path, err) < 0 ? -1 : 0;
+	}
 	if (build_line(get, 2, line, &len, err))
 		return -1;
 	pthread_mutex_lock(&rc->lock);
@@ -365,10 +373,10 @@ static int fetch_one(struct remote *rc, const char *dir, const char *rel,
 	return f ? rc2 : -1;
 }
 
-int remote_get(struct remote *rc, const char *rel, size_t max, char **data,
-	       size_t *len, struct errbuf *err)
+/* get with words (PATH, or PATH OFFSET MAX): the bytes in *data. */
+static int get_words(struct remote *rc, const char *const get[], size_t nw,
+		     size_t max, char **data, size_t *len, struct errbuf *err)
 {
-	const char *get[] = { "get", rel };
 	char line[REMOTE_LINE_MAX + 1];
 	struct remote_msg ans;
 	struct errbuf why;
@@ -377,7 +385,7 @@ int remote_get(struct remote *rc, const char *rel, size_t max, char **data,
 	int rc2 = 0;
 
 	*data = NULL;
-	if (build_line(get, 2, line, &k, err))
+	if (build_line(get, nw, line, &k, err))
 		return -1;
 	pthread_mutex_lock(&rc->lock);
 	if (call_locked(rc, line, k, NULL, 0, &ans, err)) {
@@ -387,15 +395,15 @@ int remote_get(struct remote *rc, const char *rel, size_t max, char **data,
 	if (ans.n != 2 || remote_number(ans.word[1], REMOTE_DATA_MAX, &n)) {
 		broken(rc);
 		rc2 = errbuf_set(err, "host %s: get %s: no length", rc->host,
-				 rel);
+				 get[1]);
 	} else if (n > max || !(*data = malloc((size_t)n + 1))) {
 		/* Too big to hold: the stream is lost with it. */
 		broken(rc);
 		rc2 = errbuf_set(err, "host %s: %s is larger than %zu bytes",
-				 rc->host, rel, max);
+				 rc->host, get[1], max);
 	} else if (remote_read_bytes(&rc->r, *data, (size_t)n, &why)) {
 		broken(rc);
-		rc2 = errbuf_set(err, "host %s: get %s: %s", rc->host, rel,
+		rc2 = errbuf_set(err, "host %s: get %s: %s", rc->host, get[1],
 				 why.msg);
 	} else {
 		(*data)[n] = 0;
@@ -407,6 +415,70 @@ int remote_get(struct remote *rc, const char *rel, size_t max, char **data,
 		*data = NULL;
 	}
 	return rc2;
+}
+
+int remote_get(struct remote *rc, const char *rel, size_t max, char **data,
+	       size_t *len, struct errbuf *err)
+{
+	const char *get[] = { "get", rel };
+
+	return get_words(rc, get, 2, max, data, len, err);
+}
+
+int remote_get_at(struct remote *rc, const char *rel, uint64_t off,
+		  size_t max, char **data, size_t *len, struct errbuf *err)
+{
+	char o[24], m[24];
+	const char *get[] = { "get", rel, o, m };
+
+	snprintf(o, sizeof(o), "%" PRIu64, off);
+	snprintf(m, sizeof(m), "%zu", max);
+	return get_words(rc, get, 4, max, data, len, err);
+}
+
+/* What a mirror asks for at once. */
+#define MIRROR_CHUNK (1u << 20)
+
+long long remote_mirror(struct remote *rc, const char *rel,
+			const char *local, struct errbuf *err)
+{
+	long long added = 0;
+	struct stat sb;
+	int fd = open(local, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+		      O_NOFOLLOW, 0644);
+
+	if (fd < 0)
+		return errbuf_set(err, "cannot write %s: %s", local,
+				  strerror(errno));
+	/* Another mirror of the same file waits: what is here is what
+	 * was had, whoever fetched it. */
+	if (flock(fd, LOCK_EX) || fstat(fd, &sb)) {
+		close(fd);
+		return errbuf_set(err, "cannot lock %s: %s", local,
+				  strerror(errno));
+	}
+	for (;;) {
+		char *data;
+		size_t len = 0;
+
+		if (remote_get_at(rc, rel, (uint64_t)sb.st_size + added,
+				  MIRROR_CHUNK, &data, &len, err)) {
+			added = -1;
+			break;
+		}
+		if (len && remote_write_all(fd, data, len)) {
+			free(data);
+			added = errbuf_set(err, "cannot write %s: %s", local,
+					   strerror(errno));
+			break;
+		}
+		free(data);
+		added += (long long)len;
+		if (len < MIRROR_CHUNK)
+			break;
+	}
+	close(fd);	/* the lock with it */
+	return added;
 }
 
 int remote_fetch(struct remote *rc, const char *local_dir,

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -74,8 +75,20 @@ int remote_clock(struct remote *rc, unsigned n, struct clock_est *e,
  * *data (malloc'd), at most max bytes. 0, or -1 with err (absent too). */
 int remote_get(struct remote *rc, const char *rel, size_t max, char **data,
 	       size_t *len, struct errbuf *err);
+/* At most max bytes of it from off (none past its end): 0, or -1. */
+int remote_get_at(struct remote *rc, const char *rel, uint64_t off,
+		  size_t max, char **data, size_t *len, struct errbuf *err);
+/*
+ * A file of its run folder that only grows (a capture) mirrored into
+ * local: its bytes beyond local's size appended, under an exclusive
+ * flock of local, so that mirrors at once neither repeat nor skip a
+ * byte. The number appended, or -1 with err (absent there too).
+ */
+long long remote_mirror(struct remote *rc, const char *rel,
+			const char *local, struct errbuf *err);
 /* Every file of its run folder into local_dir: captures, consoles and
- * shares in place, the rest under hosts/HOST/. The number fetched, or
+ * shares in place (captures completed: remote_mirror), the rest under
+ * hosts/HOST/. The number fetched, or
  * -1 with err. */
 int remote_fetch(struct remote *rc, const char *local_dir,
 		 struct errbuf *err);

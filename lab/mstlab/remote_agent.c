@@ -613,8 +613,11 @@ static int open_beneath(const char *dir, const char *rel)
 	return fd;
 }
 
+/* get PATH [OFFSET MAX]: the file, or at most MAX of its bytes from
+ * OFFSET (none past its end): a file that grows is read in parts. */
 static int v_get(struct remote_agent *a, const struct remote_msg *m, int out)
 {
+	uint64_t off = 0, max = REMOTE_DATA_MAX;
 	struct stat sb;
 	char buf[65536];
 	off_t left;
@@ -622,21 +625,30 @@ static int v_get(struct remote_agent *a, const struct remote_msg *m, int out)
 
 	if (!rel_ok(m->word[1]))
 		return ERR("'%s' is no path inside the run folder", m->word[1]);
+	if (m->n == 3 || (m->n == 4 &&
+	    (remote_number(m->word[2], INT64_MAX, &off) ||
+	     remote_number(m->word[3], REMOTE_DATA_MAX, &max))))
+		return ERR("usage: get PATH [OFFSET MAX] (MAX at most %u)",
+			   REMOTE_DATA_MAX);
 	fd = open_beneath(a->run_dir, m->word[1]);
 	if (fd < 0)
 		return ERR("%s: %s", m->word[1], strerror(errno));
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) ||
-	    (uint64_t)sb.st_size > REMOTE_DATA_MAX) {
+	    (m->n == 2 && (uint64_t)sb.st_size > REMOTE_DATA_MAX)) {
 		close(fd);
 		return ERR("%s is no regular file of at most %u bytes",
 			   m->word[1], REMOTE_DATA_MAX);
 	}
 	/* The size is fixed now; a file that grows is cut there. */
-	if (OK("%lld", (long long)sb.st_size)) {
+	left = (uint64_t)sb.st_size <= off ? 0 : sb.st_size - (off_t)off;
+	if ((uint64_t)left > max)
+		left = (off_t)max;
+	if (OK("%lld", (long long)left) ||
+	    (left && lseek(fd, (off_t)off, SEEK_SET) < 0)) {
 		close(fd);
 		return -1;
 	}
-	for (left = sb.st_size; left > 0;) {
+	while (left > 0) {
 		ssize_t n = read(fd, buf, (size_t)left < sizeof(buf) ?
 					  (size_t)left : sizeof(buf));
 
@@ -653,6 +665,44 @@ static int v_get(struct remote_agent *a, const struct remote_msg *m, int out)
 	}
 	close(fd);
 	return 0;
+}
+
+/* unlink share/NODE/exec-PID.out|err: what `mstlab exec` left in the
+ * share of a node of this host, and nothing else. */
+static int v_unlink(struct remote_agent *a, const struct remote_msg *m,
+		    int out)
+{
+	const char *rel = m->word[1], *name, *ext;
+	char dir[TOPO_NODE_NAME_MAX + 8];
+	bool node = false;
+	size_t n, digits;
+	int fd, rc;
+
+	name = strrchr(rel, '/');
+	n = name ? (size_t)(name - rel) : 0;
+	for (size_t i = 0; i < a->t->n_nodes && !node; i++)
+		node = a->t->nodes[i].host == a->host && n > 6 &&
+		       !strncmp(rel, "share/", 6) &&
+		       strlen(a->t->nodes[i].name) == n - 6 &&
+		       !strncmp(rel + 6, a->t->nodes[i].name, n - 6);
+	digits = node ? strspn(name + 1 + 5, "0123456789") : 0;
+	ext = node ? name + 1 + 5 + digits : "";
+	if (!node || strncmp(name + 1, "exec-", 5) || !digits ||
+	    digits > 10 || (strcmp(ext, ".out") && strcmp(ext, ".err")))
+		return ERR("'%s' is no exec output of a node of this host "
+			   "(share/NODE/exec-PID.out|err)", rel);
+	snprintf(dir, sizeof(dir), "%.*s", (int)n, rel);
+	fd = open_beneath(a->run_dir, dir);
+	rc = fd < 0 ? -1 : unlinkat(fd, name + 1, 0);
+	if (rc) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return ERR("%s: %s", rel, strerror(e));
+	}
+	close(fd);
+	return OK("%s", "");
 }
 
 static struct {
@@ -739,7 +789,8 @@ static const struct verb verbs[] = {
 	{ "stop", 2, 2, true, true, "stop PID START" },
 	{ "clock", 0, 0, false, false, "clock" },
 	{ "files", 0, 0, true, true, "files" },
-	{ "get", 1, 1, true, true, "get PATH" },
+	{ "get", 1, 3, true, true, "get PATH [OFFSET MAX]" },
+	{ "unlink", 1, 1, true, true, "unlink share/NODE/exec-PID.out|err" },
 	{ "put", 2, 2, true, true, "put seed/NODE.img LEN" },
 	{ "down", 0, 0, true, true, "down" },
 	{ "bye", 0, 0, false, false, "bye" },
@@ -805,6 +856,8 @@ int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 		return v_files(a, out);
 	if (!strcmp(w, "get"))
 		return v_get(a, &m, out);
+	if (!strcmp(w, "unlink"))
+		return v_unlink(a, &m, out);
 	if (!strcmp(w, "put"))
 		return v_put(a, r, &m, out);
 	if (!strcmp(w, "down"))

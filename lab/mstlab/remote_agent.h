@@ -29,7 +29,9 @@
  *   stop PID START                    ok
  *   clock                             ok NS   (CLOCK_REALTIME)
  *   files                             info file SIZE PATH ..., ok N
- *   get PATH                          ok LEN + LEN bytes
+ *   get PATH [OFFSET MAX]             ok LEN + LEN bytes (at most MAX
+ *                                     from OFFSET: a growing file)
+ *   unlink share/NODE/exec-PID.out|err  ok  (what exec left there)
  *   put seed/NODE.img LEN + LEN bytes ok   (a node of its host)
  *   down                              info lines, ok LEFT
  *   bye                               ok, and the agent ends

@@ -547,6 +547,24 @@ TEST(the_agent_touches_only_its_hosts_part)
 	refused("bridge a b\n", "usage: bridge NAME");
 	refused("hello 2\n", "this agent speaks version 1, not 2");
 	refused("get a;b\n", "word 2: only");
+	/* A part of a file: both numbers or none, digits only. */
+	refused("get state 0\n", "usage: get PATH [OFFSET MAX]");
+	refused("get state -1 10\n", "usage: get PATH [OFFSET MAX]");
+	refused("get state 0 01\n", "usage: get PATH [OFFSET MAX]");
+	refused("get state 0 1073741825\n", "usage: get PATH [OFFSET MAX]");
+	refused("get ../state 0 10\n", "'../state' is no path inside");
+	/* exec's output in a share of a node of its host, nothing else. */
+	refused("unlink state\n", "'state' is no exec output of a node of "
+		"this host");
+	refused("unlink share/sw1/exec-1.out\n", "is no exec output");
+	refused("unlink share/sw3/exec-.out\n", "is no exec output");
+	refused("unlink share/sw3/exec-12345678901.out\n", "is no exec output");
+	refused("unlink share/sw3/exec-1.log\n", "is no exec output");
+	refused("unlink share/sw3/exec-1.out/x\n", "is no exec output");
+	refused("unlink share/sw3/../sw3/exec-1.out\n", "is no exec output");
+	refused("unlink share/sw33/exec-1.out\n", "is no exec output");
+	refused("unlink share/sw3/exec-1.out\n",
+		"share/sw3/exec-1.out: No such file or directory");
 	fix_fini(&f);
 }
 
@@ -690,6 +708,7 @@ TEST(random_bytes_never_crash_or_hang)
 
 /* ---- this host's side (remote.h) ---- */
 
+#include "mirror.h"
 #include "remote.h"
 
 TEST(the_ssh_command_line_comes_from_the_uri)
@@ -872,6 +891,201 @@ TEST(a_real_agent_process_measures_its_clock_and_hands_back_its_files)
 	CHECK_INT(rc.pid, 0);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	(void)!system(path);
+}
+
+/* Appends n bytes of pattern (by position) to path. */
+static void grow(const char *path, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	struct stat sb;
+	char buf[4096];
+
+	if (fd < 0 || fstat(fd, &sb)) {
+		unit_fail(__FILE__, __LINE__, "cannot grow %s", path);
+		return;
+	}
+	for (size_t done = 0; done < n;) {
+		size_t k = n - done < sizeof(buf) ? n - done : sizeof(buf);
+
+		for (size_t i = 0; i < k; i++)
+			buf[i] = (char)((sb.st_size + done + i) % 251);
+		if (write(fd, buf, k) != (ssize_t)k)
+			break;
+		done += k;
+	}
+	close(fd);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s", a, b);
+	return system(cmd) == 0;
+}
+
+struct mirror_arg {
+	struct remote *rc;
+	const char *far, *local;
+	int passes;
+	long long got;
+};
+
+/* A mirror's passes while the far file grows (another mirrors too). */
+static void *mirror_passes(void *arg)
+{
+	struct mirror_arg *m = arg;
+	struct errbuf err;
+
+	for (int i = 0; i < m->passes; i++) {
+		long long n = remote_mirror(m->rc, "pcap/link3-sw3.p1-sw4.p1.pcap",
+					    m->local, &err);
+
+		if (n < 0) {
+			m->got = -1;
+			break;
+		}
+		m->got += n;
+		if (m->far)
+			grow(m->far, 70000 + (size_t)i * 13);
+	}
+	return NULL;
+}
+
+TEST(a_growing_file_is_read_in_parts_and_mirrored_once)
+{
+	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+	char prog[256], dir[64] = "/tmp/test_remote.XXXXXX";
+	char far[256], local[256], path[256], *data;
+	char *argv[] = { prog, "agent", "--results", dir, NULL };
+	struct remote rc[2];
+	struct mirror_arg m[2];
+	const char *w[2];
+	struct remote_msg ans;
+	struct errbuf err;
+	pthread_t th;
+	size_t len;
+	struct stat sb;
+
+	snprintf(prog, sizeof(prog), "%s/bin/mstlab", build);
+	if (access(prog, X_OK))
+		SKIP("no build/bin/mstlab (make progs)");
+	CHECK(mkdtemp(dir));
+	memset(rc, 0, sizeof(rc));
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT(remote_start(&rc[i], "far", argv, NULL, &err), 0);
+		CHECK_INT(remote_open_run(&rc[i], SPLIT, strlen(SPLIT), RUN,
+					  i == 1, &err), 0);
+	}
+	snprintf(far, sizeof(far), "%s/" RUN "/pcap/link3-sw3.p1-sw4.p1.pcap",
+		 dir);
+	snprintf(local, sizeof(local), "%s/local.pcap", dir);
+	/* Not there yet: an error, the session goes on. */
+	CHECK_INT(remote_mirror(&rc[0], "pcap/link3-sw3.p1-sw4.p1.pcap", local,
+				&err), -1);
+	CHECK(strstr(err.msg, "No such file"));
+	CHECK(!rc[0].broken);
+	grow(far, 100);
+	/* Parts: from an offset, at most MAX, nothing past the end. */
+	CHECK_INT(remote_get_at(&rc[0], "pcap/link3-sw3.p1-sw4.p1.pcap", 10, 5,
+				&data, &len, &err), 0);
+	CHECK_INT(len, 5);
+	CHECK(data[0] == 10 && data[4] == 14);
+	free(data);
+	CHECK_INT(remote_get_at(&rc[0], "pcap/link3-sw3.p1-sw4.p1.pcap", 98,
+				1000, &data, &len, &err), 0);
+	CHECK_INT(len, 2);
+	free(data);
+	CHECK_INT(remote_get_at(&rc[0], "pcap/link3-sw3.p1-sw4.p1.pcap", 500,
+				1000, &data, &len, &err), 0);
+	CHECK_INT(len, 0);
+	free(data);
+	/* Two mirrors at once, one growing the file between its passes:
+	 * together they copy every byte once, in order, whatever their
+	 * interleaving. */
+	m[0] = (struct mirror_arg){ &rc[0], far, local, 20, 0 };
+	m[1] = (struct mirror_arg){ &rc[1], NULL, local, 20, 0 };
+	CHECK_INT(pthread_create(&th, NULL, mirror_passes, &m[1]), 0);
+	mirror_passes(&m[0]);
+	pthread_join(th, NULL);
+	CHECK(m[0].got >= 0 && m[1].got >= 0);
+	CHECK_INT(remote_mirror(&rc[1], "pcap/link3-sw3.p1-sw4.p1.pcap", local,
+				&err) >= 0, 1);
+	CHECK(same_file(far, local));
+	CHECK_INT(stat(far, &sb), 0);
+	CHECK(sb.st_size > 20 * 70000);
+	/* More than a chunk at once. */
+	grow(far, (1u << 20) * 2 + 3);
+	CHECK_INT(remote_mirror(&rc[0], "pcap/link3-sw3.p1-sw4.p1.pcap", local,
+				&err), (1u << 20) * 2 + 3);
+	CHECK(same_file(far, local));
+	CHECK_INT(remote_mirror(&rc[0], "pcap/link3-sw3.p1-sw4.p1.pcap", local,
+				&err), 0);
+	/* What exec leaves in a far share, removed. */
+	snprintf(path, sizeof(path), "%s/" RUN "/share/sw3/exec-42.err", dir);
+	grow(path, 1);
+	w[0] = "unlink";
+	w[1] = "share/sw3/exec-42.err";
+	CHECK_INT(remote_call(&rc[0], w, 2, NULL, 0, &ans, &err), 0);
+	CHECK_INT(access(path, F_OK), -1);
+	CHECK_INT(remote_call(&rc[0], w, 2, NULL, 0, &ans, &err), -1);
+	CHECK(strstr(err.msg, "No such file"));
+	for (int i = 0; i < 2; i++)
+		remote_stop(&rc[i]);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	(void)!system(path);
+}
+
+/*
+ * A lab's mirror (mirror.h) over a session it is given: what the far
+ * capture holds is here when mirror_start returns, what it gains comes
+ * within a pass, and the last pass of mirror_stop takes the rest.
+ */
+TEST(a_mirror_keeps_a_far_capture_here_as_it_grows)
+{
+	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+	char prog[256], far[256], local[256], path[256];
+	char *argv[] = { prog, "agent", "--results", NULL, NULL };
+	struct remote *rcs[TOPO_MAX_HOSTS] = { 0 }, rc;
+	struct mirror *m = calloc(1, sizeof(*m));
+	struct errbuf err;
+	struct stat sb;
+	struct fix f;
+
+	snprintf(prog, sizeof(prog), "%s/bin/mstlab", build);
+	if (access(prog, X_OK))
+		SKIP("no build/bin/mstlab (make progs)");
+	CHECK_INT(fix_init(&f), 0);
+	argv[3] = f.dir;
+	memset(&rc, 0, sizeof(rc));
+	CHECK_INT(remote_start(&rc, "far", argv, NULL, &err), 0);
+	CHECK_INT(remote_open_run(&rc, SPLIT, strlen(SPLIT), RUN, false,
+				  &err), 0);
+	/* link3 (sw3-sw4) is captured on far only. */
+	CHECK(mirror_needed(f.t, f.p));
+	snprintf(far, sizeof(far), "%s/" RUN "/%s", f.dir, f.p->links[2].pcap);
+	snprintf(local, sizeof(local), "%s/local/%s", f.dir,
+		 f.p->links[2].pcap);
+	snprintf(path, sizeof(path), "%s/local", f.dir);
+	CHECK_INT(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/local/pcap", f.dir);
+	CHECK_INT(mkdir(path, 0755), 0);
+	grow(far, 5000);
+	rcs[1] = &rc;
+	snprintf(path, sizeof(path), "%s/local", f.dir);
+	CHECK_INT(mirror_start(m, f.t, f.p, path, rcs, stderr, &err), 0);
+	CHECK(same_file(far, local));
+	grow(far, 3000);
+	for (int i = 0; i < 40 && (stat(local, &sb) || sb.st_size < 8000); i++)
+		usleep(50000);
+	CHECK(same_file(far, local));
+	grow(far, 100);
+	mirror_stop(m);
+	CHECK(same_file(far, local));
+	CHECK_INT(m->bytes, 8100);
+	remote_stop(&rc);
+	free(m);
+	fix_fini(&f);
 }
 
 TEST(an_agent_that_dies_is_reported_not_waited_for)

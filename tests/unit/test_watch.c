@@ -1001,6 +1001,70 @@ TEST(the_follower_merges_growing_files_in_time_order)
 	fx_free(&f);
 }
 
+/* tri with sw2 and sw3 on another host: link2 is captured there only. */
+static const char tri_split_yaml[] =
+	"name: tri\n"
+	"hosts:\n"
+	"  local: { address: 10.9.0.1 }\n"
+	"  far: { uri: \"qemu+ssh://root@10.9.0.2/system\", "
+	"address: 10.9.0.2 }\n"
+	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"
+	"nodes:\n"
+	"  sw1: { role: bridge, priority: { cist: 4096, 1: 4096 } }\n"
+	"  sw2: { role: bridge, priority: { 2: 4096 }, host: far }\n"
+	"  sw3: { role: bridge, host: far }\n"
+	FX_TRI_LINKS;
+
+/*
+ * A capture of another host (mirrored here while the lab runs) is read
+ * on this host's timeline, with the clock file's offset as the verdicts
+ * apply it, and the run is merged further behind the clock for it.
+ */
+TEST(a_capture_of_another_host_is_put_on_this_host_s_clock)
+{
+	struct follow wf;
+	struct run r;
+	struct fx f;
+	char path[600];
+
+	CHECK(fx_init(&f, tri_split_yaml) == 0);
+	CHECK(make_run_of(&r, &f, tri_split_yaml) == 0);
+	CHECK(f.p->links[1].capture_host != TOPO_LOCAL_HOST);
+	CHECK(f.p->links[0].capture_host == TOPO_LOCAL_HOST);
+	for (int l = 0; l < 3; l++) {
+		snprintf(path, sizeof(path), "%s/%s", r.dir,
+			 f.p->links[l].pcap);
+		pcap_header(path);
+	}
+	snprintf(path, sizeof(path), "%s/events", r.dir);
+	append(path, "500000000 run-start tri\n", 24);
+	/* Its clock 0.5 s ahead of this one's. */
+	snprintf(path, sizeof(path), "%s/clock", r.dir);
+	append(path, "far start 1000000000 500000000 1000 2000 16\n", 44);
+	pcap_bpdu(&f, r.dir, S(3), 1, 1, DF, DF, DF);	/* link2, far: 2.5 s */
+	pcap_bpdu(&f, r.dir, 2700000000, 0, 0, DF, DF, DF);	/* link1 */
+	CHECK(follow_init(&wf, f.t, f.p, r.dir) == 0);
+	CHECK_INT(follow_lag(&wf), FOLLOW_LAG_NS + FOLLOW_FAR_LAG_NS);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, S(1)), 1);	/* run-start */
+	/* Far 3.0 s is 2.5 s here: before link1's 2.7 s. */
+	CHECK_INT(follow_next(&wf), 2500000000);
+	CHECK_INT(follow_pump(&wf, &f.tr, 100, INT64_MAX), 2);
+	CHECK(f.c.n > 0 && in_time_order(&f.c));
+	follow_close(&wf);
+	run_free(&r);
+	fx_free(&f);
+	/* A lab of one host lags as before. */
+	CHECK(fx_init(&f, tri_yaml) == 0);
+	CHECK(make_run(&r, &f) == 0);
+	snprintf(path, sizeof(path), "%s/events", r.dir);
+	append(path, "500000000 run-start tri\n", 24);
+	CHECK(follow_init(&wf, f.t, f.p, r.dir) == 0);
+	CHECK_INT(follow_lag(&wf), FOLLOW_LAG_NS);
+	follow_close(&wf);
+	run_free(&r);
+	fx_free(&f);
+}
+
 /* mstlab with argv (NULL-terminated): what it printed (free it), how
  * long it took in *secs. */
 static char *mstlab(char **argv, int *rc, double *secs)

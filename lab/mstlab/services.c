@@ -25,13 +25,33 @@ static void nap_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Is a live process (not a zombie) with this command name running? */
+/* Whether process pid is in this network namespace: a daemon of a
+ * namespace of its own (another "host" on this machine, as the
+ * multihost suite's) does not serve this one's socket. */
+static bool same_netns(const char *pid, const char *self)
+{
+	char path[300], ns[64] = "";
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%s/ns/net", pid);
+	n = readlink(path, ns, sizeof(ns) - 1);
+	if (n < 0)
+		return true;	/* cannot tell: as before, taken as ours */
+	ns[n] = 0;
+	return !strcmp(ns, self);
+}
+
+/* Is a live process (not a zombie) with this command name running in
+ * this network namespace? */
 static bool running(const char *comm)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	bool found = false;
+	char self[64] = "";
+	ssize_t n = readlink("/proc/self/ns/net", self, sizeof(self) - 1);
 
+	self[n > 0 ? n : 0] = 0;
 	if (!d)
 		return false;
 	while (!found && (e = readdir(d))) {
@@ -51,7 +71,8 @@ static bool running(const char *comm)
 		/* "PID (COMM) STATE ..." */
 		snprintf(want, sizeof(want), "(%s) ", comm);
 		end = strstr(stat, want);
-		found = end && end[strlen(want)] != 'Z';
+		found = end && end[strlen(want)] != 'Z' &&
+			(!self[0] || same_netns(e->d_name, self));
 	}
 	closedir(d);
 	return found;

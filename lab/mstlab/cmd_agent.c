@@ -12,6 +12,7 @@
 
 #include "capture.h"
 #include "hostnet.h"
+#include "paths.h"
 #include "runtime.h"
 
 /* Domains are libvirt's business over its URI: never the agent's. */
@@ -32,6 +33,7 @@ int cmd_agent(int argc, char **argv, FILE *out, FILE *err)
 		.cap = &capture_tcpdump_ops,
 	};
 	char results[PATH_MAX / 2] = "";
+	struct paths ps;
 	int rc;
 
 	(void)out;
@@ -48,6 +50,13 @@ int cmd_agent(int argc, char **argv, FILE *out, FILE *err)
 	/* A controller that went away is an end of input, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
 	remote_agent_init(&a, &ops, results);
+	/* Its own guest files, found as this host's mstlab finds them
+	 * ($MSTLAB_BUILD, its build folder, its prefix): never the
+	 * controller's paths. */
+	if (!paths_find(&ps)) {
+		memcpy(a.kernel, ps.kernel, sizeof(a.kernel));
+		memcpy(a.initrd, ps.initrd, sizeof(a.initrd));
+	}
 	rc = remote_agent_serve(&a, STDIN_FILENO, STDOUT_FILENO, -1);
 	remote_agent_fini(&a);
 	return rc ? 1 : 0;

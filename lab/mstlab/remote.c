@@ -251,6 +251,19 @@ int remote_open_run(struct remote *rc, const char *topology, size_t len,
 	return 0;
 }
 
+int remote_images(struct remote *rc, struct errbuf *err)
+{
+	const char *images[] = { "images" };
+	struct remote_msg ans;
+	struct errbuf why;
+
+	if (remote_call(rc, images, 1, NULL, 0, &ans, err))
+		return -1;
+	if (remote_images_parse(&ans, &rc->images, &why))
+		return errbuf_set(err, "host %s: %s", rc->host, why.msg);
+	return 0;
+}
+
 static int64_t realtime_ns(void)
 {
 	struct timespec ts;

@@ -31,6 +31,7 @@ struct remote {
 	struct remote_reader r;
 	pthread_mutex_t lock;
 	char run_dir[PATH_MAX];	/* its run folder there */
+	struct remote_images images;	/* its guest files (remote_images) */
 	FILE *info;		/* its info lines (NULL: dropped) */
 	/* argv storage */
 	char port[12];
@@ -67,6 +68,10 @@ int remote_call(struct remote *rc, const char *const words[], size_t n,
  * name), new or (attach) up. */
 int remote_open_run(struct remote *rc, const char *topology, size_t len,
 		    const char *run, bool attach, struct errbuf *err);
+/* Its own guest files for its part of the run (a file one of its
+ * nodes needs and it lacks is an err), into rc->images: 0, or -1 with
+ * err ("HOST: why"). */
+int remote_images(struct remote *rc, struct errbuf *err);
 /* A burst of n timestamped exchanges (clock_sync.h) into e. */
 int remote_clock(struct remote *rc, unsigned n, struct clock_est *e,
 		 struct errbuf *err);

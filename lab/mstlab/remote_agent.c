@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "paths.h"
 #include "version.h"
 
 static int64_t realtime_ns(void)
@@ -519,6 +520,68 @@ static int v_alive_stop(struct remote_agent *a, const struct remote_msg *m,
 	return OK("%s", "");
 }
 
+/* A path answered as one word: remote_path_ok, or "-" when none. */
+static int path_word(int out, const char *what, const char *path,
+		     bool have, const char **word)
+{
+	*word = have ? path : "-";
+	if (have && !remote_path_ok(path))
+		return ERR("this host's %s %s cannot be named to another host "
+			   "(an absolute path of A-Z a-z 0-9 / . _ + -, at most "
+			   "%d bytes)", what, path, REMOTE_PATH_MAX - 1) ? -1 : 1;
+	return 0;
+}
+
+/* This host's files that its nodes need are there: 0, or -1 with why;
+ * which kernels it has into have, its tools share (or "") into tools. */
+static int own_files(const struct remote_agent *a, bool have[2],
+		     char tools[PATH_MAX], char *why, size_t len)
+{
+	bool need[2] = { false, false };
+
+	tools[0] = 0;
+	if (!a->initrd[0])
+		return snprintf(why, len, "this agent knows no guest files"),
+		       -1;
+	for (size_t i = 0; i < a->t->n_nodes; i++)
+		if (a->t->nodes[i].host == a->host)
+			need[a->t->nodes[i].kernel] = true;
+	for (int k = TOPO_KERNEL_DEFAULT; k <= TOPO_KERNEL_DEBUG; k++) {
+		have[k] = !paths_need_kernel(a->kernel[k], (enum topo_kernel)k,
+					     why, len);
+		if (need[k] && !have[k])
+			return -1;
+	}
+	if (paths_need_initrd(a->initrd, why, len))
+		return -1;
+	if (!paths_tools_share(a->initrd, tools, PATH_MAX))
+		tools[0] = 0;
+	return 0;
+}
+
+/* images: this host's own kernels, image and tools share, those its
+ * nodes need checked to be there (paths.h says how they are found). */
+static int v_images(struct remote_agent *a, int out)
+{
+	char msg[PATH_MAX + 128], tools[PATH_MAX];
+	const char *w[4];
+	bool have[2];
+	int rc = 0;
+
+	if (own_files(a, have, tools, msg, sizeof(msg)))
+		return ERR("%s", msg);
+	for (int k = 0; k < 2 && !rc; k++)
+		rc = path_word(out, k ? "debug kernel" : "kernel", a->kernel[k],
+			       have[k], &w[k]);
+	if (!rc)
+		rc = path_word(out, "initramfs", a->initrd, true, &w[2]);
+	if (!rc)
+		rc = path_word(out, "tools share", tools, tools[0] != 0, &w[3]);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	return OK("%s %s %s %s", w[0], w[1], w[2], w[3]);
+}
+
 /* ---- files of the run folder ---- */
 
 /* put seed/NODE.img LEN + bytes: a seed image of a node of this host,
@@ -737,6 +800,7 @@ static const struct verb verbs[] = {
 	{ "listening", 3, 3, true, true, "listening BRIDGE PID START" },
 	{ "alive", 2, 2, true, true, "alive PID START" },
 	{ "stop", 2, 2, true, true, "stop PID START" },
+	{ "images", 0, 0, true, true, "images" },
 	{ "clock", 0, 0, false, false, "clock" },
 	{ "files", 0, 0, true, true, "files" },
 	{ "get", 1, 1, true, true, "get PATH" },
@@ -799,6 +863,8 @@ int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 		return v_listening(a, &m, out);
 	if (!strcmp(w, "alive") || !strcmp(w, "stop"))
 		return v_alive_stop(a, &m, out, w[0] == 's');
+	if (!strcmp(w, "images"))
+		return v_images(a, out);
 	if (!strcmp(w, "clock"))
 		return OK("%" PRId64, a->clock_ns());
 	if (!strcmp(w, "files"))

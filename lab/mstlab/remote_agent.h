@@ -27,6 +27,8 @@
  *   listening BRIDGE PID START        ok
  *   alive PID START                   ok 1|0
  *   stop PID START                    ok
+ *   images                            ok KERNEL DEBUG_KERNEL INITRD TOOLS
+ *                                     (its own files; "-": none; remote_proto.h)
  *   clock                             ok NS   (CLOCK_REALTIME)
  *   files                             info file SIZE PATH ..., ok N
  *   get PATH                          ok LEN + LEN bytes
@@ -61,6 +63,10 @@ struct remote_agent {
 	 * domains go through libvirt's URI), where its run folders go. */
 	const struct lab_ops *ops;
 	char results[PATH_MAX / 2];
+	/* This host's guest files (paths.h: cmd_agent finds them; "":
+	 * unknown), named by images. */
+	char kernel[2][PATH_MAX];
+	char initrd[PATH_MAX];
 	/* CLOCK_REALTIME in ns (tests give their own). */
 	int64_t (*clock_ns)(void);
 	/* The session. */

@@ -839,6 +839,235 @@ TEST(the_client_tables_speak_to_the_agent)
 	fix_fini(&f);
 }
 
+/* ---- a host's own guest files (images) ---- */
+
+static int images_answer(const char *line, struct remote_images *im,
+			 struct errbuf *why)
+{
+	struct remote_msg m;
+
+	if (remote_parse_answer(line, strlen(line), &m, why))
+		return -2;
+	return remote_images_parse(&m, im, why);
+}
+
+static void images_refused(const char *line, const char *want)
+{
+	struct remote_images im;
+	struct errbuf why = { "" };
+	int rc = images_answer(line, &im, &why);
+
+	if (rc == 0 || !strstr(why.msg, want))
+		unit_fail(__FILE__, __LINE__, "'%s': rc %d, \"%s\", want \"%s\"",
+			  line, rc, why.msg, want);
+	else if (im.initrd[0] || im.kernel[0][0])
+		unit_fail(__FILE__, __LINE__, "'%s': a refused answer left "
+			  "paths behind", line);
+}
+
+TEST(an_images_answer_names_absolute_safe_paths_only)
+{
+	struct remote_images im;
+	struct errbuf why;
+	char big[400];
+
+	CHECK_INT(images_answer("ok /opt/m/kernel-default/bzImage - "
+				"/opt/m/initramfs.cpio.lz4 /opt/m/initramfs.tools",
+				&im, &why), 0);
+	CHECK_STR(im.kernel[0], "/opt/m/kernel-default/bzImage");
+	CHECK_STR(im.kernel[1], "");
+	CHECK_STR(im.initrd, "/opt/m/initramfs.cpio.lz4");
+	CHECK_STR(im.tools, "/opt/m/initramfs.tools");
+	CHECK_INT(images_answer("ok /k /d /i -", &im, &why), 0);
+	CHECK_STR(im.kernel[1], "/d");
+	CHECK_STR(im.tools, "");
+	/* Hostile or broken: refused, by name of the path. */
+	images_refused("ok k - /i -", "its kernel 'k' is no absolute path");
+	images_refused("ok /k - /b/../../etc/shadow -", "its initramfs");
+	images_refused("ok /k - /b/./i -", "its initramfs '/b/./i'");
+	images_refused("ok /k - /b//i -", "its initramfs '/b//i'");
+	images_refused("ok /k - /b/ -", "its initramfs '/b/'");
+	images_refused("ok / - /i -", "its kernel '/'");
+	images_refused("ok /k - - -", "its initramfs '-'");
+	/* Words the protocol carries but no path may have: a QEMU
+	 * option's comma, a URI's colon, @ and =. */
+	images_refused("ok /k,if=none - /i -", "its kernel '/k,if=none'");
+	images_refused("ok /k - /i /t:x", "its tools share '/t:x'");
+	images_refused("ok /k /d@h /i -", "its debug kernel '/d@h'");
+	images_refused("ok /k - /i", "ok KERNEL DEBUG_KERNEL INITRD TOOLS");
+	images_refused("ok /k - /i - /x", "ok KERNEL DEBUG_KERNEL INITRD");
+	memset(big, 'a', sizeof(big));
+	big[0] = '/';
+	memcpy(big + 300, " - /i -", 8);
+	{
+		char line[420];
+
+		snprintf(line, sizeof(line), "ok %s", big);
+		images_refused(line, "at most 255 bytes");
+	}
+	CHECK(remote_path_ok("/usr/lib/mstlab/kernel-default/bzImage"));
+	CHECK(!remote_path_ok("/a/.."));
+	CHECK(!remote_path_ok("/a b"));
+	CHECK(!remote_path_ok(""));
+}
+
+/* An agent with its own files in dir (kernel-default: k, initramfs: i,
+ * its tools share i.tools/ when tools). */
+static void agent_files(struct remote_agent *a, const char *dir, bool tools)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(a->kernel[0], sizeof(a->kernel[0]), "%s/k", dir);
+	snprintf(a->kernel[1], sizeof(a->kernel[1]), "%s/debug", dir);
+	snprintf(a->initrd, sizeof(a->initrd), "%s/i.cpio.lz4", dir);
+	f = fopen(a->kernel[0], "w");
+	if (f)
+		fclose(f);
+	f = fopen(a->initrd, "w");
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "%s/i.tools", dir);
+	if (tools)
+		mkdir(path, 0755);
+}
+
+/* One session of a real agent with its files; its answers. */
+static char *images_session(struct fix *f, const char *files_dir,
+			    bool tools, const char *lack)
+{
+	char gone[256];
+
+	struct agent_thread *at = calloc(1, sizeof(*at));
+	char *in = with_topology("images\nrun far " RUN "\nimages\nbye\n");
+	char *out = calloc(1, 8192);
+	int down[2], up[2];
+	ssize_t n, got = 0;
+
+	if (!at || !in || !out || pipe(down) || pipe(up))
+		abort();
+	/* Its run folders beside its files: one run per session. */
+	(void)f;
+	remote_agent_init(&at->a, &fake_ops, files_dir);
+	agent_files(&at->a, files_dir, tools);
+	snprintf(gone, sizeof(gone), "%s/%s", files_dir, lack ? lack : "-");
+	if (lack)
+		unlink(gone);
+	if (write(down[1], in, strlen(in)) != (ssize_t)strlen(in))
+		abort();
+	close(down[1]);
+	at->in = down[0];
+	at->out = up[1];
+	agent_main(at);
+	while ((n = read(up[0], out + got, 8191 - (size_t)got)) > 0)
+		got += n;
+	close(up[0]);
+	close(down[0]);
+	remote_agent_fini(&at->a);
+	free(at);
+	free(in);
+	return out;
+}
+
+/* The answer to the second images (after run) of such a session. */
+static void images_said(struct fix *f, const char *sub, bool tools,
+			const char *lack, const char *want)
+{
+	char dir[128], *out, *line;
+
+	snprintf(dir, sizeof(dir), "%s/%s", f->dir, sub);
+	mkdir(dir, 0755);
+	out = images_session(f, dir, tools, lack);
+	line = out;
+	for (int i = 0; i < 4 && line; i++)
+		line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL;
+	if (!line || !strstr(line, want) ||
+	    strncmp(line, want, strcspn(want, " ")))
+		unit_fail(__FILE__, __LINE__, "%s: got \"%s\", want \"%s\"",
+			  sub, out, want);
+	free(out);
+}
+
+TEST(the_agent_names_its_own_guest_files)
+{
+	struct fix f;
+	char want[512], dir[128], *out;
+
+	CHECK_INT(fix_init(&f), 0);
+	snprintf(dir, sizeof(dir), "%s/own", f.dir);
+	CHECK_INT(mkdir(dir, 0755), 0);
+	out = images_session(&f, dir, true, NULL);
+	/* Before a run: whose nodes is not known yet. No debug kernel
+	 * there, and none of its nodes boots one: "-". */
+	snprintf(want, sizeof(want), "ok %s/k - %s/i.cpio.lz4 %s/i.tools", dir,
+		 dir, dir);
+	{
+		const char *lines[] = { "ok mstlab-agent", "ok split",
+			"err images: open a run first", "ok /tmp/test_remote",
+			want, "ok", NULL };
+
+		expect_lines(out, lines);
+	}
+	free(out);
+	/* No tools share: "-". */
+	snprintf(want, sizeof(want), "ok %s/notools/k - %s/notools/i.cpio.lz4 -",
+		 f.dir, f.dir);
+	images_said(&f, "notools", false, NULL, want);
+	/* A file its nodes need and it lacks: an err naming it. */
+	snprintf(want, sizeof(want), "err no guest kernel at %s/nok/k: build "
+		 "it with 'make kernel'", f.dir);
+	images_said(&f, "nok", true, "k", want);
+	snprintf(want, sizeof(want), "err no guest initramfs at "
+		 "%s/noi/i.cpio.lz4", f.dir);
+	images_said(&f, "noi", true, "i.cpio.lz4", want);
+	/* Its files where no path may go: not named at all. */
+	images_said(&f, "a,b", true, NULL, "err this host's kernel ");
+	fix_fini(&f);
+}
+
+/* A client against canned answers: hello's, then line. */
+static int images_from(const char *line, struct remote *rc,
+		       struct errbuf *err)
+{
+	int down[2], up[2], r;
+	char buf[512];
+
+	if (pipe(down) || pipe(up))
+		return -9;
+	snprintf(buf, sizeof(buf), "ok mstlab-agent 1 x\n%s\n", line);
+	if (write(up[1], buf, strlen(buf)) != (ssize_t)strlen(buf))
+		return -9;
+	memset(rc, 0, sizeof(*rc));
+	r = remote_begin(rc, "far", down[1], up[0], err);
+	if (!r)
+		r = remote_images(rc, err);
+	close(up[1]);
+	close(down[0]);
+	remote_stop(rc);
+	return r;
+}
+
+TEST(the_controller_takes_no_hostile_images_answer)
+{
+	struct remote rc;
+	struct errbuf err;
+
+	CHECK_INT(images_from("ok /srv/k - /srv/i /srv/t", &rc, &err), 0);
+	CHECK_STR(rc.images.kernel[0], "/srv/k");
+	CHECK_STR(rc.images.tools, "/srv/t");
+	CHECK_INT(images_from("ok /srv/k - ../../i -", &rc, &err), -1);
+	CHECK_STR(err.msg, "host far: its initramfs '../../i' is no absolute "
+		  "path of A-Z a-z 0-9 / . _ + - (at most 255 bytes, no '.' "
+		  "or '..')");
+	CHECK_STR(rc.images.initrd, "");
+	CHECK_INT(images_from("ok /k,file=/etc/shadow - /i -", &rc, &err), -1);
+	CHECK(strstr(err.msg, "its kernel '/k,file=/etc/shadow'"));
+	CHECK_INT(images_from("err no guest initramfs at /x/i", &rc, &err), -1);
+	CHECK_STR(err.msg, "host far: no guest initramfs at /x/i");
+	CHECK_INT(images_from("ok", &rc, &err), -1);
+	CHECK(strstr(err.msg, "host far: an images answer is ok KERNEL"));
+}
+
 TEST(a_real_agent_process_measures_its_clock_and_hands_back_its_files)
 {
 	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
@@ -894,6 +1123,9 @@ TEST(an_agent_that_dies_is_reported_not_waited_for)
 #include "lab.h"
 #include "registry.h"
 
+/* The XML of the last domain started on the far host. */
+static char far_xml[16384];
+
 static int h_start(void *c, const char *xml, unsigned flags,
 		   struct errbuf *err)
 {
@@ -902,6 +1134,8 @@ static int h_start(void *c, const char *xml, unsigned flags,
 	(void)flags;
 	(void)err;
 	callc(c, "start %.*s\n", (int)strcspn(name + 6, "<"), name + 6);
+	if (!strcmp(c, "far:"))
+		snprintf(far_xml, sizeof(far_xml), "%s", xml);
 	return 0;
 }
 
@@ -966,7 +1200,7 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 		"links:\n"
 		"  - [sw1:p1, sw2:p1]\n";
 	struct two *w = calloc(1, sizeof(*w));
-	char dir[64] = "/tmp/test_remote.XXXXXX", path[PATH_MAX + 256], want[256];
+	char dir[64] = "/tmp/test_remote.XXXXXX", path[PATH_MAX + 256], want[512];
 	struct topo_error te;
 	struct errbuf err = { "" };
 	struct topo *t;
@@ -996,6 +1230,9 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	CHECK(!pipe(down) && !pipe(up));
 	snprintf(path, sizeof(path), "%s/far", dir);
 	remote_agent_init(&w->at->a, &w->agent_ops, path);
+	/* Its own guest files, not this host's (/boot/k, /boot/i). */
+	CHECK_INT(mkdir(path, 0755), 0);
+	agent_files(&w->at->a, path, true);
 	w->at->in = down[0];
 	w->at->out = up[1];
 	pthread_create(&w->at->tid, NULL, agent_main, w->at);
@@ -1035,6 +1272,18 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	CHECK(strstr(calls, "local:capture ") && strstr(calls, "far:capture "));
 	CHECK(strstr(calls, "local:start mstlab-split-sw1\n"));
 	CHECK(strstr(calls, "far:start mstlab-split-sw2\n"));
+	/* sw2's domain boots the far host's own files. */
+	snprintf(want, sizeof(want), "<kernel>%s/far/k</kernel>", dir);
+	CHECK(strstr(far_xml, want));
+	snprintf(want, sizeof(want), "<initrd>%s/far/i.cpio.lz4</initrd>", dir);
+	CHECK(strstr(far_xml, want));
+	snprintf(want, sizeof(want), "<source dir='%s/far/i.tools'/>", dir);
+	CHECK(strstr(far_xml, want));
+	CHECK(!strstr(far_xml, "/boot/"));
+	fflush(logf);
+	snprintf(want, sizeof(want), "mstlab: host far: guest kernel %s/far/k, "
+		 "image %s/far/i.cpio.lz4, tools %s/far/i.tools", dir, dir, dir);
+	CHECK(strstr(log, want));
 	snprintf(want, sizeof(want), "far:setup %s\n",
 		 l->p->nodes[1].nic[0].tap);
 	CHECK(strstr(calls, want));

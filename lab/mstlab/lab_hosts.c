@@ -255,6 +255,41 @@ int lab_hosts_up(struct lab *l, struct errbuf *err)
 	return 0;
 }
 
+int lab_hosts_templates(struct lab *l, struct errbuf *err)
+{
+	int failed = 0;
+
+	for (unsigned h = 1; h < l->t->n_hosts; h++) {
+		struct errbuf why;
+		const struct lab_ops *o;
+		size_t i;
+
+		if (!topo_host_used(l->t, h))
+			continue;
+		o = lab_host_ops(l, h, &why);
+		for (i = 0; o && i < l->t->n_nodes; i++) {
+			struct lab_node_rt *n = &l->nodes[i];
+
+			if (l->t->nodes[i].host != h ||
+			    !plan_node_templated(l->p, (int)i))
+				continue;
+			if (remote_template(o->remote, l->t->nodes[i].name,
+					    l->pp.virt, l->log, n->tpl,
+					    n->tpl_ram, &why))
+				break;
+		}
+		if (o && i == l->t->n_nodes)
+			continue;
+		/* That host's nodes all boot cold then. */
+		for (i = 0; i < l->t->n_nodes; i++)
+			if (l->t->nodes[i].host == h)
+				l->nodes[i].tpl[0] = l->nodes[i].tpl_ram[0] = 0;
+		if (!failed++)
+			*err = why;
+	}
+	return failed;
+}
+
 int lab_hosts_seed_status(struct lab *l, size_t i)
 {
 	char rel[TOPO_NODE_NAME_MAX + 32], *text;

@@ -1068,6 +1068,211 @@ TEST(the_controller_takes_no_hostile_images_answer)
 	CHECK(strstr(err.msg, "host far: an images answer is ok KERNEL"));
 }
 
+/* ---- another host's templates ---- */
+
+static int tpl_answer(const char *line, char *key, char *ram,
+		      struct errbuf *why)
+{
+	struct remote_msg m;
+
+	if (remote_parse_answer(line, strlen(line), &m, why))
+		return -2;
+	return remote_template_parse(&m, key, ram, why);
+}
+
+static void tpl_refused(const char *line, const char *want)
+{
+	char key[TPL_KEY_LEN + 1], ram[REMOTE_PATH_MAX];
+	struct errbuf why = { "" };
+	int rc = tpl_answer(line, key, ram, &why);
+
+	if (rc == 0 || !strstr(why.msg, want) || key[0] || ram[0])
+		unit_fail(__FILE__, __LINE__, "'%s': rc %d, \"%s\", want \"%s\"",
+			  line, rc, why.msg, want);
+}
+
+TEST(a_template_answer_names_files_of_its_key_in_one_folder)
+{
+	char key[TPL_KEY_LEN + 1], ram[REMOTE_PATH_MAX];
+	struct errbuf why;
+
+	CHECK_INT(tpl_answer("ok 0123456789abcdef /c/t/0123456789abcdef/ram "
+			     "/c/t/0123456789abcdef/state", key, ram, &why), 0);
+	CHECK_STR(key, "0123456789abcdef");
+	CHECK_STR(ram, "/c/t/0123456789abcdef/ram");
+	tpl_refused("ok 0123456789abcdef /c/0123456789abcdef/ram",
+		    "ok KEY RAM STATE");
+	tpl_refused("ok 0123456789ABCDEF /c/0123456789ABCDEF/ram "
+		    "/c/0123456789ABCDEF/state", "is no template key");
+	tpl_refused("ok 0123456789abcde /c/0123456789abcde/ram "
+		    "/c/0123456789abcde/state", "is no template key");
+	/* Another file than the template's, or out of the key's folder. */
+	tpl_refused("ok 0123456789abcdef /etc/shadow /c/0123456789abcdef/state",
+		    "are not its RAM and state");
+	tpl_refused("ok 0123456789abcdef /c/0123456789abcdef/ram "
+		    "/d/0123456789abcdef/state", "are not its RAM and state");
+	tpl_refused("ok 0123456789abcdef /c/x0123456789abcdef/ram "
+		    "/c/x0123456789abcdef/state", "are not its RAM and state");
+	tpl_refused("ok 0123456789abcdef /c/0123456789abcdef/ram "
+		    "/c/0123456789abcdef/ram", "are not its RAM and state");
+	tpl_refused("ok 0123456789abcdef /c/../0123456789abcdef/ram "
+		    "/c/../0123456789abcdef/state", "is no absolute path");
+	tpl_refused("ok 0123456789abcdef c/0123456789abcdef/ram "
+		    "c/0123456789abcdef/state", "is no absolute path");
+	tpl_refused("ok 0123456789abcdef /c,x/0123456789abcdef/ram "
+		    "/c,x/0123456789abcdef/state", "is no absolute path");
+}
+
+TEST(templates_are_built_for_the_agents_own_nodes_only)
+{
+	/* sw1 is local's; no template asked, no clone loaded; this agent
+	 * (no files, no libvirt) builds none. Nothing is done. */
+	refused("template sw1 qemu\n", "sw1 is no node of lab split on this "
+		"host");
+	refused("template nosuch qemu\n", "nosuch is no node of lab split");
+	refused("template sw3 xen\n", "template NODE qemu|kvm, not 'xen'");
+	refused("template sw3 qemu\n", "this agent knows no guest files");
+	refused("template sw3\n", "usage: template NODE qemu|kvm");
+	refused("clone sw3\n", "sw3: ask for its template first");
+	refused("clone sw1\n", "sw1 is no node of lab split on this host");
+	refused("awaken sw3\n", "sw3: no clone of it is loaded");
+}
+
+/* A fake of the agent's templates: calls recorded, key fixed. */
+static int ft_ensure(void *ctx, const struct plan *p,
+		     const struct plan_params *pp, const char *cache, int node,
+		     FILE *log, char key[TPL_KEY_LEN + 1], struct errbuf *err)
+{
+	(void)ctx;
+	if (!strcmp(p->topo->nodes[node].name, "sw4"))
+		return errbuf_set(err, "sw4 did not wait for an identity");
+	fprintf(log, "template 00112233aabbccdd (as %s): building\n",
+		p->topo->nodes[node].name);
+	callc(NULL, "ensure %s %s %s\n", p->topo->nodes[node].name, pp->initrd,
+	      cache);
+	strcpy(key, "00112233aabbccdd");
+	return 0;
+}
+
+static int ft_load(void *ctx, const char *domain, const char *state,
+		   struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	callc(NULL, "load %s %s\n", domain, state);
+	return 0;
+}
+
+static int ft_awaken(void *ctx, const struct plan *p, int node, int chan,
+		     struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	callc(NULL, "awaken %s %d\n", p->topo->nodes[node].name, chan >= 0);
+	return 0;
+}
+
+static int fc_connect(void *ctx, const char *path, struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	callc(NULL, "connect %s\n", strrchr(path, '/') + 1);
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static void fc_close(void *ctx, int fd)
+{
+	(void)ctx;
+	callc(NULL, "close\n");
+	close(fd);
+}
+
+static const struct chan_ops fake_chan = { .connect = fc_connect,
+					   .close = fc_close };
+static const struct agent_tpl fake_tpl = {
+	.ensure = ft_ensure, .load = ft_load, .awaken = ft_awaken,
+	.chan = &fake_chan,
+};
+
+static const struct agent_tpl *fake_tpl_ops(void *ctx, struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	return &fake_tpl;
+}
+
+/* A session of an agent with its files and the fake templates, its
+ * cache cache; its answers. */
+static char *tpl_session(const char *dir, const char *cache, const char *req)
+{
+	struct agent_thread *at = calloc(1, sizeof(*at));
+	char *in = with_topology(req), *out = calloc(1, 8192);
+	int down[2], up[2];
+	ssize_t n, got = 0;
+
+	if (!at || !in || !out || pipe(down) || pipe(up))
+		abort();
+	remote_agent_init(&at->a, &fake_ops, dir);
+	agent_files(&at->a, dir, false);
+	at->a.tpl_ops = fake_tpl_ops;
+	snprintf(at->a.tpl_cache, sizeof(at->a.tpl_cache), "%s", cache);
+	if (write(down[1], in, strlen(in)) != (ssize_t)strlen(in))
+		abort();
+	close(down[1]);
+	at->in = down[0];
+	at->out = up[1];
+	agent_main(at);
+	while ((n = read(up[0], out + got, 8191 - (size_t)got)) > 0)
+		got += n;
+	close(up[0]);
+	close(down[0]);
+	remote_agent_fini(&at->a);
+	free(at);
+	free(in);
+	return out;
+}
+
+TEST(the_agent_builds_loads_and_awakens_its_nodes_clones)
+{
+	struct fix f;
+	char dir[72], cache[88], want[3][512], *out;
+	const char *lines[] = { "ok mstlab-agent", "ok split",
+		"ok /tmp/test_remote",
+		"info template 00112233aabbccdd (as sw3): building", want[0],
+		"err sw4 did not wait for an identity",
+		"err sw4: ask for its template first",
+		"ok", "err sw3 is loaded already", "ok",
+		"err sw3: no clone of it is loaded", "ok", NULL };
+
+	CHECK_INT(fix_init(&f), 0);
+	snprintf(dir, sizeof(dir), "%s/t", f.dir);
+	CHECK_INT(mkdir(dir, 0755), 0);
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	out = tpl_session(dir, cache, "run far " RUN "\ntemplate sw3 kvm\n"
+			  "template sw4 qemu\nclone sw4\nclone sw3\nclone sw3\n"
+			  "awaken sw3\nawaken sw3\nbye\n");
+	snprintf(want[0], sizeof(want[0]), "ok 00112233aabbccdd "
+		 "%s/00112233aabbccdd/ram %s/00112233aabbccdd/state", cache,
+		 cache);
+	expect_lines(out, lines);
+	/* Built from its own files into its own cache; the clone's
+	 * channel in its run folder, its template's state loaded into
+	 * its domain; awakened on that channel, which is then closed. */
+	snprintf(want[1], sizeof(want[1]), "ensure sw3 %s/i.cpio.lz4 %s\n"
+		 "connect sw3.id\nload mstlab-split-sw3 %s/00112233aabbccdd/"
+		 "state\nawaken sw3 1\nclose\n", dir, cache, cache);
+	CHECK(strstr(calls, want[1]));
+	free(out);
+	/* A cache no path may name: the key is not answered at all. */
+	calls[0] = 0;
+	out = tpl_session(dir, "/tmp/a,b", "attach far " RUN
+			  "\ntemplate sw3 qemu\nclone sw3\nbye\n");
+	CHECK(strstr(out, "\nerr this host's template RAM file /tmp/a,b/"));
+	CHECK(strstr(out, "\nerr sw3: ask for its template first\n"));
+	free(out);
+	fix_fini(&f);
+}
+
 TEST(a_real_agent_process_measures_its_clock_and_hands_back_its_files)
 {
 	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";

@@ -489,11 +489,20 @@ int tpl_prepare(const struct lab_ops *ops, const struct plan *p,
 	struct build_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
 	struct tpl_inputs in;
 	int failed = 0;
+	bool any = false;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		keys[i][0] = 0;
+		any |= plan_node_templated(p, (int)i) &&
+		       (host < 0 || p->topo->nodes[i].host == (unsigned)host);
+	}
 	if (!jobs)
 		return errbuf_set(err, "out of memory");
+	/* None of its nodes has a template: its files are not read. */
+	if (!any) {
+		free(jobs);
+		return 0;
+	}
 	if (tpl_inputs_read(pp, &in, err) ||
 	    plan_jobs(p, pp, &in, cache, host, keys, jobs, &m, err)) {
 		free(jobs);

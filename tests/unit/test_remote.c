@@ -1338,7 +1338,8 @@ static int h_start(void *c, const char *xml, unsigned flags,
 
 	(void)flags;
 	(void)err;
-	callc(c, "start %.*s\n", (int)strcspn(name + 6, "<"), name + 6);
+	callc(c, "start %.*s%s\n", (int)strcspn(name + 6, "<"), name + 6,
+	      flags & HV_START_PAUSED ? " paused" : "");
 	if (!strcmp(c, "far:"))
 		snprintf(far_xml, sizeof(far_xml), "%s", xml);
 	return 0;
@@ -1561,4 +1562,152 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	free(l);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	(void)!system(path);
+}
+
+/*
+ * A lab all on the far host, brought up with boot: its agent (real, its
+ * templates the fakes above, its cache cache) over pipes. The log and
+ * lab_up's result; the lab torn down after.
+ */
+static int far_lab_up(const char *name, const char *second,
+		      enum lab_boot boot, char **log_out, struct errbuf *err)
+{
+	char yaml[1024], dir[64] = "/tmp/test_remote.XXXXXX";
+	char path[PATH_MAX + 256];
+	struct two *w = calloc(1, sizeof(*w));
+	struct lab *l = calloc(1, sizeof(*l));
+	struct topo_error te;
+	struct topo *t;
+	char *log = NULL;
+	size_t log_len = 0;
+	FILE *logf = open_memstream(&log, &log_len), *f;
+	int down[2], up[2], rc;
+
+	if (!w || !l || !logf || !mkdtemp(dir) || pipe(down) || pipe(up))
+		abort();
+	snprintf(yaml, sizeof(yaml),
+		 "name: %s\n"
+		 "hosts:\n"
+		 "  far: { uri: 'qemu+ssh://10.9.0.2/system' }\n"
+		 "nodes:\n"
+		 "  sw1: { role: bridge, host: far }\n"
+		 "  %s: { role: bridge, host: far }\n"
+		 "links:\n"
+		 "  - [sw1:p1, %s:p1]\n", name, second, second);
+	snprintf(path, sizeof(path), "%s/%s.yaml", dir, name);
+	f = fopen(path, "w");
+	fputs(yaml, f);
+	fclose(f);
+	if (topo_parse_file(path, &t, &te))
+		abort();
+	setenv("MSTLAB_RUNTIME_DIR", dir, 1);
+	w->at = calloc(1, sizeof(*w->at));
+	w->agent_ops = (struct lab_ops){ .link = &fake_link,
+					 .link_ctx = "far:",
+					 .cap = &fake_cap, .cap_ctx = "far:" };
+	snprintf(path, sizeof(path), "%s/far", dir);
+	mkdir(path, 0755);
+	remote_agent_init(&w->at->a, &w->agent_ops, path);
+	agent_files(&w->at->a, path, false);
+	w->at->a.tpl_ops = fake_tpl_ops;
+	snprintf(w->at->a.tpl_cache, sizeof(w->at->a.tpl_cache), "%s/far/cache",
+		 dir);
+	w->at->in = down[0];
+	w->at->out = up[1];
+	pthread_create(&w->at->tid, NULL, agent_main, w->at);
+	if (remote_begin(&w->rc, "far", down[1], up[0], err))
+		abort();
+	w->local = (struct lab_ops){
+		.hv = &fake_hv, .hv_ctx = "local:", .link = &fake_link,
+		.link_ctx = "local:", .cap = &fake_cap, .cap_ctx = "local:",
+		.now_ms = zero_ms, .host = get_host, .host_ctx = w };
+	w->far = (struct lab_ops){
+		.hv = &fake_hv, .hv_ctx = "far:", .link = &remote_link_ops,
+		.link_ctx = &w->rc, .cap = &remote_capture_ops,
+		.cap_ctx = &w->rc, .now_ms = zero_ms, .remote = &w->rc };
+	snprintf(path, sizeof(path), "%s/results", dir);
+	if (lab_init(l, t, &w->local, path, logf, err))
+		abort();
+	l->pp.kernel[0] = l->pp.kernel[1] = "/boot/k";
+	l->pp.initrd = "/boot/i";
+	l->boot = boot;
+	calls[0] = 0;
+	far_xml[0] = 0;
+	rc = lab_up(l, err);
+	lab_down(name, l->run_dir, &w->local, logf);
+	fclose(logf);
+	*log_out = log;
+	remote_stop(&w->rc);
+	pthread_join(w->at->tid, NULL);
+	close(w->at->in);
+	remote_agent_fini(&w->at->a);
+	lab_fini(l);
+	topo_free(t);
+	free(w->at);
+	free(w);
+	free(l);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	(void)!system(path);
+	return rc;
+}
+
+/* Where want is in calls (after from), or -1. */
+static long at(const char *want, long from)
+{
+	const char *p = from >= 0 ? strstr(calls + from, want) : NULL;
+
+	return p ? p - calls : -1;
+}
+
+TEST(a_far_hosts_nodes_come_from_its_own_templates)
+{
+	struct errbuf err = { "" };
+	char *log;
+	long s1, c1, p1, a1;
+
+	if (access("/usr/bin/cloud-localds", X_OK))
+		SKIP("no cloud-localds (make deps)");
+	/* sw4's template cannot be built there (the fake says so): with
+	 * --boot template the up fails before any domain. */
+	CHECK_INT(far_lab_up("tpfar", "sw4", LAB_BOOT_TEMPLATE, &log, &err),
+		  -1);
+	CHECK_STR(err.msg, "host far: sw4 did not wait for an identity");
+	CHECK(!strstr(calls, "start "));
+	CHECK(strstr(log, "mstlab: far: template 00112233aabbccdd (as sw1): "
+		      "building"));
+	free(log);
+	/* By default that host's nodes then boot cold, said. */
+	CHECK_INT(far_lab_up("tpfar", "sw4", LAB_BOOT_AUTO, &log, &err), 0);
+	CHECK(strstr(log, "warning: host far: sw4 did not wait for an "
+		      "identity: booting cold instead"));
+	CHECK(strstr(log, "mstlab: sw1 booting (mstlab-tpfar-sw1)"));
+	CHECK(strstr(calls, "far:start mstlab-tpfar-sw1\n"));
+	CHECK(!strstr(calls, "load "));
+	free(log);
+	/* Every far node has one: each starts paused, mapping the far
+	 * RAM file, is loaded there, gets its ports, then is awakened. */
+	CHECK_INT(far_lab_up("tpfar", "sw2", LAB_BOOT_TEMPLATE, &log, &err),
+		  0);
+	CHECK(strstr(log, "mstlab: sw1 from template 00112233aabbccdd on host "
+		      "far (mstlab-tpfar-sw1)"));
+	CHECK(strstr(log, "mstlab: sw2 from template 00112233aabbccdd on host "
+		      "far (mstlab-tpfar-sw2)"));
+	CHECK(strstr(far_xml, "/far/cache/00112233aabbccdd/ram,share=off"));
+	CHECK(strstr(far_xml, "-incoming"));
+	/* sw1's calls in order (sw2's run beside them): its one port is
+	 * link1's end a, tap ml-<id>t1a. */
+	s1 = at("far:start mstlab-tpfar-sw1 paused\n", 0);
+	c1 = at("connect sw1.id\n", s1);
+	c1 = at("load mstlab-tpfar-sw1 ", c1);
+	for (p1 = at("far:setup ml-", c1); p1 >= 0;
+	     p1 = at("far:setup ml-", p1 + 1)) {
+		size_t len = strcspn(calls + p1, "\n");
+
+		if (len > 3 && !strncmp(calls + p1 + len - 3, "t1a", 3))
+			break;
+	}
+	a1 = at("awaken sw1 1\n", p1);
+	CHECK(s1 >= 0 && c1 > s1 && p1 > c1 && a1 > p1);
+	CHECK(strstr(calls, "awaken sw2 1\n"));
+	free(log);
 }

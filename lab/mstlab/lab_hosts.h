@@ -2,8 +2,9 @@
 /*
  * A lab's other hosts from the runner's side (lab.c): each host's tables
  * with its part of the run open, the run's start there (recorded in this
- * host's state first, the clocks measured, the seed images put), and
- * its end (the clocks again, its teardown, its files fetched back).
+ * host's state first, its own guest files asked, the clocks measured,
+ * the seed images put), its nodes' templates (built there), and its end
+ * (the clocks again, its teardown, its files fetched back).
  */
 #ifndef MSTLAB_LAB_HOSTS_H
 #define MSTLAB_LAB_HOSTS_H

@@ -5,11 +5,13 @@
  * listens on no socket. It does on its host what mstlab does on its own
  * for the links: records in its run folder's state file, then creates
  * (link bridges, tunnels, captures); tears down by that file; hands
- * files back. Every word it is sent is judged against the lab's plan,
- * which it makes itself from the topology it is sent: it touches only
- * what that plan puts on its host (names "ml-<lab id>..."), only the
- * tunnel addresses the topology gives, only captures it started, and
- * only paths inside its run folder.
+ * files back; names its own guest files; builds its nodes' templates in
+ * its own cache and loads and awakens their clones (agent_tpl). Every
+ * word it is sent is judged against the lab's plan, which it makes
+ * itself from the topology it is sent: it touches only what that plan
+ * puts on its host (names "ml-<lab id>...", its nodes), only the tunnel
+ * addresses the topology gives, only captures it started, and only
+ * paths inside its run folder (and, for templates, its cache).
  *
  * Verbs (and their answers, after any "info TEXT" lines):
  *   hello VERSION                     ok mstlab-agent VERSION MSTLAB_VERSION

@@ -191,8 +191,11 @@ static int call_slow(struct remote *rc, const char *const words[], size_t n,
 int remote_begin(struct remote *rc, const char *host, int to, int from,
 		 struct errbuf *err)
 {
-	const char *hello[] = { "hello", "1" };
+	char v[12];
+	const char *hello[] = { "hello", v };
 	struct remote_msg ans;
+
+	snprintf(v, sizeof(v), "%d", REMOTE_PROTO_VERSION);
 
 	snprintf(rc->host, sizeof(rc->host), "%s", host);
 	pthread_mutex_init(&rc->lock, NULL);

@@ -33,7 +33,9 @@
 
 #include "errbuf.h"
 
-#define REMOTE_PROTO_VERSION 1
+/* 2: images, template, clone and awaken (a host's own guest files and
+ * templates); an agent of another version refuses the hello. */
+#define REMOTE_PROTO_VERSION 2
 #define REMOTE_LINE_MAX 4096
 #define REMOTE_WORD_MAX 1024
 #define REMOTE_WORDS_MAX 8

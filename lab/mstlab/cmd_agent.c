@@ -8,11 +8,96 @@
 
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture.h"
+#include "chan.h"
 #include "hostnet.h"
+#include "hv_libvirt.h"
+#include "paths.h"
 #include "runtime.h"
+#include "template.h"
+
+/* This host's libvirt for its nodes' templates. Domains the
+ * controller starts are its own over its URI; the agent builds
+ * templates (autodestroy on this connection: they die with the agent)
+ * and loads its clones' state (QEMU's monitor takes the state file's
+ * descriptor, which only a local connection can pass). */
+#define AGENT_URI "qemu:///system"
+
+static long long mono_ms(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void nap_ms(void *ctx, unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	(void)ctx;
+	nanosleep(&ts, NULL);
+}
+
+static struct hv_libvirt tpl_hv;
+static struct lab_ops tpl_lab_ops;
+static bool tpl_tried;
+static struct errbuf tpl_why;
+
+static int ensure(void *ctx, const struct plan *p,
+		  const struct plan_params *pp, const char *cache, int node,
+		  FILE *log, char key[TPL_KEY_LEN + 1], struct errbuf *err)
+{
+	return tpl_ensure(ctx, p, pp, cache, node, log, key, err);
+}
+
+static int load(void *ctx, const char *domain, const char *state,
+		struct errbuf *err)
+{
+	return tpl_load(ctx, domain, state, err);
+}
+
+static int awaken(void *ctx, const struct plan *p, int node, int chan,
+		  struct errbuf *err)
+{
+	return tpl_awaken(ctx, p, node, chan, err);
+}
+
+static const struct agent_tpl agent_tpl = {
+	.ensure = ensure, .load = load, .awaken = awaken,
+	.chan = &chan_unix_ops, .ctx = &tpl_lab_ops,
+};
+
+/* Reached on first use, once. */
+static const struct agent_tpl *agent_tpl_ops(void *ctx, struct errbuf *err)
+{
+	(void)ctx;
+	if (!tpl_tried) {
+		tpl_tried = true;
+		if (hv_libvirt_open(&tpl_hv, AGENT_URI, false, &tpl_why)) {
+			char why[sizeof(tpl_why.msg)];
+
+			snprintf(why, sizeof(why), "%s", tpl_why.msg);
+			errbuf_set(&tpl_why, "this host's libvirt (%s): %.200s",
+				   AGENT_URI, why);
+		} else {
+			tpl_lab_ops = (struct lab_ops){
+				.hv = &hv_libvirt_ops, .hv_ctx = &tpl_hv,
+				.now_ms = mono_ms, .sleep_ms = nap_ms,
+				.chan = &chan_unix_ops,
+			};
+		}
+	}
+	if (!tpl_lab_ops.hv) {
+		*err = tpl_why;
+		return NULL;
+	}
+	return &agent_tpl;
+}
 
 /* Domains are libvirt's business over its URI: never the agent's. */
 static int no_destroy(void *ctx, const char *name, struct errbuf *err)
@@ -32,6 +117,7 @@ int cmd_agent(int argc, char **argv, FILE *out, FILE *err)
 		.cap = &capture_tcpdump_ops,
 	};
 	char results[PATH_MAX / 2] = "";
+	struct paths ps;
 	int rc;
 
 	(void)out;
@@ -48,7 +134,23 @@ int cmd_agent(int argc, char **argv, FILE *out, FILE *err)
 	/* A controller that went away is an end of input, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
 	remote_agent_init(&a, &ops, results);
+	/* Its own guest files, found as this host's mstlab finds them
+	 * ($MSTLAB_BUILD, its build folder, its prefix): never the
+	 * controller's paths. */
+	if (!paths_find(&ps)) {
+		memcpy(a.kernel, ps.kernel, sizeof(a.kernel));
+		memcpy(a.initrd, ps.initrd, sizeof(a.initrd));
+		/* Its own template cache, as runtime_template_cache's. */
+		if ((size_t)snprintf(a.tpl_cache, sizeof(a.tpl_cache),
+				     "%s/templates", ps.cache) <
+		    sizeof(a.tpl_cache)) {
+			a.tpl_ops = agent_tpl_ops;
+			a.tpl_ctx = NULL;
+		}
+	}
 	rc = remote_agent_serve(&a, STDIN_FILENO, STDOUT_FILENO, -1);
 	remote_agent_fini(&a);
+	if (tpl_lab_ops.hv)
+		hv_libvirt_close(&tpl_hv);
 	return rc ? 1 : 0;
 }

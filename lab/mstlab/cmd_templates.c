@@ -46,14 +46,26 @@ static int build_for(struct runtime *rt, FILE *out)
 
 	if (keys && !runtime_start(rt, true, &pp) && !plan_build(rt->t, &p)) {
 		runtime_template_cache(rt, cache, sizeof(cache));
-		rc = tpl_prepare(&rt->ops, p, &pp, cache, NULL, rt->err, keys,
-				 &why) ? 1 : 0;
+		/* Another host's nodes come from its own templates, which
+		 * its agent builds there at up. */
+		rc = tpl_prepare(&rt->ops, p, &pp, cache, TOPO_LOCAL_HOST, NULL,
+				 rt->err, keys, &why) ? 1 : 0;
 		if (rc)
 			fprintf(rt->err, "mstlab: %s\n", why.msg);
-		for (size_t i = 0; !rc && i < n; i++)
-			fprintf(out, "%s: %s\n", rt->t->nodes[i].name,
-				keys[i][0] ? keys[i] :
-				"boots cold (no template)");
+		for (size_t i = 0; !rc && i < n; i++) {
+			unsigned h = rt->t->nodes[i].host;
+
+			if (h != TOPO_LOCAL_HOST &&
+			    plan_node_templated(p, (int)i))
+				fprintf(out, "%s: on host %s (its template is "
+					"built there by up)\n",
+					rt->t->nodes[i].name,
+					rt->t->hosts[h].name);
+			else
+				fprintf(out, "%s: %s\n", rt->t->nodes[i].name,
+					keys[i][0] ? keys[i] :
+					"boots cold (no template)");
+		}
 	}
 	free(keys);
 	plan_free(p);

@@ -12,6 +12,7 @@
 
 #include "files.h"
 #include "lab_hosts.h"
+#include "remote.h"
 #include "registry.h"
 #include "seed.h"
 
@@ -319,22 +320,28 @@ static int no_template(struct lab *l, const char *why, struct errbuf *err)
 	return 0;
 }
 
-/* The template of every templated node, a missing one built. */
+/* The template of every templated node, a missing one built: this
+ * host's here, each other host's there (its own cache and files). */
 static int lab_templates(struct lab *l, struct errbuf *err)
 {
 	char (*keys)[TPL_KEY_LEN + 1] = calloc(l->t->n_nodes ? l->t->n_nodes :
 					       1, sizeof(*keys));
-	struct errbuf why;
+	struct errbuf why, far;
 	int rc;
 
 	if (!keys)
 		return errbuf_set(err, "out of memory");
-	rc = tpl_prepare(l->ops, l->p, &l->pp, l->tpl_cache, &l->st, l->log,
-			 keys, &why);
+	rc = tpl_prepare(l->ops, l->p, &l->pp, l->tpl_cache, TOPO_LOCAL_HOST,
+			 &l->st, l->log, keys, &why);
 	for (size_t i = 0; i < l->t->n_nodes; i++)
-		memcpy(l->nodes[i].tpl, keys[i], sizeof(keys[i]));
+		if (l->t->nodes[i].host == TOPO_LOCAL_HOST)
+			memcpy(l->nodes[i].tpl, keys[i], sizeof(keys[i]));
 	free(keys);
-	return rc ? no_template(l, why.msg, err) : 0;
+	if (rc && no_template(l, why.msg, err))
+		return -1;
+	if (lab_spans_hosts(l) && lab_hosts_templates(l, &far))
+		return no_template(l, far.msg, err);
+	return 0;
 }
 
 struct starter {
@@ -384,6 +391,17 @@ static void *start_domain(void *arg)
 	s->started = !s->rc;
 	if (s->rc || !tpl)
 		return NULL;
+	/* Another host's clone: its agent loads it and tells it who it
+	 * is (its channel and the state file are there). */
+	if (o->remote) {
+		const char *name = l->t->nodes[s->node].name;
+
+		if (remote_clone(o->remote, name, false, &s->err) ||
+		    setup_ports(l, s->node, &s->err) ||
+		    remote_clone(o->remote, name, true, &s->err))
+			s->rc = -1;
+		return NULL;
+	}
 	snprintf(path, sizeof(path), "%s/qga/%s.id", l->run_dir,
 		 l->t->nodes[s->node].name);
 	l->nodes[s->node].chan = o->chan->connect(o->chan_ctx, path, &s->err);
@@ -419,8 +437,12 @@ static int record_nodes(struct lab *l, struct starter *s, struct errbuf *err)
 			      at[0] ? " " : "", at))
 			return -1;
 		if (node_tpl(l, i)) {
-			tpl_path(l->tpl_cache, node_tpl(l, i), "ram", ram,
-				 sizeof(ram));
+			if (at[0])
+				snprintf(ram, sizeof(ram), "%s",
+					 l->nodes[i].tpl_ram);
+			else
+				tpl_path(l->tpl_cache, node_tpl(l, i), "ram",
+					 ram, sizeof(ram));
 			pp.boot = PLAN_BOOT_CLONE;
 			pp.template_ram = ram;
 		}
@@ -469,9 +491,12 @@ static int up_nodes(struct lab *l, struct errbuf *err)
 	}
 	rc = record_nodes(l, s, err);
 	for (size_t i = 0; !rc && i < n; i++) {
+		unsigned h = l->t->nodes[i].host;
+
 		if (node_tpl(l, i))
-			fprintf(l->log, "mstlab: %s from template %s (%s)\n",
+			fprintf(l->log, "mstlab: %s from template %s%s%s (%s)\n",
 				l->t->nodes[i].name, node_tpl(l, i),
+				h ? " on host " : "", h ? l->t->hosts[h].name : "",
 				l->p->nodes[i].domain);
 		else
 			fprintf(l->log, "mstlab: %s booting (%s)\n",
@@ -504,13 +529,6 @@ int lab_up(struct lab *l, struct errbuf *err)
 	const struct lab_ops *o = l->ops;
 
 	events_run_start(&l->ev, l->t->name);
-	/* Templates are this host's: a lab across hosts boots cold. */
-	if (lab_spans_hosts(l)) {
-		if (l->boot == LAB_BOOT_TEMPLATE)
-			return errbuf_set(err, "a lab across hosts boots cold "
-					  "(templates are this host's)");
-		l->boot = LAB_BOOT_COLD;
-	}
 	if (lab_hosts_up(l, err))
 		return -1;
 	if (seed_make_all(l->p, l->run_dir, TOPO_LOCAL_HOST, err))

@@ -47,6 +47,9 @@ enum lab_boot {
 struct lab_node_rt {
 	char tpl[TPL_KEY_LEN + 1];	/* its template's key; "": cold */
 	int chan;			/* a clone's identity channel, or -1 */
+	/* A node of another host: its template's RAM file there (its
+	 * agent's cache); this host's nodes': l->tpl_cache's. */
+	char tpl_ram[PATH_MAX];
 };
 
 /* A probe flow running between two guests (scenario.c). */

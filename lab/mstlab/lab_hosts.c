@@ -70,6 +70,51 @@ static int open_part(const char *run_dir, struct remote *rc, bool attach,
 	return rc2;
 }
 
+/*
+ * Host h's plan_params: this host's but for its run folder there and its
+ * own guest files (its agent's images). Without them (an attached run:
+ * no domain is defined then) this host's stand in.
+ */
+static void host_params(struct lab *l, unsigned h, const struct remote *rc)
+{
+	const struct remote_images *im = &rc->images;
+
+	l->hpp[h] = l->pp;
+	l->hpp[h].run_dir = rc->run_dir;
+	if (!im->initrd[0])
+		return;
+	for (int k = 0; k < 2; k++)
+		l->hpp[h].kernel[k] = im->kernel[k];
+	l->hpp[h].initrd = im->initrd;
+	l->hpp[h].tools = im->tools[0] ? im->tools : NULL;
+}
+
+/* Its own guest files, asked before anything is defined there: each
+ * kernel its nodes boot must be named. */
+static int host_images(struct lab *l, unsigned h, struct remote *rc,
+		       struct errbuf *err)
+{
+	const struct remote_images *im = &rc->images;
+
+	if (remote_images(rc, err))
+		return -1;
+	for (size_t i = 0; i < l->t->n_nodes; i++) {
+		enum topo_kernel k = l->t->nodes[i].kernel;
+
+		if (l->t->nodes[i].host == h && !im->kernel[k][0])
+			return errbuf_set(err, "host %s: its mstlab names no "
+					  "%s kernel, which %s boots", rc->host,
+					  topo_kernel_name(k),
+					  l->t->nodes[i].name);
+	}
+	fprintf(l->log, "mstlab: host %s: guest kernel %s, image %s%s%s\n",
+		rc->host, im->kernel[TOPO_KERNEL_DEFAULT][0] ?
+		im->kernel[TOPO_KERNEL_DEFAULT] : im->kernel[TOPO_KERNEL_DEBUG],
+		im->initrd, im->tools[0] ? ", tools " : " (no tools share)",
+		im->tools);
+	return 0;
+}
+
 /* A link's two ends are set in two threads: a host is opened once. */
 static pthread_mutex_t hops_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -91,8 +136,7 @@ static const struct lab_ops *host_ops(struct lab *l, unsigned h,
 	if (!o->remote->run_dir[0] && open_part(l->run_dir, o->remote, true,
 						 err))
 		return NULL;
-	l->hpp[h] = l->pp;
-	l->hpp[h].run_dir = o->remote->run_dir;
+	host_params(l, h, o->remote);
 	l->hops[h] = o;
 	return o;
 }
@@ -212,17 +256,53 @@ int lab_hosts_up(struct lab *l, struct errbuf *err)
 				    base_name(l->run_dir)) ||
 		    open_part(l->run_dir, o->remote, false, err))
 			return -1;
-		l->hpp[h] = l->pp;
-		l->hpp[h].run_dir = o->remote->run_dir;
-		l->hops[h] = o;
 		fprintf(l->log, "mstlab: host %s: run folder %s\n", name,
 			o->remote->run_dir);
+		if (host_images(l, h, o->remote, err))
+			return -1;
+		host_params(l, h, o->remote);
+		l->hops[h] = o;
 		if (clock_note(l->run_dir, o->remote, false, l->log, err) ||
 		    put_seeds(l, h, o->remote, err))
 			return -1;
 		check_mtu(l, h);
 	}
 	return 0;
+}
+
+int lab_hosts_templates(struct lab *l, struct errbuf *err)
+{
+	int failed = 0;
+
+	for (unsigned h = 1; h < l->t->n_hosts; h++) {
+		struct errbuf why;
+		const struct lab_ops *o;
+		size_t i;
+
+		if (!topo_host_used(l->t, h))
+			continue;
+		o = lab_host_ops(l, h, &why);
+		for (i = 0; o && i < l->t->n_nodes; i++) {
+			struct lab_node_rt *n = &l->nodes[i];
+
+			if (l->t->nodes[i].host != h ||
+			    !plan_node_templated(l->p, (int)i))
+				continue;
+			if (remote_template(o->remote, l->t->nodes[i].name,
+					    l->pp.virt, l->log, n->tpl,
+					    n->tpl_ram, &why))
+				break;
+		}
+		if (o && i == l->t->n_nodes)
+			continue;
+		/* That host's nodes all boot cold then. */
+		for (i = 0; i < l->t->n_nodes; i++)
+			if (l->t->nodes[i].host == h)
+				l->nodes[i].tpl[0] = l->nodes[i].tpl_ram[0] = 0;
+		if (!failed++)
+			*err = why;
+	}
+	return failed;
 }
 
 int lab_hosts_seed_status(struct lab *l, size_t i)

@@ -2,8 +2,9 @@
 /*
  * A lab's other hosts from the runner's side (lab.c): each host's tables
  * with its part of the run open, the run's start there (recorded in this
- * host's state first, the clocks measured, the seed images put), and
- * its end (the clocks again, its teardown, its files fetched back).
+ * host's state first, its own guest files asked, the clocks measured,
+ * the seed images put), its nodes' templates (built there), and its end
+ * (the clocks again, its teardown, its files fetched back).
  */
 #ifndef MSTLAB_LAB_HOSTS_H
 #define MSTLAB_LAB_HOSTS_H
@@ -34,6 +35,14 @@ bool lab_spans_hosts(const struct lab *l);
  * l->hpp. 0, or -1 with err.
  */
 int lab_hosts_up(struct lab *l, struct errbuf *err);
+/*
+ * The templates of every other host's nodes that can have one, each
+ * built and cached there by its agent (from its own files, through its
+ * own libvirt), into l->nodes[i] (key and RAM path there). 0, or the
+ * number of hosts whose templates could not all be had (those nodes
+ * then boot cold) with the first reason in err.
+ */
+int lab_hosts_templates(struct lab *l, struct errbuf *err);
 /* A node of another host: its user-data status (as seed_status). */
 int lab_hosts_seed_status(struct lab *l, size_t i);
 /* Before a teardown: each host the run's state names, reached and its

@@ -171,11 +171,33 @@ int remote_call(struct remote *rc, const char *const words[], size_t n,
 	return rc2;
 }
 
+/* remote_call for a request that may take long (a template's build). */
+static int call_slow(struct remote *rc, const char *const words[], size_t n,
+		     int timeout_ms, struct remote_msg *ans, struct errbuf *err)
+{
+	char line[REMOTE_LINE_MAX + 1];
+	size_t len;
+	int rc2, was;
+
+	if (build_line(words, n, line, &len, err))
+		return -1;
+	pthread_mutex_lock(&rc->lock);
+	was = rc->r.timeout_ms;
+	rc->r.timeout_ms = timeout_ms;
+	rc2 = call_locked(rc, line, len, NULL, 0, ans, err);
+	rc->r.timeout_ms = was;
+	pthread_mutex_unlock(&rc->lock);
+	return rc2;
+}
+
 int remote_begin(struct remote *rc, const char *host, int to, int from,
 		 struct errbuf *err)
 {
-	const char *hello[] = { "hello", "1" };
+	char v[12];
+	const char *hello[] = { "hello", v };
 	struct remote_msg ans;
+
+	snprintf(v, sizeof(v), "%d", REMOTE_PROTO_VERSION);
 
 	snprintf(rc->host, sizeof(rc->host), "%s", host);
 	pthread_mutex_init(&rc->lock, NULL);
@@ -251,6 +273,89 @@ int remote_open_run(struct remote *rc, const char *topology, size_t len,
 		return errbuf_set(err, "host %s: no run folder", rc->host);
 	snprintf(rc->run_dir, sizeof(rc->run_dir), "%s", ans.word[1]);
 	return 0;
+}
+
+int remote_images(struct remote *rc, struct errbuf *err)
+{
+	const char *images[] = { "images" };
+	struct remote_msg ans;
+	struct errbuf why;
+
+	if (remote_call(rc, images, 1, NULL, 0, &ans, err))
+		return -1;
+	if (remote_images_parse(&ans, &rc->images, &why))
+		return errbuf_set(err, "host %s: %s", rc->host, why.msg);
+	return 0;
+}
+
+int remote_template_parse(const struct remote_msg *ans,
+			  char key[TPL_KEY_LEN + 1], char ram[REMOTE_PATH_MAX],
+			  struct errbuf *why)
+{
+	const char *k, *r, *st;
+	size_t dir;
+
+	key[0] = ram[0] = 0;
+	if (ans->n != 4 || strcmp(ans->word[0], "ok"))
+		return errbuf_set(why, "a template answer is ok KEY RAM STATE");
+	k = ans->word[1];
+	r = ans->word[2];
+	st = ans->word[3];
+	if (strlen(k) != TPL_KEY_LEN ||
+	    strspn(k, "0123456789abcdef") != TPL_KEY_LEN)
+		return errbuf_set(why, "'%.40s' is no template key (%d hex "
+				  "digits)", k, TPL_KEY_LEN);
+	if (!remote_path_ok(r) || !remote_path_ok(st))
+		return errbuf_set(why, "template %s: '%.60s' is no absolute path "
+				  "of A-Z a-z 0-9 / . _ + -", k,
+				  remote_path_ok(r) ? st : r);
+	/* DIR/KEY/ram and DIR/KEY/state: its cache's, nothing else. */
+	dir = strlen(r) - strlen("/ram");
+	if (strlen(r) <= TPL_KEY_LEN + 5 || strcmp(r + dir, "/ram") ||
+	    strncmp(r + dir - TPL_KEY_LEN, k, TPL_KEY_LEN) ||
+	    r[dir - TPL_KEY_LEN - 1] != '/' || strncmp(st, r, dir) ||
+	    strcmp(st + dir, "/state"))
+		return errbuf_set(why, "template %s: '%.60s' and '%.60s' are not "
+				  "its RAM and state in a folder of its key", k,
+				  r, st);
+	memcpy(key, k, TPL_KEY_LEN + 1);
+	memcpy(ram, r, strlen(r) + 1);
+	return 0;
+}
+
+/* A template's build there: a cold boot under TCG, and more (template.c
+ * waits 180 s for its boot). */
+#define REMOTE_TEMPLATE_MS 240000
+
+int remote_template(struct remote *rc, const char *node, enum plan_virt virt,
+		    FILE *log, char key[TPL_KEY_LEN + 1],
+		    char ram[REMOTE_PATH_MAX], struct errbuf *err)
+{
+	const char *w[] = { "template", node,
+			    virt == PLAN_VIRT_KVM ? "kvm" : "qemu" };
+	struct remote_msg ans;
+	struct errbuf why;
+	FILE *saved = rc->info;
+	int rc2;
+
+	key[0] = ram[0] = 0;
+	rc->info = log;
+	rc2 = call_slow(rc, w, 3, REMOTE_TEMPLATE_MS, &ans, err);
+	rc->info = saved;
+	if (rc2)
+		return -1;
+	if (remote_template_parse(&ans, key, ram, &why))
+		return errbuf_set(err, "host %s: %s", rc->host, why.msg);
+	return 0;
+}
+
+int remote_clone(struct remote *rc, const char *node, bool awaken,
+		 struct errbuf *err)
+{
+	const char *w[] = { awaken ? "awaken" : "clone", node };
+	struct remote_msg ans;
+
+	return call_slow(rc, w, 2, REMOTE_TEMPLATE_MS, &ans, err);
 }
 
 static int64_t realtime_ns(void)

@@ -19,7 +19,9 @@
 
 #include "clock_sync.h"
 #include "ops.h"
+#include "plan.h"
 #include "remote_proto.h"
+#include "template.h"
 #include "topo.h"
 
 #define REMOTE_ARGV_MAX 32
@@ -32,6 +34,7 @@ struct remote {
 	struct remote_reader r;
 	pthread_mutex_t lock;
 	char run_dir[PATH_MAX];	/* its run folder there */
+	struct remote_images images;	/* its guest files (remote_images) */
 	FILE *info;		/* its info lines (NULL: dropped) */
 	/* argv storage */
 	char port[12];
@@ -68,6 +71,32 @@ int remote_call(struct remote *rc, const char *const words[], size_t n,
  * name), new or (attach) up. */
 int remote_open_run(struct remote *rc, const char *topology, size_t len,
 		    const char *run, bool attach, struct errbuf *err);
+/* Its own guest files for its part of the run (a file one of its
+ * nodes needs and it lacks is an err), into rc->images: 0, or -1 with
+ * err ("HOST: why"). */
+int remote_images(struct remote *rc, struct errbuf *err);
+/*
+ * Its template of node (one of its nodes), built there from its own files
+ * if its cache has none (its progress lines on log, NULL: dropped): the
+ * key, and the path of the template's RAM file there, which its clone's
+ * domain maps. 0, or -1 with err.
+ */
+int remote_template(struct remote *rc, const char *node, enum plan_virt virt,
+		    FILE *log, char key[TPL_KEY_LEN + 1],
+		    char ram[REMOTE_PATH_MAX], struct errbuf *err);
+/*
+ * Its answer ("ok KEY RAM STATE") into key and ram: a key of
+ * TPL_KEY_LEN lowercase hex digits, and two paths of remote_path_ok in
+ * one folder named by the key (DIR/KEY/ram, DIR/KEY/state). 0, or -1
+ * with why.
+ */
+int remote_template_parse(const struct remote_msg *ans,
+			  char key[TPL_KEY_LEN + 1], char ram[REMOTE_PATH_MAX],
+			  struct errbuf *why);
+/* Node's clone there, started paused: its template's state loaded
+ * (awaken false), or then resumed and told its identity (true). */
+int remote_clone(struct remote *rc, const char *node, bool awaken,
+		 struct errbuf *err);
 /* A burst of n timestamped exchanges (clock_sync.h) into e. */
 int remote_clock(struct remote *rc, unsigned n, struct clock_est *e,
 		 struct errbuf *err);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "paths.h"
 #include "version.h"
 
 static int64_t realtime_ns(void)
@@ -41,6 +42,21 @@ void remote_agent_init(struct remote_agent *a, const struct lab_ops *ops,
 
 void remote_agent_fini(struct remote_agent *a)
 {
+	struct errbuf err;
+	const struct agent_tpl *o = NULL;
+
+	for (size_t i = 0; a->chan && a->t && i < a->t->n_nodes; i++) {
+		if (a->chan[i] < 0)
+			continue;
+		if (!o && a->tpl_ops)
+			o = a->tpl_ops(a->tpl_ctx, &err);
+		if (o)
+			o->chan->close(o->chan_ctx, a->chan[i]);
+	}
+	free(a->chan);
+	free(a->tpl);
+	a->chan = NULL;
+	a->tpl = NULL;
 	state_close(&a->st);
 	plan_free(a->p);
 	topo_free(a->t);
@@ -277,6 +293,12 @@ static int v_run(struct remote_agent *a, const struct remote_msg *m, int out,
 				return ERR("%s", err.msg);
 		}
 	}
+	a->tpl = calloc(a->t->n_nodes ? a->t->n_nodes : 1, sizeof(*a->tpl));
+	a->chan = calloc(a->t->n_nodes ? a->t->n_nodes : 1, sizeof(*a->chan));
+	if (!a->tpl || !a->chan)
+		return ERR("out of memory");
+	for (size_t i = 0; i < a->t->n_nodes; i++)
+		a->chan[i] = -1;
 	a->have_run = true;
 	a->n_caps = 0;
 	if (attach)
@@ -517,6 +539,229 @@ static int v_alive_stop(struct remote_agent *a, const struct remote_msg *m,
 	if (a->ops->cap->stop(a->ops->cap_ctx, pid, start, &err))
 		return ERR("%s", err.msg);
 	return OK("%s", "");
+}
+
+/* A path answered as one word: remote_path_ok, or "-" when none. */
+static int path_word(int out, const char *what, const char *path,
+		     bool have, const char **word)
+{
+	*word = have ? path : "-";
+	if (have && !remote_path_ok(path))
+		return ERR("this host's %s %s cannot be named to another host "
+			   "(an absolute path of A-Z a-z 0-9 / . _ + -, at most "
+			   "%d bytes)", what, path, REMOTE_PATH_MAX - 1) ? -1 : 1;
+	return 0;
+}
+
+/* This host's files that its nodes need are there: 0, or -1 with why;
+ * which kernels it has into have, its tools share (or "") into tools. */
+static int own_files(const struct remote_agent *a, bool have[2],
+		     char tools[PATH_MAX], char *why, size_t len)
+{
+	bool need[2] = { false, false };
+
+	tools[0] = 0;
+	if (!a->initrd[0])
+		return snprintf(why, len, "this agent knows no guest files"),
+		       -1;
+	for (size_t i = 0; i < a->t->n_nodes; i++)
+		if (a->t->nodes[i].host == a->host)
+			need[a->t->nodes[i].kernel] = true;
+	for (int k = TOPO_KERNEL_DEFAULT; k <= TOPO_KERNEL_DEBUG; k++) {
+		have[k] = !paths_need_kernel(a->kernel[k], (enum topo_kernel)k,
+					     why, len);
+		if (need[k] && !have[k])
+			return -1;
+	}
+	if (paths_need_initrd(a->initrd, why, len))
+		return -1;
+	if (!paths_tools_share(a->initrd, tools, PATH_MAX))
+		tools[0] = 0;
+	return 0;
+}
+
+/* images: this host's own kernels, image and tools share, those its
+ * nodes need checked to be there (paths.h says how they are found). */
+static int v_images(struct remote_agent *a, int out)
+{
+	char msg[PATH_MAX + 128], tools[PATH_MAX];
+	const char *w[4];
+	bool have[2];
+	int rc = 0;
+
+	if (own_files(a, have, tools, msg, sizeof(msg)))
+		return ERR("%s", msg);
+	for (int k = 0; k < 2 && !rc; k++)
+		rc = path_word(out, k ? "debug kernel" : "kernel", a->kernel[k],
+			       have[k], &w[k]);
+	if (!rc)
+		rc = path_word(out, "initramfs", a->initrd, true, &w[2]);
+	if (!rc)
+		rc = path_word(out, "tools share", tools, tools[0] != 0, &w[3]);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	return OK("%s %s %s %s", w[0], w[1], w[2], w[3]);
+}
+
+/* ---- its nodes' templates ---- */
+
+/* A node of this host: its index, or -1 (said). */
+static int node_here(const struct remote_agent *a, const char *name, int out)
+{
+	int i = topo_node_find(a->t, name);
+
+	if (i < 0 || a->t->nodes[i].host != a->host)
+		return ERR("%s is no node of lab %s on this host", name,
+			   a->t->name), -1;
+	return i;
+}
+
+/* A build's progress lines, each an info line as it is written. */
+static ssize_t info_write(void *c, const char *buf, size_t n)
+{
+	int out = *(const int *)c;
+
+	for (size_t k = 0; k < n;) {
+		size_t len = strcspn(buf + k, "\n");
+
+		if (len > n - k)
+			len = n - k;
+		if (len)
+			say(out, "info", "%.*s", (int)len, buf + k);
+		k += len + 1;
+	}
+	return (ssize_t)n;
+}
+
+/* cache/KEY/file (template.h: tpl_path). */
+static void tpl_file(const struct remote_agent *a, const char *key,
+		     const char *file, char *out, size_t len)
+{
+	int n = snprintf(out, len, "%s/%s/%s", a->tpl_cache, key, file);
+
+	/* Too long: no path (remote_path_ok refuses it), never a cut one. */
+	if (n < 0 || (size_t)n >= len)
+		out[0] = 0;
+}
+
+/* Its libvirt and channels for templates: NULL (said). */
+static const struct agent_tpl *tpl_ops(struct remote_agent *a, int out)
+{
+	const struct agent_tpl *o;
+	struct errbuf err;
+
+	if (!a->tpl_ops)
+		return ERR("this agent builds no templates"), NULL;
+	o = a->tpl_ops(a->tpl_ctx, &err);
+	if (!o)
+		ERR("%s", err.msg);
+	return o;
+}
+
+/* template NODE qemu|kvm: its template in this host's cache, built from
+ * this host's files if missing; only a node of its plan on this host. */
+static int v_template(struct remote_agent *a, const struct remote_msg *m,
+		      int out)
+{
+	char msg[PATH_MAX + 128], tools[PATH_MAX], key[TPL_KEY_LEN + 1];
+	char ram[PATH_MAX], st[PATH_MAX];
+	const char *w[2];
+	const struct agent_tpl *o;
+	struct plan_params pp;
+	struct errbuf err;
+	bool have[2], kvm = !strcmp(m->word[2], "kvm");
+	int i = node_here(a, m->word[1], out), rc;
+	FILE *log;
+
+	if (i < 0)
+		return 0;
+	if (!kvm && strcmp(m->word[2], "qemu"))
+		return ERR("template NODE qemu|kvm, not '%s'", m->word[2]);
+	if (own_files(a, have, tools, msg, sizeof(msg)))
+		return ERR("%s", msg);
+	o = tpl_ops(a, out);
+	if (!o)
+		return 0;
+	pp = (struct plan_params){
+		.virt = kvm ? PLAN_VIRT_KVM : PLAN_VIRT_QEMU,
+		.run_dir = a->run_dir,
+		.kernel = { a->kernel[0], a->kernel[1] },
+		.initrd = a->initrd, .tools = tools[0] ? tools : NULL,
+	};
+	log = fopencookie(&out, "w", (cookie_io_functions_t){
+				  .write = info_write });
+	if (!log)
+		return ERR("out of memory");
+	setvbuf(log, NULL, _IOLBF, 0);
+	rc = o->ensure(o->ctx, a->p, &pp, a->tpl_cache, i, log, key, &err);
+	fclose(log);
+	if (rc)
+		return ERR("%s", err.msg);
+	if (strlen(key) != TPL_KEY_LEN)
+		return ERR("%s: no template key", m->word[1]);
+	/* What it answers is in its cache, or it answers nothing. */
+	tpl_file(a, key, "ram", ram, sizeof(ram));
+	tpl_file(a, key, "state", st, sizeof(st));
+	rc = path_word(out, "template RAM file", ram, true, &w[0]);
+	if (!rc)
+		rc = path_word(out, "template state", st, true, &w[1]);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	memcpy(a->tpl[i], key, sizeof(key));
+	return OK("%s %s %s", key, ram, st);
+}
+
+/* clone NODE: its domain, started paused from its template's RAM, gets
+ * its identity channel connected and the template's state loaded. */
+static int v_clone(struct remote_agent *a, const struct remote_msg *m,
+		   int out)
+{
+	char path[PATH_MAX + 300];
+	const struct agent_tpl *o;
+	struct errbuf err;
+	int i = node_here(a, m->word[1], out);
+
+	if (i < 0)
+		return 0;
+	if (!a->tpl[i][0])
+		return ERR("%s: ask for its template first", m->word[1]);
+	if (a->chan[i] >= 0)
+		return ERR("%s is loaded already", m->word[1]);
+	o = tpl_ops(a, out);
+	if (!o)
+		return 0;
+	snprintf(path, sizeof(path), "%s/qga/%s.id", a->run_dir, m->word[1]);
+	a->chan[i] = o->chan->connect(o->chan_ctx, path, &err);
+	if (a->chan[i] < 0)
+		return ERR("%s", err.msg);
+	tpl_file(a, a->tpl[i], "state", path, sizeof(path));
+	if (o->load(o->ctx, a->p->nodes[i].domain, path, &err)) {
+		o->chan->close(o->chan_ctx, a->chan[i]);
+		a->chan[i] = -1;
+		return ERR("%s", err.msg);
+	}
+	return OK("%s", "");
+}
+
+/* awaken NODE: a loaded clone runs and is told who it is. */
+static int v_awaken(struct remote_agent *a, const struct remote_msg *m,
+		    int out)
+{
+	const struct agent_tpl *o;
+	struct errbuf err;
+	int i = node_here(a, m->word[1], out), rc;
+
+	if (i < 0)
+		return 0;
+	if (a->chan[i] < 0)
+		return ERR("%s: no clone of it is loaded", m->word[1]);
+	o = tpl_ops(a, out);
+	if (!o)
+		return 0;
+	rc = o->awaken(o->ctx, a->p, i, a->chan[i], &err);
+	o->chan->close(o->chan_ctx, a->chan[i]);
+	a->chan[i] = -1;
+	return rc ? ERR("%s", err.msg) : OK("%s", "");
 }
 
 /* ---- files of the run folder ---- */
@@ -787,6 +1032,10 @@ static const struct verb verbs[] = {
 	{ "listening", 3, 3, true, true, "listening BRIDGE PID START" },
 	{ "alive", 2, 2, true, true, "alive PID START" },
 	{ "stop", 2, 2, true, true, "stop PID START" },
+	{ "images", 0, 0, true, true, "images" },
+	{ "template", 2, 2, true, true, "template NODE qemu|kvm" },
+	{ "clone", 1, 1, true, true, "clone NODE" },
+	{ "awaken", 1, 1, true, true, "awaken NODE" },
 	{ "clock", 0, 0, false, false, "clock" },
 	{ "files", 0, 0, true, true, "files" },
 	{ "get", 1, 3, true, true, "get PATH [OFFSET MAX]" },
@@ -850,6 +1099,14 @@ int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 		return v_listening(a, &m, out);
 	if (!strcmp(w, "alive") || !strcmp(w, "stop"))
 		return v_alive_stop(a, &m, out, w[0] == 's');
+	if (!strcmp(w, "images"))
+		return v_images(a, out);
+	if (!strcmp(w, "template"))
+		return v_template(a, &m, out);
+	if (!strcmp(w, "clone"))
+		return v_clone(a, &m, out);
+	if (!strcmp(w, "awaken"))
+		return v_awaken(a, &m, out);
 	if (!strcmp(w, "clock"))
 		return OK("%" PRId64, a->clock_ns());
 	if (!strcmp(w, "files"))

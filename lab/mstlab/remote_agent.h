@@ -5,11 +5,13 @@
  * listens on no socket. It does on its host what mstlab does on its own
  * for the links: records in its run folder's state file, then creates
  * (link bridges, tunnels, captures); tears down by that file; hands
- * files back. Every word it is sent is judged against the lab's plan,
- * which it makes itself from the topology it is sent: it touches only
- * what that plan puts on its host (names "ml-<lab id>..."), only the
- * tunnel addresses the topology gives, only captures it started, and
- * only paths inside its run folder.
+ * files back; names its own guest files; builds its nodes' templates in
+ * its own cache and loads and awakens their clones (agent_tpl). Every
+ * word it is sent is judged against the lab's plan, which it makes
+ * itself from the topology it is sent: it touches only what that plan
+ * puts on its host (names "ml-<lab id>...", its nodes), only the tunnel
+ * addresses the topology gives, only captures it started, and only
+ * paths inside its run folder (and, for templates, its cache).
  *
  * Verbs (and their answers, after any "info TEXT" lines):
  *   hello VERSION                     ok mstlab-agent VERSION MSTLAB_VERSION
@@ -27,6 +29,14 @@
  *   listening BRIDGE PID START        ok
  *   alive PID START                   ok 1|0
  *   stop PID START                    ok
+ *   images                            ok KERNEL DEBUG_KERNEL INITRD TOOLS
+ *                                     (its own files; "-": none; remote_proto.h)
+ *   template NODE qemu|kvm            info lines, ok KEY RAM STATE
+ *                                     (its node's template, built in its
+ *                                     cache if missing; paths inside it)
+ *   clone NODE                        ok   (its paused domain: identity
+ *                                     channel connected, state loaded)
+ *   awaken NODE                       ok   (resumed, told its identity)
  *   clock                             ok NS   (CLOCK_REALTIME)
  *   files                             info file SIZE PATH ..., ok N
  *   get PATH [OFFSET MAX]             ok LEN + LEN bytes (at most MAX
@@ -50,6 +60,7 @@
 #include "plan.h"
 #include "remote_proto.h"
 #include "state.h"
+#include "template.h"
 #include "topo.h"
 
 /* A topology sent to the agent is at most this. */
@@ -58,11 +69,43 @@
 /* A seed image put is at most this. */
 #define REMOTE_PUT_MAX (64u << 20)
 
+/*
+ * What the agent does with its nodes' templates (template.h) on its own
+ * host: cmd_agent's, through this host's libvirt; tests' fakes. Each
+ * returns 0, or -1 with err.
+ */
+struct agent_tpl {
+	/* Node's template in cache, built from pp's files if missing (its
+	 * progress on log): its key (tpl_ensure). */
+	int (*ensure)(void *ctx, const struct plan *p,
+		      const struct plan_params *pp, const char *cache, int node,
+		      FILE *log, char key[TPL_KEY_LEN + 1], struct errbuf *err);
+	/* The paused clone domain loads the state file (tpl_load). */
+	int (*load)(void *ctx, const char *domain, const char *state,
+		    struct errbuf *err);
+	/* It runs and is told node's identity on chan (tpl_awaken). */
+	int (*awaken)(void *ctx, const struct plan *p, int node, int chan,
+		      struct errbuf *err);
+	/* Clones' identity channels (ops.h). */
+	const struct chan_ops *chan;
+	void *ctx, *chan_ctx;
+};
+
 struct remote_agent {
 	/* Given: this host's link and capture tables (hv is never used:
 	 * domains go through libvirt's URI), where its run folders go. */
 	const struct lab_ops *ops;
 	char results[PATH_MAX / 2];
+	/* This host's guest files (paths.h: cmd_agent finds them; "":
+	 * unknown), named by images. */
+	char kernel[2][PATH_MAX];
+	char initrd[PATH_MAX];
+	/* Its nodes' templates, built, cached and loaded on this host
+	 * through its own libvirt: tpl_ops(tpl_ctx) reaches it on first
+	 * use (NULL: this agent has none); tpl_cache is its cache. */
+	const struct agent_tpl *(*tpl_ops)(void *ctx, struct errbuf *err);
+	void *tpl_ctx;
+	char tpl_cache[PATH_MAX];
 	/* CLOCK_REALTIME in ns (tests give their own). */
 	int64_t (*clock_ns)(void);
 	/* The session. */
@@ -72,6 +115,11 @@ struct remote_agent {
 	bool have_run, done;
 	char run_dir[PATH_MAX];
 	struct state st;
+	/* By node of the plan (once a run is open): the key of its
+	 * template as answered ("": none asked), its clone's identity
+	 * channel (-1). */
+	char (*tpl)[TPL_KEY_LEN + 1];
+	int *chan;
 	/* The captures it started: only those may be asked about. */
 	size_t n_caps;
 	struct { pid_t pid; uint64_t start; } caps[REMOTE_AGENT_CAPTURES];

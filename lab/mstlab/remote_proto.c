@@ -14,6 +14,61 @@ bool remote_word_ok(const char *word)
 	       strspn(word, REMOTE_WORD_CHARS) == n;
 }
 
+bool remote_path_ok(const char *path)
+{
+	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789/._+-";
+	size_t n = strlen(path);
+
+	if (path[0] != '/' || n >= REMOTE_PATH_MAX || strspn(path, ok) != n)
+		return false;
+	for (const char *p = path + 1; ; ) {
+		size_t c = strcspn(p, "/");
+
+		if (!c || (c == 1 && p[0] == '.') ||
+		    (c == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		if (!p[c])
+			return true;
+		p += c + 1;
+	}
+}
+
+/* One path of an images answer: "-" is none when may_lack. */
+static int image_path(const char *word, const char *what, bool may_lack,
+		      char *out, struct errbuf *why)
+{
+	if (may_lack && !strcmp(word, "-")) {
+		out[0] = 0;
+		return 0;
+	}
+	if (!remote_path_ok(word))
+		return errbuf_set(why, "its %s '%.60s' is no absolute path of "
+				  "A-Z a-z 0-9 / . _ + - (at most %d bytes, no "
+				  "'.' or '..')", what, word,
+				  REMOTE_PATH_MAX - 1);
+	memcpy(out, word, strlen(word) + 1);
+	return 0;
+}
+
+int remote_images_parse(const struct remote_msg *ans,
+			struct remote_images *im, struct errbuf *why)
+{
+	memset(im, 0, sizeof(*im));
+	if (ans->n != 5 || strcmp(ans->word[0], "ok"))
+		return errbuf_set(why, "an images answer is ok KERNEL "
+				  "DEBUG_KERNEL INITRD TOOLS");
+	if (image_path(ans->word[1], "kernel", true, im->kernel[0], why) ||
+	    image_path(ans->word[2], "debug kernel", true, im->kernel[1],
+		       why) ||
+	    image_path(ans->word[3], "initramfs", false, im->initrd, why) ||
+	    image_path(ans->word[4], "tools share", true, im->tools, why)) {
+		memset(im, 0, sizeof(*im));
+		return -1;
+	}
+	return 0;
+}
+
 /* Copies line into m->buf and splits it at single spaces, at most
  * `words` of them (the last keeps the rest when rest is wanted). */
 static int split(const char *line, size_t len, struct remote_msg *m,

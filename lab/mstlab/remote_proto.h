@@ -14,6 +14,15 @@
  * 1-REMOTE_WORD_MAX of REMOTE_WORD_CHARS, so none needs quoting and no
  * word is ever read by a shell on either side. The agent answers every
  * line, and judges what each word names against the lab's plan.
+ *
+ * A host's guest files (`images`) are its own: its agent answers the
+ * paths of its kernels, image and tools share as they are there
+ *   ok KERNEL DEBUG_KERNEL INITRD TOOLS
+ * each an absolute path of remote_path_ok, or "-" for one it has not
+ * (a debug kernel no node there boots, no tools share); a file a node
+ * of its host needs and that is missing is an err naming it. The
+ * controller takes only what remote_images_parse accepts, and those
+ * paths go into that host's domain XML.
  */
 #ifndef MSTLAB_REMOTE_PROTO_H
 #define MSTLAB_REMOTE_PROTO_H
@@ -24,7 +33,9 @@
 
 #include "errbuf.h"
 
-#define REMOTE_PROTO_VERSION 1
+/* 2: images, template, clone and awaken (a host's own guest files and
+ * templates); an agent of another version refuses the hello. */
+#define REMOTE_PROTO_VERSION 2
 #define REMOTE_LINE_MAX 4096
 #define REMOTE_WORD_MAX 1024
 #define REMOTE_WORDS_MAX 8
@@ -32,6 +43,16 @@
 #define REMOTE_DATA_MAX (1u << 30)
 #define REMOTE_WORD_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
 	"0123456789._/:+=@,-"
+
+/* A path a host's agent may name: at most this long, with its NUL. */
+#define REMOTE_PATH_MAX 256
+
+/* A host's own guest files (the answer of `images`): "" for none. */
+struct remote_images {
+	char kernel[2][REMOTE_PATH_MAX];	/* by enum topo_kernel */
+	char initrd[REMOTE_PATH_MAX];
+	char tools[REMOTE_PATH_MAX];
+};
 
 /* One line, split: words[0] is the verb (or ok, err, info). */
 struct remote_msg {
@@ -59,6 +80,19 @@ int remote_parse_answer(const char *line, size_t len, struct remote_msg *m,
 int remote_number(const char *word, uint64_t max, uint64_t *v);
 /* Whether word may be sent as one (REMOTE_WORD_CHARS, not empty). */
 bool remote_word_ok(const char *word);
+/*
+ * Whether path may name a host's file in its domains' XML: absolute, at
+ * most REMOTE_PATH_MAX - 1 bytes of A-Z a-z 0-9 / . _ + -, no empty,
+ * "." or ".." component (nothing to quote, escape or resolve anywhere).
+ */
+bool remote_path_ok(const char *path);
+/*
+ * The answer of `images` ("ok KERNEL DEBUG_KERNEL INITRD TOOLS") into
+ * im: 0, or -1 with why (a word count, or which path is refused and
+ * why). A kernel and the tools may be "-" (none); the initramfs may not.
+ */
+int remote_images_parse(const struct remote_msg *ans,
+			struct remote_images *im, struct errbuf *why);
 /* text made printable for an err or info line: each other byte and a
  * newline as '?', cut at len - 1. */
 void remote_text(const char *text, char *out, size_t len);

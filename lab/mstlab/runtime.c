@@ -282,8 +282,10 @@ int runtime_check_images(const struct runtime *rt)
 	char msg[PATH_MAX + 128];
 	int r = 0;
 
+	/* Another host's nodes boot its own files (its agent names them). */
 	for (size_t i = 0; i < rt->t->n_nodes; i++)
-		boots[rt->t->nodes[i].kernel] = true;
+		if (rt->t->nodes[i].host == TOPO_LOCAL_HOST)
+			boots[rt->t->nodes[i].kernel] = true;
 	for (int k = TOPO_KERNEL_DEFAULT; k <= TOPO_KERNEL_DEBUG && !r; k++)
 		if (boots[k])
 			r = paths_need_kernel(rt->kernel[k],

@@ -56,8 +56,9 @@ int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
  * default), ready for runtime_connect(). */
 void runtime_for(struct runtime *rt, const char *uri, FILE *out, FILE *err);
 /*
- * 0 when the kernels the topology's nodes boot and the initramfs are
- * there; else says which file is missing and how to build it.
+ * 0 when the kernels this host's nodes boot and the initramfs are there
+ * (another host's are its own: lab_hosts.h); else says which file is
+ * missing and how to build it.
  */
 int runtime_check_images(const struct runtime *rt);
 /*

@@ -457,7 +457,7 @@ static void *build_thread(void *arg)
 
 /* The keys, and a job for each missing template: their count. */
 static int plan_jobs(const struct plan *p, const struct plan_params *pp,
-		     const struct tpl_inputs *in, const char *cache,
+		     const struct tpl_inputs *in, const char *cache, int host,
 		     char (*keys)[TPL_KEY_LEN + 1], struct build_job *jobs,
 		     size_t *m, struct errbuf *err)
 {
@@ -465,7 +465,8 @@ static int plan_jobs(const struct plan *p, const struct plan_params *pp,
 		bool first = true;
 
 		keys[i][0] = 0;
-		if (!plan_node_templated(p, (int)i))
+		if (!plan_node_templated(p, (int)i) ||
+		    (host >= 0 && p->topo->nodes[i].host != (unsigned)host))
 			continue;
 		if (tpl_key(p, pp, (int)i, in, keys[i]))
 			return errbuf_set(err, "%s: cannot work out its shape",
@@ -480,7 +481,7 @@ static int plan_jobs(const struct plan *p, const struct plan_params *pp,
 }
 
 int tpl_prepare(const struct lab_ops *ops, const struct plan *p,
-		const struct plan_params *pp, const char *cache,
+		const struct plan_params *pp, const char *cache, int host,
 		struct state *st, FILE *log, char (*keys)[TPL_KEY_LEN + 1],
 		struct errbuf *err)
 {
@@ -488,13 +489,22 @@ int tpl_prepare(const struct lab_ops *ops, const struct plan *p,
 	struct build_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
 	struct tpl_inputs in;
 	int failed = 0;
+	bool any = false;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		keys[i][0] = 0;
+		any |= plan_node_templated(p, (int)i) &&
+		       (host < 0 || p->topo->nodes[i].host == (unsigned)host);
+	}
 	if (!jobs)
 		return errbuf_set(err, "out of memory");
+	/* None of its nodes has a template: its files are not read. */
+	if (!any) {
+		free(jobs);
+		return 0;
+	}
 	if (tpl_inputs_read(pp, &in, err) ||
-	    plan_jobs(p, pp, &in, cache, keys, jobs, &m, err)) {
+	    plan_jobs(p, pp, &in, cache, host, keys, jobs, &m, err)) {
 		free(jobs);
 		for (size_t i = 0; i < n; i++)
 			keys[i][0] = 0;
@@ -534,6 +544,39 @@ int tpl_prepare(const struct lab_ops *ops, const struct plan *p,
 		if (keys[i][0] && !tpl_ready(cache, keys[i]))
 			keys[i][0] = 0;
 	return failed;
+}
+
+int tpl_ensure(const struct lab_ops *ops, const struct plan *p,
+	       const struct plan_params *pp, const char *cache, int node,
+	       FILE *log, char key[TPL_KEY_LEN + 1], struct errbuf *err)
+{
+	long long start = ops->now_ms(ops->clock_ctx);
+	struct tpl_inputs in;
+	char shape[64];
+
+	key[0] = 0;
+	if (!plan_node_templated(p, node))
+		return errbuf_set(err, "%s has no template (a %s boots cold)",
+				  p->topo->nodes[node].name,
+				  topo_role_name(p->topo->nodes[node].role));
+	if (tpl_inputs_read(pp, &in, err))
+		return -1;
+	if (tpl_key(p, pp, node, &in, key))
+		return errbuf_set(err, "%s: cannot work out its shape",
+				  p->topo->nodes[node].name);
+	if (tpl_ready(cache, key))
+		return 0;
+	shape_words(&p->topo->nodes[node], shape, sizeof(shape));
+	fprintf(log, "template %s (%s, as %s): building\n", key, shape,
+		p->topo->nodes[node].name);
+	fflush(log);
+	if (tpl_build(ops, p, pp, node, &in, cache, key, NULL, err)) {
+		key[0] = 0;
+		return -1;
+	}
+	fprintf(log, "template %s built in %.1f s\n", key,
+		(double)(ops->now_ms(ops->clock_ctx) - start) / 1000);
+	return 0;
 }
 
 /* NAME is a key: TPL_KEY_LEN hex digits. */

@@ -74,16 +74,25 @@ int tpl_build(const struct lab_ops *ops, const struct plan *p,
 	      struct state *st, struct errbuf *err);
 
 /*
- * The template of each of the plan's nodes that can have one, in
- * keys[node] ("" for the others), the missing ones built at once, one a
- * shape, each build said on log. Returns 0, or the number of templates
- * that could not be built (their nodes' keys are then "") with the first
- * one's reason in err; -1 when not even their inputs can be read.
+ * The template of each of the plan's nodes on host (a topo host index;
+ * < 0: every node) that can have one, in keys[node] ("" for the others),
+ * the missing ones built at once, one a shape, each build said on log.
+ * Returns 0, or the number of templates that could not be built (their
+ * nodes' keys are then "") with the first one's reason in err; -1 when
+ * not even their inputs can be read.
  */
 int tpl_prepare(const struct lab_ops *ops, const struct plan *p,
-		const struct plan_params *pp, const char *cache,
+		const struct plan_params *pp, const char *cache, int host,
 		struct state *st, FILE *log, char (*keys)[TPL_KEY_LEN + 1],
 		struct errbuf *err);
+/*
+ * One node's template (another host's agent builds those of its nodes
+ * one at a time): its key, built into the cache if missing, the build
+ * said on log. 0, or -1 with err.
+ */
+int tpl_ensure(const struct lab_ops *ops, const struct plan *p,
+	       const struct plan_params *pp, const char *cache, int node,
+	       FILE *log, char key[TPL_KEY_LEN + 1], struct errbuf *err);
 
 /* Feeds a clone, started paused (HV_START_PAUSED), its template's saved
  * state (the file @state), and waits until it is loaded. */

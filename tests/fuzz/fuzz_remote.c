@@ -2,7 +2,8 @@
 /*
  * libFuzzer target for `mstlab agent` (remote_agent.h): any bytes on its
  * input get answers, never a crash or a hang, and only the fakes below
- * are ever called, with names of the lab's plan on the agent's host.
+ * are ever called, with names of the lab's plan on the agent's host
+ * (templates: only its nodes, only paths in its own folders).
  * The input is prefixed with a good start (a topology of two hosts, a
  * run opened) half the time, so that the verbs past it are reached.
  */
@@ -118,6 +119,82 @@ static const struct capture_ops cap_fake = {
 
 static const struct lab_ops ops = { .link = &link_fake, .cap = &cap_fake };
 
+static char results[64];
+
+/* Templates: only the far host's nodes (b, c), only paths in the
+ * agent's folders. */
+static void far_node(const struct plan *p, int node)
+{
+	const char *name = p->topo->nodes[node].name;
+
+	if (strcmp(name, "b") && strcmp(name, "c"))
+		abort();
+}
+
+static int t_ensure(void *ctx, const struct plan *p,
+		    const struct plan_params *pp, const char *cache, int node,
+		    FILE *log, char key[TPL_KEY_LEN + 1], struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	far_node(p, node);
+	if (strncmp(cache, results, strlen(results)) ||
+	    strncmp(pp->initrd, results, strlen(results)))
+		abort();
+	fprintf(log, "template 0011223344556677: building\n");
+	strcpy(key, "0011223344556677");
+	return 0;
+}
+
+static int t_load(void *ctx, const char *domain, const char *state,
+		  struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	if ((strcmp(domain, "mstlab-fz-b") && strcmp(domain, "mstlab-fz-c")) ||
+	    strncmp(state, results, strlen(results)))
+		abort();
+	return 0;
+}
+
+static int t_awaken(void *ctx, const struct plan *p, int node, int chan,
+		    struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	far_node(p, node);
+	return chan >= 0 ? 0 : (abort(), -1);
+}
+
+static int c_connect(void *ctx, const char *path, struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	if (strncmp(path, results, strlen(results)))
+		abort();
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static void c_close(void *ctx, int fd)
+{
+	(void)ctx;
+	close(fd);
+}
+
+static const struct chan_ops chan_fake = { .connect = c_connect,
+					   .close = c_close };
+static const struct agent_tpl tpl_fake = {
+	.ensure = t_ensure, .load = t_load, .awaken = t_awaken,
+	.chan = &chan_fake,
+};
+
+static const struct agent_tpl *tpl_ops(void *ctx, struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	return &tpl_fake;
+}
+
 static const char topology[] =
 	"name: fz\n"
 	"hosts:\n"
@@ -130,8 +207,6 @@ static const char topology[] =
 	"links:\n"
 	"  - [a:p1, b:p1]\n"
 	"  - [b:p2, c:p1]\n";
-
-static char results[64];
 
 static void clean(void)
 {
@@ -150,6 +225,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!mkdtemp(results))
 			abort();
 		atexit(clean);
+		/* The agent's own guest files. */
+		snprintf(head, sizeof(head), "%s/k", results);
+		close(open(head, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+		snprintf(head, sizeof(head), "%s/i.cpio.lz4", results);
+		close(open(head, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
 	}
 	if (size && (data[0] & 1)) {
 		/* A fresh run folder name each time: "run" makes it. */
@@ -171,6 +251,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	close(in[1]);
 	remote_agent_init(&a, &ops, results);
+	snprintf(a.kernel[0], sizeof(a.kernel[0]), "%s/k", results);
+	snprintf(a.initrd, sizeof(a.initrd), "%s/i.cpio.lz4", results);
+	snprintf(a.tpl_cache, sizeof(a.tpl_cache), "%s/cache", results);
+	a.tpl_ops = tpl_ops;
 	remote_agent_serve(&a, in[0], out, 100);
 	remote_agent_fini(&a);
 	close(in[0]);

@@ -377,7 +377,7 @@ static char *with_topology(const char *rest)
 	size_t len = strlen(SPLIT) + strlen(rest) + 64;
 	char *s = malloc(len);
 
-	snprintf(s, len, "hello 1\ntopology %zu\n%s%s", strlen(SPLIT), SPLIT,
+	snprintf(s, len, "hello 2\ntopology %zu\n%s%s", strlen(SPLIT), SPLIT,
 		 rest);
 	return s;
 }
@@ -434,7 +434,7 @@ TEST(a_session_builds_and_tears_down_its_host_part)
 	snprintf(want_file, sizeof(want_file), "%s/" RUN, f.dir);
 	{
 		const char *want[] = {
-			"ok mstlab-agent 1 ", "ok split", "ok /tmp/test_remote",
+			"ok mstlab-agent 2 ", "ok split", "ok /tmp/test_remote",
 			"ok created", "ok created", want_tunnel, "ok", "ok",
 			/* link2 is captured here (local has one end of it:
 			 * the far end's pcap); link3 here entirely. */
@@ -545,7 +545,7 @@ TEST(the_agent_touches_only_its_hosts_part)
 	refused("reboot now\n", "unknown verb 'reboot'");
 	refused("bridge\n", "usage: bridge NAME");
 	refused("bridge a b\n", "usage: bridge NAME");
-	refused("hello 2\n", "this agent speaks version 1, not 2");
+	refused("hello 1\n", "this agent speaks version 2, not 1");
 	refused("get a;b\n", "word 2: only");
 	/* A part of a file: both numbers or none, digits only. */
 	refused("get state 0\n", "usage: get PATH [OFFSET MAX]");
@@ -858,6 +858,440 @@ TEST(the_client_tables_speak_to_the_agent)
 	fix_fini(&f);
 }
 
+/* ---- a host's own guest files (images) ---- */
+
+static int images_answer(const char *line, struct remote_images *im,
+			 struct errbuf *why)
+{
+	struct remote_msg m;
+
+	if (remote_parse_answer(line, strlen(line), &m, why))
+		return -2;
+	return remote_images_parse(&m, im, why);
+}
+
+static void images_refused(const char *line, const char *want)
+{
+	struct remote_images im;
+	struct errbuf why = { "" };
+	int rc = images_answer(line, &im, &why);
+
+	if (rc == 0 || !strstr(why.msg, want))
+		unit_fail(__FILE__, __LINE__, "'%s': rc %d, \"%s\", want \"%s\"",
+			  line, rc, why.msg, want);
+	else if (im.initrd[0] || im.kernel[0][0])
+		unit_fail(__FILE__, __LINE__, "'%s': a refused answer left "
+			  "paths behind", line);
+}
+
+TEST(an_images_answer_names_absolute_safe_paths_only)
+{
+	struct remote_images im;
+	struct errbuf why;
+	char big[400];
+
+	CHECK_INT(images_answer("ok /opt/m/kernel-default/bzImage - "
+				"/opt/m/initramfs.cpio.lz4 /opt/m/initramfs.tools",
+				&im, &why), 0);
+	CHECK_STR(im.kernel[0], "/opt/m/kernel-default/bzImage");
+	CHECK_STR(im.kernel[1], "");
+	CHECK_STR(im.initrd, "/opt/m/initramfs.cpio.lz4");
+	CHECK_STR(im.tools, "/opt/m/initramfs.tools");
+	CHECK_INT(images_answer("ok /k /d /i -", &im, &why), 0);
+	CHECK_STR(im.kernel[1], "/d");
+	CHECK_STR(im.tools, "");
+	/* Hostile or broken: refused, by name of the path. */
+	images_refused("ok k - /i -", "its kernel 'k' is no absolute path");
+	images_refused("ok /k - /b/../../etc/shadow -", "its initramfs");
+	images_refused("ok /k - /b/./i -", "its initramfs '/b/./i'");
+	images_refused("ok /k - /b//i -", "its initramfs '/b//i'");
+	images_refused("ok /k - /b/ -", "its initramfs '/b/'");
+	images_refused("ok / - /i -", "its kernel '/'");
+	images_refused("ok /k - - -", "its initramfs '-'");
+	/* Words the protocol carries but no path may have: a QEMU
+	 * option's comma, a URI's colon, @ and =. */
+	images_refused("ok /k,if=none - /i -", "its kernel '/k,if=none'");
+	images_refused("ok /k - /i /t:x", "its tools share '/t:x'");
+	images_refused("ok /k /d@h /i -", "its debug kernel '/d@h'");
+	images_refused("ok /k - /i", "ok KERNEL DEBUG_KERNEL INITRD TOOLS");
+	images_refused("ok /k - /i - /x", "ok KERNEL DEBUG_KERNEL INITRD");
+	memset(big, 'a', sizeof(big));
+	big[0] = '/';
+	memcpy(big + 300, " - /i -", 8);
+	{
+		char line[420];
+
+		snprintf(line, sizeof(line), "ok %s", big);
+		images_refused(line, "at most 255 bytes");
+	}
+	CHECK(remote_path_ok("/usr/lib/mstlab/kernel-default/bzImage"));
+	CHECK(!remote_path_ok("/a/.."));
+	CHECK(!remote_path_ok("/a b"));
+	CHECK(!remote_path_ok(""));
+}
+
+/* An agent with its own files in dir (kernel-default: k, initramfs: i,
+ * its tools share i.tools/ when tools). */
+static void agent_files(struct remote_agent *a, const char *dir, bool tools)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(a->kernel[0], sizeof(a->kernel[0]), "%s/k", dir);
+	snprintf(a->kernel[1], sizeof(a->kernel[1]), "%s/debug", dir);
+	snprintf(a->initrd, sizeof(a->initrd), "%s/i.cpio.lz4", dir);
+	f = fopen(a->kernel[0], "w");
+	if (f)
+		fclose(f);
+	f = fopen(a->initrd, "w");
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "%s/i.tools", dir);
+	if (tools)
+		mkdir(path, 0755);
+}
+
+/* One session of a real agent with its files; its answers. */
+static char *images_session(struct fix *f, const char *files_dir,
+			    bool tools, const char *lack)
+{
+	char gone[256];
+
+	struct agent_thread *at = calloc(1, sizeof(*at));
+	char *in = with_topology("images\nrun far " RUN "\nimages\nbye\n");
+	char *out = calloc(1, 8192);
+	int down[2], up[2];
+	ssize_t n, got = 0;
+
+	if (!at || !in || !out || pipe(down) || pipe(up))
+		abort();
+	/* Its run folders beside its files: one run per session. */
+	(void)f;
+	remote_agent_init(&at->a, &fake_ops, files_dir);
+	agent_files(&at->a, files_dir, tools);
+	snprintf(gone, sizeof(gone), "%s/%s", files_dir, lack ? lack : "-");
+	if (lack)
+		unlink(gone);
+	if (write(down[1], in, strlen(in)) != (ssize_t)strlen(in))
+		abort();
+	close(down[1]);
+	at->in = down[0];
+	at->out = up[1];
+	agent_main(at);
+	while ((n = read(up[0], out + got, 8191 - (size_t)got)) > 0)
+		got += n;
+	close(up[0]);
+	close(down[0]);
+	remote_agent_fini(&at->a);
+	free(at);
+	free(in);
+	return out;
+}
+
+/* The answer to the second images (after run) of such a session. */
+static void images_said(struct fix *f, const char *sub, bool tools,
+			const char *lack, const char *want)
+{
+	char dir[128], *out, *line;
+
+	snprintf(dir, sizeof(dir), "%s/%s", f->dir, sub);
+	mkdir(dir, 0755);
+	out = images_session(f, dir, tools, lack);
+	line = out;
+	for (int i = 0; i < 4 && line; i++)
+		line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL;
+	if (!line || !strstr(line, want) ||
+	    strncmp(line, want, strcspn(want, " ")))
+		unit_fail(__FILE__, __LINE__, "%s: got \"%s\", want \"%s\"",
+			  sub, out, want);
+	free(out);
+}
+
+TEST(the_agent_names_its_own_guest_files)
+{
+	struct fix f;
+	char want[512], dir[128], *out;
+
+	CHECK_INT(fix_init(&f), 0);
+	snprintf(dir, sizeof(dir), "%s/own", f.dir);
+	CHECK_INT(mkdir(dir, 0755), 0);
+	out = images_session(&f, dir, true, NULL);
+	/* Before a run: whose nodes is not known yet. No debug kernel
+	 * there, and none of its nodes boots one: "-". */
+	snprintf(want, sizeof(want), "ok %s/k - %s/i.cpio.lz4 %s/i.tools", dir,
+		 dir, dir);
+	{
+		const char *lines[] = { "ok mstlab-agent", "ok split",
+			"err images: open a run first", "ok /tmp/test_remote",
+			want, "ok", NULL };
+
+		expect_lines(out, lines);
+	}
+	free(out);
+	/* No tools share: "-". */
+	snprintf(want, sizeof(want), "ok %s/notools/k - %s/notools/i.cpio.lz4 -",
+		 f.dir, f.dir);
+	images_said(&f, "notools", false, NULL, want);
+	/* A file its nodes need and it lacks: an err naming it. */
+	snprintf(want, sizeof(want), "err no guest kernel at %s/nok/k: build "
+		 "it with 'make kernel'", f.dir);
+	images_said(&f, "nok", true, "k", want);
+	snprintf(want, sizeof(want), "err no guest initramfs at "
+		 "%s/noi/i.cpio.lz4", f.dir);
+	images_said(&f, "noi", true, "i.cpio.lz4", want);
+	/* Its files where no path may go: not named at all. */
+	images_said(&f, "a,b", true, NULL, "err this host's kernel ");
+	fix_fini(&f);
+}
+
+/* A client against canned answers: hello's, then line. */
+static int images_from(const char *line, struct remote *rc,
+		       struct errbuf *err)
+{
+	int down[2], up[2], r;
+	char buf[512];
+
+	if (pipe(down) || pipe(up))
+		return -9;
+	snprintf(buf, sizeof(buf), "ok mstlab-agent 2 x\n%s\n", line);
+	if (write(up[1], buf, strlen(buf)) != (ssize_t)strlen(buf))
+		return -9;
+	memset(rc, 0, sizeof(*rc));
+	r = remote_begin(rc, "far", down[1], up[0], err);
+	if (!r)
+		r = remote_images(rc, err);
+	close(up[1]);
+	close(down[0]);
+	remote_stop(rc);
+	return r;
+}
+
+TEST(the_controller_takes_no_hostile_images_answer)
+{
+	struct remote rc;
+	struct errbuf err;
+
+	CHECK_INT(images_from("ok /srv/k - /srv/i /srv/t", &rc, &err), 0);
+	CHECK_STR(rc.images.kernel[0], "/srv/k");
+	CHECK_STR(rc.images.tools, "/srv/t");
+	CHECK_INT(images_from("ok /srv/k - ../../i -", &rc, &err), -1);
+	CHECK_STR(err.msg, "host far: its initramfs '../../i' is no absolute "
+		  "path of A-Z a-z 0-9 / . _ + - (at most 255 bytes, no '.' "
+		  "or '..')");
+	CHECK_STR(rc.images.initrd, "");
+	CHECK_INT(images_from("ok /k,file=/etc/shadow - /i -", &rc, &err), -1);
+	CHECK(strstr(err.msg, "its kernel '/k,file=/etc/shadow'"));
+	CHECK_INT(images_from("err no guest initramfs at /x/i", &rc, &err), -1);
+	CHECK_STR(err.msg, "host far: no guest initramfs at /x/i");
+	CHECK_INT(images_from("ok", &rc, &err), -1);
+	CHECK(strstr(err.msg, "host far: an images answer is ok KERNEL"));
+}
+
+/* ---- another host's templates ---- */
+
+static int tpl_answer(const char *line, char *key, char *ram,
+		      struct errbuf *why)
+{
+	struct remote_msg m;
+
+	if (remote_parse_answer(line, strlen(line), &m, why))
+		return -2;
+	return remote_template_parse(&m, key, ram, why);
+}
+
+static void tpl_refused(const char *line, const char *want)
+{
+	char key[TPL_KEY_LEN + 1], ram[REMOTE_PATH_MAX];
+	struct errbuf why = { "" };
+	int rc = tpl_answer(line, key, ram, &why);
+
+	if (rc == 0 || !strstr(why.msg, want) || key[0] || ram[0])
+		unit_fail(__FILE__, __LINE__, "'%s': rc %d, \"%s\", want \"%s\"",
+			  line, rc, why.msg, want);
+}
+
+TEST(a_template_answer_names_files_of_its_key_in_one_folder)
+{
+	char key[TPL_KEY_LEN + 1], ram[REMOTE_PATH_MAX];
+	struct errbuf why;
+
+	CHECK_INT(tpl_answer("ok 0123456789abcdef /c/t/0123456789abcdef/ram "
+			     "/c/t/0123456789abcdef/state", key, ram, &why), 0);
+	CHECK_STR(key, "0123456789abcdef");
+	CHECK_STR(ram, "/c/t/0123456789abcdef/ram");
+	tpl_refused("ok 0123456789abcdef /c/0123456789abcdef/ram",
+		    "ok KEY RAM STATE");
+	tpl_refused("ok 0123456789ABCDEF /c/0123456789ABCDEF/ram "
+		    "/c/0123456789ABCDEF/state", "is no template key");
+	tpl_refused("ok 0123456789abcde /c/0123456789abcde/ram "
+		    "/c/0123456789abcde/state", "is no template key");
+	/* Another file than the template's, or out of the key's folder. */
+	tpl_refused("ok 0123456789abcdef /etc/shadow /c/0123456789abcdef/state",
+		    "are not its RAM and state");
+	tpl_refused("ok 0123456789abcdef /c/0123456789abcdef/ram "
+		    "/d/0123456789abcdef/state", "are not its RAM and state");
+	tpl_refused("ok 0123456789abcdef /c/x0123456789abcdef/ram "
+		    "/c/x0123456789abcdef/state", "are not its RAM and state");
+	tpl_refused("ok 0123456789abcdef /c/0123456789abcdef/ram "
+		    "/c/0123456789abcdef/ram", "are not its RAM and state");
+	tpl_refused("ok 0123456789abcdef /c/../0123456789abcdef/ram "
+		    "/c/../0123456789abcdef/state", "is no absolute path");
+	tpl_refused("ok 0123456789abcdef c/0123456789abcdef/ram "
+		    "c/0123456789abcdef/state", "is no absolute path");
+	tpl_refused("ok 0123456789abcdef /c,x/0123456789abcdef/ram "
+		    "/c,x/0123456789abcdef/state", "is no absolute path");
+}
+
+TEST(templates_are_built_for_the_agents_own_nodes_only)
+{
+	/* sw1 is local's; no template asked, no clone loaded; this agent
+	 * (no files, no libvirt) builds none. Nothing is done. */
+	refused("template sw1 qemu\n", "sw1 is no node of lab split on this "
+		"host");
+	refused("template nosuch qemu\n", "nosuch is no node of lab split");
+	refused("template sw3 xen\n", "template NODE qemu|kvm, not 'xen'");
+	refused("template sw3 qemu\n", "this agent knows no guest files");
+	refused("template sw3\n", "usage: template NODE qemu|kvm");
+	refused("clone sw3\n", "sw3: ask for its template first");
+	refused("clone sw1\n", "sw1 is no node of lab split on this host");
+	refused("awaken sw3\n", "sw3: no clone of it is loaded");
+}
+
+/* A fake of the agent's templates: calls recorded, key fixed. */
+static int ft_ensure(void *ctx, const struct plan *p,
+		     const struct plan_params *pp, const char *cache, int node,
+		     FILE *log, char key[TPL_KEY_LEN + 1], struct errbuf *err)
+{
+	(void)ctx;
+	if (!strcmp(p->topo->nodes[node].name, "sw4"))
+		return errbuf_set(err, "sw4 did not wait for an identity");
+	fprintf(log, "template 00112233aabbccdd (as %s): building\n",
+		p->topo->nodes[node].name);
+	callc(NULL, "ensure %s %s %s\n", p->topo->nodes[node].name, pp->initrd,
+	      cache);
+	strcpy(key, "00112233aabbccdd");
+	return 0;
+}
+
+static int ft_load(void *ctx, const char *domain, const char *state,
+		   struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	callc(NULL, "load %s %s\n", domain, state);
+	return 0;
+}
+
+static int ft_awaken(void *ctx, const struct plan *p, int node, int chan,
+		     struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	callc(NULL, "awaken %s %d\n", p->topo->nodes[node].name, chan >= 0);
+	return 0;
+}
+
+static int fc_connect(void *ctx, const char *path, struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	callc(NULL, "connect %s\n", strrchr(path, '/') + 1);
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static void fc_close(void *ctx, int fd)
+{
+	(void)ctx;
+	callc(NULL, "close\n");
+	close(fd);
+}
+
+static const struct chan_ops fake_chan = { .connect = fc_connect,
+					   .close = fc_close };
+static const struct agent_tpl fake_tpl = {
+	.ensure = ft_ensure, .load = ft_load, .awaken = ft_awaken,
+	.chan = &fake_chan,
+};
+
+static const struct agent_tpl *fake_tpl_ops(void *ctx, struct errbuf *err)
+{
+	(void)ctx;
+	(void)err;
+	return &fake_tpl;
+}
+
+/* A session of an agent with its files and the fake templates, its
+ * cache cache; its answers. */
+static char *tpl_session(const char *dir, const char *cache, const char *req)
+{
+	struct agent_thread *at = calloc(1, sizeof(*at));
+	char *in = with_topology(req), *out = calloc(1, 8192);
+	int down[2], up[2];
+	ssize_t n, got = 0;
+
+	if (!at || !in || !out || pipe(down) || pipe(up))
+		abort();
+	remote_agent_init(&at->a, &fake_ops, dir);
+	agent_files(&at->a, dir, false);
+	at->a.tpl_ops = fake_tpl_ops;
+	snprintf(at->a.tpl_cache, sizeof(at->a.tpl_cache), "%s", cache);
+	if (write(down[1], in, strlen(in)) != (ssize_t)strlen(in))
+		abort();
+	close(down[1]);
+	at->in = down[0];
+	at->out = up[1];
+	agent_main(at);
+	while ((n = read(up[0], out + got, 8191 - (size_t)got)) > 0)
+		got += n;
+	close(up[0]);
+	close(down[0]);
+	remote_agent_fini(&at->a);
+	free(at);
+	free(in);
+	return out;
+}
+
+TEST(the_agent_builds_loads_and_awakens_its_nodes_clones)
+{
+	struct fix f;
+	char dir[72], cache[88], want[3][512], *out;
+	const char *lines[] = { "ok mstlab-agent", "ok split",
+		"ok /tmp/test_remote",
+		"info template 00112233aabbccdd (as sw3): building", want[0],
+		"err sw4 did not wait for an identity",
+		"err sw4: ask for its template first",
+		"ok", "err sw3 is loaded already", "ok",
+		"err sw3: no clone of it is loaded", "ok", NULL };
+
+	CHECK_INT(fix_init(&f), 0);
+	snprintf(dir, sizeof(dir), "%s/t", f.dir);
+	CHECK_INT(mkdir(dir, 0755), 0);
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	out = tpl_session(dir, cache, "run far " RUN "\ntemplate sw3 kvm\n"
+			  "template sw4 qemu\nclone sw4\nclone sw3\nclone sw3\n"
+			  "awaken sw3\nawaken sw3\nbye\n");
+	snprintf(want[0], sizeof(want[0]), "ok 00112233aabbccdd "
+		 "%s/00112233aabbccdd/ram %s/00112233aabbccdd/state", cache,
+		 cache);
+	expect_lines(out, lines);
+	/* Built from its own files into its own cache; the clone's
+	 * channel in its run folder, its template's state loaded into
+	 * its domain; awakened on that channel, which is then closed. */
+	snprintf(want[1], sizeof(want[1]), "ensure sw3 %s/i.cpio.lz4 %s\n"
+		 "connect sw3.id\nload mstlab-split-sw3 %s/00112233aabbccdd/"
+		 "state\nawaken sw3 1\nclose\n", dir, cache, cache);
+	CHECK(strstr(calls, want[1]));
+	free(out);
+	/* A cache no path may name: the key is not answered at all. */
+	calls[0] = 0;
+	out = tpl_session(dir, "/tmp/a,b", "attach far " RUN
+			  "\ntemplate sw3 qemu\nclone sw3\nbye\n");
+	CHECK(strstr(out, "\nerr this host's template RAM file /tmp/a,b/"));
+	CHECK(strstr(out, "\nerr sw3: ask for its template first\n"));
+	free(out);
+	fix_fini(&f);
+}
+
 TEST(a_real_agent_process_measures_its_clock_and_hands_back_its_files)
 {
 	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
@@ -1108,6 +1542,9 @@ TEST(an_agent_that_dies_is_reported_not_waited_for)
 #include "lab.h"
 #include "registry.h"
 
+/* The XML of the last domain started on the far host. */
+static char far_xml[16384];
+
 static int h_start(void *c, const char *xml, unsigned flags,
 		   struct errbuf *err)
 {
@@ -1115,7 +1552,10 @@ static int h_start(void *c, const char *xml, unsigned flags,
 
 	(void)flags;
 	(void)err;
-	callc(c, "start %.*s\n", (int)strcspn(name + 6, "<"), name + 6);
+	callc(c, "start %.*s%s\n", (int)strcspn(name + 6, "<"), name + 6,
+	      flags & HV_START_PAUSED ? " paused" : "");
+	if (!strcmp(c, "far:"))
+		snprintf(far_xml, sizeof(far_xml), "%s", xml);
 	return 0;
 }
 
@@ -1180,7 +1620,7 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 		"links:\n"
 		"  - [sw1:p1, sw2:p1]\n";
 	struct two *w = calloc(1, sizeof(*w));
-	char dir[64] = "/tmp/test_remote.XXXXXX", path[PATH_MAX + 256], want[256];
+	char dir[64] = "/tmp/test_remote.XXXXXX", path[PATH_MAX + 256], want[512];
 	struct topo_error te;
 	struct errbuf err = { "" };
 	struct topo *t;
@@ -1210,6 +1650,9 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	CHECK(!pipe(down) && !pipe(up));
 	snprintf(path, sizeof(path), "%s/far", dir);
 	remote_agent_init(&w->at->a, &w->agent_ops, path);
+	/* Its own guest files, not this host's (/boot/k, /boot/i). */
+	CHECK_INT(mkdir(path, 0755), 0);
+	agent_files(&w->at->a, path, true);
 	w->at->in = down[0];
 	w->at->out = up[1];
 	pthread_create(&w->at->tid, NULL, agent_main, w->at);
@@ -1249,6 +1692,18 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	CHECK(strstr(calls, "local:capture ") && strstr(calls, "far:capture "));
 	CHECK(strstr(calls, "local:start mstlab-split-sw1\n"));
 	CHECK(strstr(calls, "far:start mstlab-split-sw2\n"));
+	/* sw2's domain boots the far host's own files. */
+	snprintf(want, sizeof(want), "<kernel>%s/far/k</kernel>", dir);
+	CHECK(strstr(far_xml, want));
+	snprintf(want, sizeof(want), "<initrd>%s/far/i.cpio.lz4</initrd>", dir);
+	CHECK(strstr(far_xml, want));
+	snprintf(want, sizeof(want), "<source dir='%s/far/i.tools'/>", dir);
+	CHECK(strstr(far_xml, want));
+	CHECK(!strstr(far_xml, "/boot/"));
+	fflush(logf);
+	snprintf(want, sizeof(want), "mstlab: host far: guest kernel %s/far/k, "
+		 "image %s/far/i.cpio.lz4, tools %s/far/i.tools", dir, dir, dir);
+	CHECK(strstr(log, want));
 	snprintf(want, sizeof(want), "far:setup %s\n",
 		 l->p->nodes[1].nic[0].tap);
 	CHECK(strstr(calls, want));
@@ -1321,4 +1776,152 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	free(l);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	(void)!system(path);
+}
+
+/*
+ * A lab all on the far host, brought up with boot: its agent (real, its
+ * templates the fakes above, its cache cache) over pipes. The log and
+ * lab_up's result; the lab torn down after.
+ */
+static int far_lab_up(const char *name, const char *second,
+		      enum lab_boot boot, char **log_out, struct errbuf *err)
+{
+	char yaml[1024], dir[64] = "/tmp/test_remote.XXXXXX";
+	char path[PATH_MAX + 256];
+	struct two *w = calloc(1, sizeof(*w));
+	struct lab *l = calloc(1, sizeof(*l));
+	struct topo_error te;
+	struct topo *t;
+	char *log = NULL;
+	size_t log_len = 0;
+	FILE *logf = open_memstream(&log, &log_len), *f;
+	int down[2], up[2], rc;
+
+	if (!w || !l || !logf || !mkdtemp(dir) || pipe(down) || pipe(up))
+		abort();
+	snprintf(yaml, sizeof(yaml),
+		 "name: %s\n"
+		 "hosts:\n"
+		 "  far: { uri: 'qemu+ssh://10.9.0.2/system' }\n"
+		 "nodes:\n"
+		 "  sw1: { role: bridge, host: far }\n"
+		 "  %s: { role: bridge, host: far }\n"
+		 "links:\n"
+		 "  - [sw1:p1, %s:p1]\n", name, second, second);
+	snprintf(path, sizeof(path), "%s/%s.yaml", dir, name);
+	f = fopen(path, "w");
+	fputs(yaml, f);
+	fclose(f);
+	if (topo_parse_file(path, &t, &te))
+		abort();
+	setenv("MSTLAB_RUNTIME_DIR", dir, 1);
+	w->at = calloc(1, sizeof(*w->at));
+	w->agent_ops = (struct lab_ops){ .link = &fake_link,
+					 .link_ctx = "far:",
+					 .cap = &fake_cap, .cap_ctx = "far:" };
+	snprintf(path, sizeof(path), "%s/far", dir);
+	mkdir(path, 0755);
+	remote_agent_init(&w->at->a, &w->agent_ops, path);
+	agent_files(&w->at->a, path, false);
+	w->at->a.tpl_ops = fake_tpl_ops;
+	snprintf(w->at->a.tpl_cache, sizeof(w->at->a.tpl_cache), "%s/far/cache",
+		 dir);
+	w->at->in = down[0];
+	w->at->out = up[1];
+	pthread_create(&w->at->tid, NULL, agent_main, w->at);
+	if (remote_begin(&w->rc, "far", down[1], up[0], err))
+		abort();
+	w->local = (struct lab_ops){
+		.hv = &fake_hv, .hv_ctx = "local:", .link = &fake_link,
+		.link_ctx = "local:", .cap = &fake_cap, .cap_ctx = "local:",
+		.now_ms = zero_ms, .host = get_host, .host_ctx = w };
+	w->far = (struct lab_ops){
+		.hv = &fake_hv, .hv_ctx = "far:", .link = &remote_link_ops,
+		.link_ctx = &w->rc, .cap = &remote_capture_ops,
+		.cap_ctx = &w->rc, .now_ms = zero_ms, .remote = &w->rc };
+	snprintf(path, sizeof(path), "%s/results", dir);
+	if (lab_init(l, t, &w->local, path, logf, err))
+		abort();
+	l->pp.kernel[0] = l->pp.kernel[1] = "/boot/k";
+	l->pp.initrd = "/boot/i";
+	l->boot = boot;
+	calls[0] = 0;
+	far_xml[0] = 0;
+	rc = lab_up(l, err);
+	lab_down(name, l->run_dir, &w->local, logf);
+	fclose(logf);
+	*log_out = log;
+	remote_stop(&w->rc);
+	pthread_join(w->at->tid, NULL);
+	close(w->at->in);
+	remote_agent_fini(&w->at->a);
+	lab_fini(l);
+	topo_free(t);
+	free(w->at);
+	free(w);
+	free(l);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	(void)!system(path);
+	return rc;
+}
+
+/* Where want is in calls (after from), or -1. */
+static long at(const char *want, long from)
+{
+	const char *p = from >= 0 ? strstr(calls + from, want) : NULL;
+
+	return p ? p - calls : -1;
+}
+
+TEST(a_far_hosts_nodes_come_from_its_own_templates)
+{
+	struct errbuf err = { "" };
+	char *log;
+	long s1, c1, p1, a1;
+
+	if (access("/usr/bin/cloud-localds", X_OK))
+		SKIP("no cloud-localds (make deps)");
+	/* sw4's template cannot be built there (the fake says so): with
+	 * --boot template the up fails before any domain. */
+	CHECK_INT(far_lab_up("tpfar", "sw4", LAB_BOOT_TEMPLATE, &log, &err),
+		  -1);
+	CHECK_STR(err.msg, "host far: sw4 did not wait for an identity");
+	CHECK(!strstr(calls, "start "));
+	CHECK(strstr(log, "mstlab: far: template 00112233aabbccdd (as sw1): "
+		      "building"));
+	free(log);
+	/* By default that host's nodes then boot cold, said. */
+	CHECK_INT(far_lab_up("tpfar", "sw4", LAB_BOOT_AUTO, &log, &err), 0);
+	CHECK(strstr(log, "warning: host far: sw4 did not wait for an "
+		      "identity: booting cold instead"));
+	CHECK(strstr(log, "mstlab: sw1 booting (mstlab-tpfar-sw1)"));
+	CHECK(strstr(calls, "far:start mstlab-tpfar-sw1\n"));
+	CHECK(!strstr(calls, "load "));
+	free(log);
+	/* Every far node has one: each starts paused, mapping the far
+	 * RAM file, is loaded there, gets its ports, then is awakened. */
+	CHECK_INT(far_lab_up("tpfar", "sw2", LAB_BOOT_TEMPLATE, &log, &err),
+		  0);
+	CHECK(strstr(log, "mstlab: sw1 from template 00112233aabbccdd on host "
+		      "far (mstlab-tpfar-sw1)"));
+	CHECK(strstr(log, "mstlab: sw2 from template 00112233aabbccdd on host "
+		      "far (mstlab-tpfar-sw2)"));
+	CHECK(strstr(far_xml, "/far/cache/00112233aabbccdd/ram,share=off"));
+	CHECK(strstr(far_xml, "-incoming"));
+	/* sw1's calls in order (sw2's run beside them): its one port is
+	 * link1's end a, tap ml-<id>t1a. */
+	s1 = at("far:start mstlab-tpfar-sw1 paused\n", 0);
+	c1 = at("connect sw1.id\n", s1);
+	c1 = at("load mstlab-tpfar-sw1 ", c1);
+	for (p1 = at("far:setup ml-", c1); p1 >= 0;
+	     p1 = at("far:setup ml-", p1 + 1)) {
+		size_t len = strcspn(calls + p1, "\n");
+
+		if (len > 3 && !strncmp(calls + p1 + len - 3, "t1a", 3))
+			break;
+	}
+	a1 = at("awaken sw1 1\n", p1);
+	CHECK(s1 >= 0 && c1 > s1 && p1 > c1 && a1 > p1);
+	CHECK(strstr(calls, "awaken sw2 1\n"));
+	free(log);
 }

@@ -17,6 +17,7 @@
 #include "hv_libvirt.h"
 #include "paths.h"
 #include "runtime.h"
+#include "services.h"
 #include "template.h"
 
 /* This host's libvirt for its nodes' templates. Domains the
@@ -108,6 +109,15 @@ static int no_destroy(void *ctx, const char *name, struct errbuf *err)
 
 static const struct hv_ops agent_hv = { .destroy = no_destroy };
 
+static char agent_cache[PATH_MAX];
+
+/* Its progress lines go to ssh's stderr: stdout is the protocol's. */
+static enum plan_virt agent_virt(const struct remote_agent *a)
+{
+	return services_virt(a->kernel[TOPO_KERNEL_DEFAULT], a->initrd,
+			     agent_cache, stderr);
+}
+
 int cmd_agent(int argc, char **argv, FILE *out, FILE *err)
 {
 	static struct remote_agent a;
@@ -140,6 +150,8 @@ int cmd_agent(int argc, char **argv, FILE *out, FILE *err)
 	if (!paths_find(&ps)) {
 		memcpy(a.kernel, ps.kernel, sizeof(a.kernel));
 		memcpy(a.initrd, ps.initrd, sizeof(a.initrd));
+		snprintf(agent_cache, sizeof(agent_cache), "%s", ps.cache);
+		a.virt = agent_virt;
 		/* Its own template cache, as runtime_template_cache's. */
 		if ((size_t)snprintf(a.tpl_cache, sizeof(a.tpl_cache),
 				     "%s/templates", ps.cache) <

@@ -91,6 +91,7 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 	pp.run_dir = l->pp.run_dir;
 	l->pp = pp;
 	l->boot = rt->boot;
+	l->virt_auto = rt->virt < 0;
 	runtime_template_cache(rt, l->tpl_cache, sizeof(l->tpl_cache));
 	services_check_host(rt->err);
 	fprintf(rt->err, "mstlab: lab %s: %zu nodes, %zu links, %s; run "

@@ -71,6 +71,9 @@ struct lab {
 	struct lab_link_rt *links;	/* by link position */
 	struct lab_node_rt *nodes;	/* by node index */
 	enum lab_boot boot;
+	/* No --virt: each other host's guests run under what its own boot
+	 * test finds there (lab_hosts_up), this host's under pp.virt. */
+	bool virt_auto;
 	char tpl_cache[PATH_MAX];	/* the templates' folder */
 	FILE *log;			/* progress for people */
 	/* A lab across hosts (lab_hosts.h): each other host's tables, its

@@ -141,6 +141,18 @@ static const struct lab_ops *host_ops(struct lab *l, unsigned h,
 	return o;
 }
 
+/* Without --virt, each host's guests run under what its own boot test
+ * found there: one host may have KVM and another not. */
+static int host_virt(struct lab *l, unsigned h, struct remote *rc,
+		     struct errbuf *err)
+{
+	if (remote_virt(rc, &l->hpp[h].virt, err))
+		return -1;
+	fprintf(l->log, "mstlab: host %s: guests run under %s\n", rc->host,
+		l->hpp[h].virt == PLAN_VIRT_KVM ? "KVM" : "TCG");
+	return 0;
+}
+
 const struct lab_ops *lab_host_ops(struct lab *l, unsigned h,
 				   struct errbuf *err)
 {
@@ -261,6 +273,8 @@ int lab_hosts_up(struct lab *l, struct errbuf *err)
 		if (host_images(l, h, o->remote, err))
 			return -1;
 		host_params(l, h, o->remote);
+		if (l->virt_auto && host_virt(l, h, o->remote, err))
+			return -1;
 		l->hops[h] = o;
 		if (clock_note(l->run_dir, o->remote, false, l->log, err) ||
 		    put_seeds(l, h, o->remote, err))
@@ -289,7 +303,7 @@ int lab_hosts_templates(struct lab *l, struct errbuf *err)
 			    !plan_node_templated(l->p, (int)i))
 				continue;
 			if (remote_template(o->remote, l->t->nodes[i].name,
-					    l->pp.virt, l->log, n->tpl,
+					    l->hpp[h].virt, l->log, n->tpl,
 					    n->tpl_ram, &why))
 				break;
 		}

@@ -288,6 +288,23 @@ int remote_images(struct remote *rc, struct errbuf *err)
 	return 0;
 }
 
+int remote_virt(struct remote *rc, enum plan_virt *virt, struct errbuf *err)
+{
+	const char *w[] = { "virt" };
+	struct remote_msg ans;
+
+	/* Its first answer for a kernel build boots a guest with KVM
+	 * there (services.h: up to 20 s). */
+	if (call_slow(rc, w, 1, 60000, &ans, err))
+		return -1;
+	if (ans.n != 2 || (strcmp(ans.word[1], "kvm") &&
+			   strcmp(ans.word[1], "qemu")))
+		return errbuf_set(err, "host %s: a virt answer is ok kvm|qemu",
+				  rc->host);
+	*virt = !strcmp(ans.word[1], "kvm") ? PLAN_VIRT_KVM : PLAN_VIRT_QEMU;
+	return 0;
+}
+
 int remote_template_parse(const struct remote_msg *ans,
 			  char key[TPL_KEY_LEN + 1], char ram[REMOTE_PATH_MAX],
 			  struct errbuf *why)

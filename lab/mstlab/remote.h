@@ -75,6 +75,9 @@ int remote_open_run(struct remote *rc, const char *topology, size_t len,
  * nodes needs and it lacks is an err), into rc->images: 0, or -1 with
  * err ("HOST: why"). */
 int remote_images(struct remote *rc, struct errbuf *err);
+/* KVM or TCG there, by its own boot test (the virt verb): 0, or -1
+ * with err. */
+int remote_virt(struct remote *rc, enum plan_virt *virt, struct errbuf *err);
 /*
  * Its template of node (one of its nodes), built there from its own files
  * if its cache has none (its progress lines on log, NULL: dropped): the

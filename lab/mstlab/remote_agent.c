@@ -603,6 +603,19 @@ static int v_images(struct remote_agent *a, int out)
 	return OK("%s %s %s %s", w[0], w[1], w[2], w[3]);
 }
 
+/* virt: KVM only where a guest of its own files boots with it there. */
+static int v_virt(struct remote_agent *a, int out)
+{
+	char msg[PATH_MAX + 128], tools[PATH_MAX];
+	bool have[2];
+
+	if (!a->virt)
+		return ERR("%s", "this agent cannot tell KVM from TCG");
+	if (own_files(a, have, tools, msg, sizeof(msg)))
+		return ERR("%s", msg);
+	return OK("%s", a->virt(a) == PLAN_VIRT_KVM ? "kvm" : "qemu");
+}
+
 /* ---- its nodes' templates ---- */
 
 /* A node of this host: its index, or -1 (said). */
@@ -1033,6 +1046,7 @@ static const struct verb verbs[] = {
 	{ "alive", 2, 2, true, true, "alive PID START" },
 	{ "stop", 2, 2, true, true, "stop PID START" },
 	{ "images", 0, 0, true, true, "images" },
+	{ "virt", 0, 0, true, true, "virt" },
 	{ "template", 2, 2, true, true, "template NODE qemu|kvm" },
 	{ "clone", 1, 1, true, true, "clone NODE" },
 	{ "awaken", 1, 1, true, true, "awaken NODE" },
@@ -1101,6 +1115,8 @@ int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 		return v_alive_stop(a, &m, out, w[0] == 's');
 	if (!strcmp(w, "images"))
 		return v_images(a, out);
+	if (!strcmp(w, "virt"))
+		return v_virt(a, out);
 	if (!strcmp(w, "template"))
 		return v_template(a, &m, out);
 	if (!strcmp(w, "clone"))

@@ -31,6 +31,8 @@
  *   stop PID START                    ok
  *   images                            ok KERNEL DEBUG_KERNEL INITRD TOOLS
  *                                     (its own files; "-": none; remote_proto.h)
+ *   virt                              ok qemu|kvm  (what its guests run
+ *                                     under: its own boot test)
  *   template NODE qemu|kvm            info lines, ok KEY RAM STATE
  *                                     (its node's template, built in its
  *                                     cache if missing; paths inside it)
@@ -100,6 +102,9 @@ struct remote_agent {
 	 * unknown), named by images. */
 	char kernel[2][PATH_MAX];
 	char initrd[PATH_MAX];
+	/* KVM or TCG on this host, by its own boot test of its own files
+	 * (services_virt; NULL: this agent cannot tell), answered by virt. */
+	enum plan_virt (*virt)(const struct remote_agent *a);
 	/* Its nodes' templates, built, cached and loaded on this host
 	 * through its own libvirt: tpl_ops(tpl_ctx) reaches it on first
 	 * use (NULL: this agent has none); tpl_cache is its cache. */

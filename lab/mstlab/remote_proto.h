@@ -33,8 +33,9 @@
 
 #include "errbuf.h"
 
-/* 2: images, template, clone and awaken (a host's own guest files and
- * templates); an agent of another version refuses the hello. */
+/* 2: images, virt, template, clone and awaken (a host's own guest files,
+ * accelerator and templates); an agent of another version refuses the
+ * hello. */
 #define REMOTE_PROTO_VERSION 2
 #define REMOTE_LINE_MAX 4096
 #define REMOTE_WORD_MAX 1024

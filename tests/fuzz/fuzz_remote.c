@@ -195,6 +195,15 @@ static const struct agent_tpl *tpl_ops(void *ctx, struct errbuf *err)
 	return &tpl_fake;
 }
 
+/* Its boot test: alternately KVM and not. */
+static enum plan_virt virt_fake(const struct remote_agent *a)
+{
+	static unsigned n;
+
+	(void)a;
+	return n++ % 2 ? PLAN_VIRT_KVM : PLAN_VIRT_QEMU;
+}
+
 static const char topology[] =
 	"name: fz\n"
 	"hosts:\n"
@@ -255,6 +264,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(a.initrd, sizeof(a.initrd), "%s/i.cpio.lz4", results);
 	snprintf(a.tpl_cache, sizeof(a.tpl_cache), "%s/cache", results);
 	a.tpl_ops = tpl_ops;
+	a.virt = virt_fake;
 	remote_agent_serve(&a, in[0], out, 100);
 	remote_agent_fini(&a);
 	close(in[0]);

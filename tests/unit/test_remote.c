@@ -1044,9 +1044,9 @@ TEST(the_agent_names_its_own_guest_files)
 	fix_fini(&f);
 }
 
-/* A client against canned answers: hello's, then line. */
-static int images_from(const char *line, struct remote *rc,
-		       struct errbuf *err)
+/* A client against canned answers: hello's, then line, asked by ask. */
+static int answered(const char *line, struct remote *rc, struct errbuf *err,
+		    int (*ask)(struct remote *rc, struct errbuf *err))
 {
 	int down[2], up[2], r;
 	char buf[512];
@@ -1059,11 +1059,17 @@ static int images_from(const char *line, struct remote *rc,
 	memset(rc, 0, sizeof(*rc));
 	r = remote_begin(rc, "far", down[1], up[0], err);
 	if (!r)
-		r = remote_images(rc, err);
+		r = ask(rc, err);
 	close(up[1]);
 	close(down[0]);
 	remote_stop(rc);
 	return r;
+}
+
+static int images_from(const char *line, struct remote *rc,
+		       struct errbuf *err)
+{
+	return answered(line, rc, err, remote_images);
 }
 
 TEST(the_controller_takes_no_hostile_images_answer)
@@ -1222,6 +1228,8 @@ static const struct agent_tpl *fake_tpl_ops(void *ctx, struct errbuf *err)
 
 /* A session of an agent with its files and the fake templates, its
  * cache cache; its answers. */
+static enum plan_virt (*session_virt)(const struct remote_agent *a);
+
 static char *tpl_session(const char *dir, const char *cache, const char *req)
 {
 	struct agent_thread *at = calloc(1, sizeof(*at));
@@ -1234,6 +1242,7 @@ static char *tpl_session(const char *dir, const char *cache, const char *req)
 	remote_agent_init(&at->a, &fake_ops, dir);
 	agent_files(&at->a, dir, false);
 	at->a.tpl_ops = fake_tpl_ops;
+	at->a.virt = session_virt;
 	snprintf(at->a.tpl_cache, sizeof(at->a.tpl_cache), "%s", cache);
 	if (write(down[1], in, strlen(in)) != (ssize_t)strlen(in))
 		abort();
@@ -1290,6 +1299,55 @@ TEST(the_agent_builds_loads_and_awakens_its_nodes_clones)
 	CHECK(strstr(out, "\nerr sw3: ask for its template first\n"));
 	free(out);
 	fix_fini(&f);
+}
+
+static enum plan_virt kvm_here(const struct remote_agent *a)
+{
+	callc(NULL, "virt %s\n", a->kernel[0]);
+	return PLAN_VIRT_KVM;
+}
+
+static enum plan_virt said_virt;
+
+static int ask_virt(struct remote *rc, struct errbuf *err)
+{
+	return remote_virt(rc, &said_virt, err);
+}
+
+TEST(each_host_tells_kvm_from_tcg_by_its_own_test)
+{
+	struct fix f;
+	struct remote rc;
+	struct errbuf err;
+	char dir[72], cache[88], want[160], *out;
+	const char *lines[] = { "ok mstlab-agent", "ok split",
+		"err virt: open a run first", "ok /tmp/test_remote", "ok kvm",
+		"ok", NULL };
+
+	CHECK_INT(fix_init(&f), 0);
+	snprintf(dir, sizeof(dir), "%s/v", f.dir);
+	CHECK_INT(mkdir(dir, 0755), 0);
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	calls[0] = 0;
+	session_virt = kvm_here;
+	out = tpl_session(dir, cache, "virt\nrun far " RUN "\nvirt\nbye\n");
+	session_virt = NULL;
+	expect_lines(out, lines);
+	/* Its test boots its own kernel. */
+	snprintf(want, sizeof(want), "virt %s/k\n", dir);
+	CHECK(strstr(calls, want));
+	free(out);
+	out = tpl_session(dir, cache, "attach far " RUN "\nvirt\nbye\n");
+	CHECK(strstr(out, "\nerr this agent cannot tell KVM from TCG\n"));
+	free(out);
+	fix_fini(&f);
+	CHECK_INT(answered("ok kvm", &rc, &err, ask_virt), 0);
+	CHECK_INT(said_virt, PLAN_VIRT_KVM);
+	CHECK_INT(answered("ok qemu", &rc, &err, ask_virt), 0);
+	CHECK_INT(said_virt, PLAN_VIRT_QEMU);
+	CHECK_INT(answered("ok xen", &rc, &err, ask_virt), -1);
+	CHECK_STR(err.msg, "host far: a virt answer is ok kvm|qemu");
+	CHECK_INT(answered("ok kvm qemu", &rc, &err, ask_virt), -1);
 }
 
 TEST(a_real_agent_process_measures_its_clock_and_hands_back_its_files)
@@ -1653,6 +1711,8 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	/* Its own guest files, not this host's (/boot/k, /boot/i). */
 	CHECK_INT(mkdir(path, 0755), 0);
 	agent_files(&w->at->a, path, true);
+	/* KVM there, by its own test; TCG here. */
+	w->at->a.virt = kvm_here;
 	w->at->in = down[0];
 	w->at->out = up[1];
 	pthread_create(&w->at->tid, NULL, agent_main, w->at);
@@ -1670,6 +1730,8 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	l->pp.kernel[0] = l->pp.kernel[1] = "/boot/k";
 	l->pp.initrd = "/boot/i";
 	l->boot = LAB_BOOT_COLD;
+	l->pp.virt = PLAN_VIRT_QEMU;
+	l->virt_auto = true;
 	pl = &l->p->links[0];
 	if (lab_up(l, &err)) {
 		fflush(logf);
@@ -1700,7 +1762,9 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	snprintf(want, sizeof(want), "<source dir='%s/far/i.tools'/>", dir);
 	CHECK(strstr(far_xml, want));
 	CHECK(!strstr(far_xml, "/boot/"));
+	CHECK(strstr(far_xml, "<domain type='kvm'"));
 	fflush(logf);
+	CHECK(strstr(log, "mstlab: host far: guests run under KVM\n"));
 	snprintf(want, sizeof(want), "mstlab: host far: guest kernel %s/far/k, "
 		 "image %s/far/i.cpio.lz4, tools %s/far/i.tools", dir, dir, dir);
 	CHECK(strstr(log, want));

@@ -83,6 +83,9 @@ struct plan_params {
 	const char *template_ram;
 	/* Template: its domain's name; run_dir is then its folder. */
 	const char *template_name;
+	/* Another host's: a node's overlay is its copy there,
+	 * overlay_root/NODE (NULL: the topology's folder, on this host). */
+	const char *overlay_root;
 };
 
 struct plan_nic {

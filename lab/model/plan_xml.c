@@ -5,6 +5,7 @@
  */
 #include "plan.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/un.h>
@@ -379,11 +380,20 @@ enum plan_err plan_domain_xml(const struct plan *p,
 			      const struct plan_params *pp, int node,
 			      struct sbuf *x)
 {
+	const struct topo_node *n;
+	char copy[PATH_MAX];
+
 	if (node < 0 || (size_t)node >= p->topo->n_nodes)
 		return PLAN_ENODE;
+	n = &p->topo->nodes[node];
 	if (pp->boot != PLAN_BOOT_COLD && !plan_node_templated(p, node))
 		return PLAN_ENOTEMPLATE;
-	return domain_xml(p, pp, node, p->topo->nodes[node].overlay, x);
+	if (!n->overlay[0] || !pp->overlay_root)
+		return domain_xml(p, pp, node, n->overlay, x);
+	if ((size_t)snprintf(copy, sizeof(copy), "%s/%s", pp->overlay_root,
+			     n->name) >= sizeof(copy))
+		return PLAN_EPATH;
+	return domain_xml(p, pp, node, copy, x);
 }
 
 bool plan_node_templated(const struct plan *p, int node)

@@ -332,16 +332,6 @@ int tp_node_host(struct ty_ctx *c, const struct topo *t, const yaml_node_t *n,
 
 int tp_check_hosts(struct ty_ctx *c, const struct topo *t)
 {
-	for (size_t i = 0; i < t->n_nodes; i++) {
-		const struct topo_node *n = &t->nodes[i];
-
-		if (n->host != TOPO_LOCAL_HOST && n->overlay[0])
-			return ty_fail_at(c, n->overlay_mark, "node %s runs on "
-					  "host %s: an overlay is a folder of "
-					  "this machine, which that host's "
-					  "guests cannot share", n->name,
-					  t->hosts[n->host].name);
-	}
 	for (size_t l = 0; l < t->n_links; l++) {
 		const struct topo_link *link = &t->links[l];
 		const struct topo_host *a, *b;

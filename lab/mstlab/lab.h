@@ -80,6 +80,8 @@ struct lab {
 	 * run folder there in its plan_params; NULL until reached. */
 	const struct lab_ops *hops[TOPO_MAX_HOSTS];
 	struct plan_params hpp[TOPO_MAX_HOSTS];
+	/* Its nodes' overlays there: RUN_DIR/overlay (hpp's overlay_root). */
+	char hoverlay[TOPO_MAX_HOSTS][PATH_MAX + 16];
 	size_t n_probes;
 	struct lab_probe probes[LAB_MAX_PROBES];
 	uint16_t next_flow;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "clock_sync.h"
 #include "remote.h"
 #include "seed.h"
@@ -81,6 +82,9 @@ static void host_params(struct lab *l, unsigned h, const struct remote *rc)
 
 	l->hpp[h] = l->pp;
 	l->hpp[h].run_dir = rc->run_dir;
+	snprintf(l->hoverlay[h], sizeof(l->hoverlay[h]), "%s/overlay",
+		 rc->run_dir);
+	l->hpp[h].overlay_root = l->hoverlay[h];
 	if (!im->initrd[0])
 		return;
 	for (int k = 0; k < 2; k++)
@@ -225,6 +229,58 @@ static int put_seeds(struct lab *l, unsigned h, struct remote *rc,
 }
 
 /*
+ * Its nodes' overlay folders (this machine's), each sent as a tar that
+ * its agent unpacks into its run folder's overlay/NODE: what that
+ * node's domain there shares.
+ */
+static int put_overlays(struct lab *l, unsigned h, struct remote *rc,
+			struct errbuf *err)
+{
+	char dir[PATH_MAX + 16], rel[TOPO_NODE_NAME_MAX + 16], tar[PATH_MAX + 64];
+	char *argv[] = { "tar", "--create", "--file", tar, "--directory",
+			 NULL, "--numeric-owner", ".", NULL };
+
+	snprintf(dir, sizeof(dir), "%s/overlay", l->run_dir);
+	for (size_t i = 0; i < l->t->n_nodes; i++) {
+		const struct topo_node *n = &l->t->nodes[i];
+		char len_word[24];
+		const char *put[] = { "put", rel, len_word };
+		struct remote_msg ans;
+		size_t len = 0;
+		char *data;
+		int rc2;
+
+		if (n->host != h || !n->overlay[0])
+			continue;
+		snprintf(rel, sizeof(rel), "overlay/%s.tar", n->name);
+		snprintf(tar, sizeof(tar), "%s/%s", l->run_dir, rel);
+		argv[5] = (char *)n->overlay;
+		if ((mkdir(dir, 0755) && errno != EEXIST) ||
+		    spawn_run(argv, NULL, 120000))
+			return errbuf_set(err, "%s: cannot pack its overlay %s "
+					  "for host %s", n->name, n->overlay,
+					  rc->host);
+		data = slurp(l->run_dir, rel, &len);
+		unlink(tar);
+		if (!data)
+			return errbuf_set(err, "cannot read %s", tar);
+		if (len > REMOTE_PUT_MAX) {
+			free(data);
+			return errbuf_set(err, "%s: its overlay %s is %zu MiB "
+					  "packed: host %s takes %u at most",
+					  n->name, n->overlay, len >> 20,
+					  rc->host, REMOTE_PUT_MAX >> 20);
+		}
+		snprintf(len_word, sizeof(len_word), "%zu", len);
+		rc2 = remote_call(rc, put, 3, data, len, &ans, err);
+		free(data);
+		if (rc2)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * The path between two hosts of a crossing link must carry a 1500-byte
  * guest frame and VXLAN's 50 bytes (70 over IPv6): else the outer
  * packets are fragmented (VXLAN's default: DF not set), which works but
@@ -277,7 +333,8 @@ int lab_hosts_up(struct lab *l, struct errbuf *err)
 			return -1;
 		l->hops[h] = o;
 		if (clock_note(l->run_dir, o->remote, false, l->log, err) ||
-		    put_seeds(l, h, o->remote, err))
+		    put_seeds(l, h, o->remote, err) ||
+		    put_overlays(l, h, o->remote, err))
 			return -1;
 		check_mtu(l, h);
 	}

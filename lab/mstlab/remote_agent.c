@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "files.h"
 #include "paths.h"
 #include "version.h"
@@ -781,13 +782,56 @@ static int v_awaken(struct remote_agent *a, const struct remote_msg *m,
 
 /* put seed/NODE.img LEN + bytes: a seed image of a node of this host,
  * made by the controller (cloud-localds there). */
+/* The node of this host that rel (DIR/NODE.EXT) is for: its index, or
+ * -1. */
+static int put_node(const struct remote_agent *a, const char *rel,
+		    const char *dir, const char *ext)
+{
+	size_t d = strlen(dir);
+
+	for (size_t i = 0; i < a->t->n_nodes; i++) {
+		size_t n = strlen(a->t->nodes[i].name);
+
+		if (a->t->nodes[i].host == a->host && !strncmp(rel, dir, d) &&
+		    rel[d] == '/' && !strncmp(rel + d + 1,
+					      a->t->nodes[i].name, n) &&
+		    !strcmp(rel + d + 1 + n, ext))
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * A node's overlay arrives as a tar of its folder: unpacked into
+ * overlay/NODE (which its domain shares), then dropped. GNU tar keeps
+ * every member inside that folder (no leading '/', no '..'), and owns
+ * what it writes (no owner from the archive).
+ */
+static int unpack_overlay(const struct remote_agent *a, const char *tar,
+			  int node)
+{
+	char dir[PATH_MAX + 64];
+	char *argv[] = { "tar", "--extract", "--no-same-owner", "--file",
+			 (char *)tar, "--directory", dir, NULL };
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/overlay/%s", a->run_dir,
+		 a->t->nodes[node].name);
+	files_rm_tree(dir);
+	rc = mkdir(dir, 0755) ? -1 : spawn_run(argv, NULL, 120000);
+	unlink(tar);
+	return rc;
+}
+
 static int v_put(struct remote_agent *a, struct remote_reader *r,
 		 const struct remote_msg *m, int out)
 {
 	char path[PATH_MAX + 64], buf[65536];
 	const char *rel = m->word[1];
+	int seed = put_node(a, rel, "seed", ".img");
+	int overlay = put_node(a, rel, "overlay", ".tar");
+	bool ok = seed >= 0 || overlay >= 0;
 	struct errbuf why;
-	bool ok = false;
 	uint64_t left;
 	int fd = -1;
 
@@ -795,13 +839,10 @@ static int v_put(struct remote_agent *a, struct remote_reader *r,
 		ERR("put: LEN must be 0-%u", REMOTE_PUT_MAX);
 		return -1;	/* the bytes cannot be told from requests */
 	}
-	for (size_t i = 0; i < a->t->n_nodes && !ok; i++) {
-		size_t n = strlen(a->t->nodes[i].name);
-
-		ok = a->t->nodes[i].host == a->host &&
-		     !strncmp(rel, "seed/", 5) &&
-		     !strncmp(rel + 5, a->t->nodes[i].name, n) &&
-		     !strcmp(rel + 5 + n, ".img");
+	if (overlay >= 0) {
+		snprintf(path, sizeof(path), "%s/overlay", a->run_dir);
+		if (mkdir(path, 0755) && errno != EEXIST)
+			ok = false;
 	}
 	if (ok) {
 		snprintf(path, sizeof(path), "%s/%s", a->run_dir, rel);
@@ -825,8 +866,10 @@ static int v_put(struct remote_agent *a, struct remote_reader *r,
 	if (fd >= 0 && close(fd))
 		ok = false;
 	if (!ok)
-		return ERR("put: %s is no seed image of a node of this host, "
-			   "or cannot be written", rel);
+		return ERR("put: %s is no seed image or overlay of a node of "
+			   "this host, or cannot be written", rel);
+	if (overlay >= 0 && unpack_overlay(a, path, overlay))
+		return ERR("put: %s: tar cannot unpack it", rel);
 	return OK("%s", "");
 }
 
@@ -1054,7 +1097,7 @@ static const struct verb verbs[] = {
 	{ "files", 0, 0, true, true, "files" },
 	{ "get", 1, 3, true, true, "get PATH [OFFSET MAX]" },
 	{ "unlink", 1, 1, true, true, "unlink share/NODE/exec-PID.out|err" },
-	{ "put", 2, 2, true, true, "put seed/NODE.img LEN" },
+	{ "put", 2, 2, true, true, "put seed/NODE.img|overlay/NODE.tar LEN" },
 	{ "down", 0, 0, true, true, "down" },
 	{ "bye", 0, 0, false, false, "bye" },
 };

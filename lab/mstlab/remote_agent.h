@@ -45,6 +45,8 @@
  *                                     from OFFSET: a growing file)
  *   unlink share/NODE/exec-PID.out|err  ok  (what exec left there)
  *   put seed/NODE.img LEN + LEN bytes ok   (a node of its host)
+ *   put overlay/NODE.tar LEN + bytes  ok   (its overlay folder, unpacked
+ *                                     into overlay/NODE there)
  *   down                              info lines, ok LEFT
  *   bye                               ok, and the agent ends
  * Anything else, or a word out of place: "err TEXT", and the session
@@ -68,8 +70,6 @@
 /* A topology sent to the agent is at most this. */
 #define REMOTE_TOPOLOGY_MAX (1u << 20)
 #define REMOTE_AGENT_CAPTURES 256
-/* A seed image put is at most this. */
-#define REMOTE_PUT_MAX (64u << 20)
 
 /*
  * What the agent does with its nodes' templates (template.h) on its own

@@ -40,6 +40,8 @@
 #define REMOTE_LINE_MAX 4096
 #define REMOTE_WORD_MAX 1024
 #define REMOTE_WORDS_MAX 8
+/* A file put there (a seed image, an overlay's tar) is at most this. */
+#define REMOTE_PUT_MAX (64u << 20)
 /* A payload (a topology, a file fetched back) is at most this. */
 #define REMOTE_DATA_MAX (1u << 30)
 #define REMOTE_WORD_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \

@@ -222,10 +222,20 @@ ERROR_CASE(err_link_families,
 	   "nodes:\n  a: { role: host }\n  b: { role: host, host: far }\n"
 	   "links:\n  - [a:eth1, b:eth1]\n", 9,
 	   "a tunnel needs two addresses of one family")
-ERROR_CASE(err_overlay_on_far_host,
-	   "name: t\nhosts:\n  far: { uri: 'qemu+ssh://h/system' }\n"
-	   "nodes:\n  a: { role: host, host: far, overlay: /tmp }\n", 5,
-	   "node a runs on host far: an overlay is a folder of this machine")
+/* An overlay of a far node is this machine's folder: sent there at up. */
+TEST(overlay_on_far_host_is_this_machines_folder)
+{
+	struct topo *t = parse_ok("name: t\nhosts:\n  far: { uri: "
+				  "'qemu+ssh://h/system' }\nnodes:\n  a: { role: "
+				  "host, host: far, overlay: /tmp }\n");
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK_STR(t->nodes[0].overlay, "/tmp");
+	CHECK_INT(t->nodes[0].host, 1);
+	topo_free(t);
+}
 
 TEST(err_too_many_hosts)
 {

@@ -858,6 +858,76 @@ TEST(the_client_tables_speak_to_the_agent)
 	fix_fini(&f);
 }
 
+/* put's answer for the file at path, sent as rel. */
+static int put_file(struct remote *rc, const char *rel, const char *path,
+		    struct errbuf *err)
+{
+	char buf[65536], len[24];
+	const char *put[] = { "put", rel, len };
+	struct remote_msg ans;
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+
+	if (f)
+		fclose(f);
+	snprintf(len, sizeof(len), "%zu", n);
+	return remote_call(rc, put, 3, buf, n, &ans, err);
+}
+
+TEST(an_overlay_is_unpacked_for_a_node_of_the_agents_host_only)
+{
+	struct agent_thread *at = calloc(1, sizeof(*at));
+	char cmd[1024], path[PATH_MAX + 64], text[64] = "";
+	struct remote rc;
+	struct errbuf err;
+	struct fix f;
+	FILE *in;
+
+	CHECK(at);
+	CHECK_INT(fix_init(&f), 0);
+	/* A folder with a file, packed as mstlab packs it; and a tar
+	 * whose member climbs out of its folder. */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/ov/etc && echo far > "
+		 "%s/ov/etc/motd && tar --create --file %s/ov.tar "
+		 "--directory %s/ov --numeric-owner . && python3 -c \""
+		 "import io, tarfile; t = tarfile.open('%s/evil.tar', 'w'); "
+		 "i = tarfile.TarInfo('../../escape'); i.size = 1; "
+		 "t.addfile(i, io.BytesIO(b'x'))\"", f.dir, f.dir, f.dir,
+		 f.dir, f.dir);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(pair(at, &rc, f.dir, &err), 0);
+	CHECK_INT(remote_open_run(&rc, SPLIT, strlen(SPLIT), RUN, false,
+				  &err), 0);
+	snprintf(path, sizeof(path), "%s/ov.tar", f.dir);
+	CHECK_INT(put_file(&rc, "overlay/sw3.tar", path, &err), 0);
+	snprintf(path, sizeof(path), "%s/overlay/sw3/etc/motd", rc.run_dir);
+	in = fopen(path, "r");
+	CHECK(in && fgets(text, sizeof(text), in));
+	if (in)
+		fclose(in);
+	CHECK_STR(text, "far\n");
+	/* The tar is gone once unpacked. */
+	snprintf(path, sizeof(path), "%s/overlay/sw3.tar", rc.run_dir);
+	CHECK(access(path, F_OK) != 0);
+	/* Not a node of this host; not an overlay's name. */
+	snprintf(path, sizeof(path), "%s/ov.tar", f.dir);
+	CHECK_INT(put_file(&rc, "overlay/sw1.tar", path, &err), -1);
+	CHECK(strstr(err.msg, "is no seed image or overlay of a node of this "
+		      "host"));
+	CHECK_INT(put_file(&rc, "overlay/sw3.tgz", path, &err), -1);
+	/* A member out of the folder: never written there. */
+	snprintf(path, sizeof(path), "%s/evil.tar", f.dir);
+	put_file(&rc, "overlay/sw4.tar", path, &err);
+	snprintf(path, sizeof(path), "%s/escape", rc.run_dir);
+	CHECK(access(path, F_OK) != 0);
+	snprintf(path, sizeof(path), "%s/overlay/escape", rc.run_dir);
+	CHECK(access(path, F_OK) != 0);
+	CHECK_INT(remote_down(&rc, NULL, &err), 0);
+	unpair(at, &rc);
+	free(at);
+	fix_fini(&f);
+}
+
 /* ---- a host's own guest files (images) ---- */
 
 static int images_answer(const char *line, struct remote_images *im,
@@ -1674,11 +1744,11 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 		"  far: { uri: 'qemu+ssh://10.9.0.2/system', address: 10.9.0.2 }\n"
 		"nodes:\n"
 		"  sw1: { role: bridge }\n"
-		"  sw2: { role: bridge, host: far }\n"
+		"  sw2: { role: bridge, host: far, overlay: ov }\n"
 		"links:\n"
 		"  - [sw1:p1, sw2:p1]\n";
 	struct two *w = calloc(1, sizeof(*w));
-	char dir[64] = "/tmp/test_remote.XXXXXX", path[PATH_MAX + 256], want[512];
+	char dir[64] = "/tmp/test_remote.XXXXXX", path[PATH_MAX + 256], want[PATH_MAX + 64];
 	struct topo_error te;
 	struct errbuf err = { "" };
 	struct topo *t;
@@ -1694,6 +1764,13 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 		SKIP("no cloud-localds (make deps)");
 	calls[0] = 0;
 	two_hosts = w;
+	/* sw2's overlay, a folder of this machine. */
+	snprintf(path, sizeof(path), "%s/ov", dir);
+	CHECK_INT(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/ov/motd", dir);
+	f = fopen(path, "w");
+	fputs("far\n", f);
+	fclose(f);
 	snprintf(path, sizeof(path), "%s/split.yaml", dir);
 	f = fopen(path, "w");
 	fputs(yaml, f);
@@ -1763,6 +1840,12 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	CHECK(strstr(far_xml, want));
 	CHECK(!strstr(far_xml, "/boot/"));
 	CHECK(strstr(far_xml, "<domain type='kvm'"));
+	/* Its overlay, sent there, is what its domain shares. */
+	snprintf(want, sizeof(want), "<source dir='%s/overlay/sw2'/>",
+		 w->rc.run_dir);
+	CHECK(strstr(far_xml, want));
+	snprintf(path, sizeof(path), "%s/overlay/sw2/motd", w->rc.run_dir);
+	CHECK_INT(access(path, R_OK), 0);
 	fflush(logf);
 	CHECK(strstr(log, "mstlab: host far: guests run under KVM\n"));
 	snprintf(want, sizeof(want), "mstlab: host far: guest kernel %s/far/k, "

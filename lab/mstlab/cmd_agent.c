@@ -8,7 +8,6 @@
 
 #include <signal.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "capture.h"
@@ -26,23 +25,6 @@
  * and loads its clones' state (QEMU's monitor takes the state file's
  * descriptor, which only a local connection can pass). */
 #define AGENT_URI "qemu:///system"
-
-static long long mono_ms(void *ctx)
-{
-	struct timespec ts;
-
-	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void nap_ms(void *ctx, unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	(void)ctx;
-	nanosleep(&ts, NULL);
-}
 
 static struct hv_libvirt tpl_hv;
 static struct lab_ops tpl_lab_ops;
@@ -88,7 +70,8 @@ static const struct agent_tpl *agent_tpl_ops(void *ctx, struct errbuf *err)
 		} else {
 			tpl_lab_ops = (struct lab_ops){
 				.hv = &hv_libvirt_ops, .hv_ctx = &tpl_hv,
-				.now_ms = mono_ms, .sleep_ms = nap_ms,
+				.now_ms = runtime_now_ms,
+				.sleep_ms = runtime_sleep_ms,
 				.chan = &chan_unix_ops,
 			};
 		}

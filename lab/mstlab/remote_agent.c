@@ -678,7 +678,7 @@ static int v_template(struct remote_agent *a, const struct remote_msg *m,
 		      int out)
 {
 	char msg[PATH_MAX + 128], tools[PATH_MAX], key[TPL_KEY_LEN + 1];
-	char ram[PATH_MAX], st[PATH_MAX];
+	char ram[PATH_MAX], st[PATH_MAX], overlay[PATH_MAX + 16];
 	const char *w[2];
 	const struct agent_tpl *o;
 	struct plan_params pp;
@@ -701,7 +701,10 @@ static int v_template(struct remote_agent *a, const struct remote_msg *m,
 		.run_dir = a->run_dir,
 		.kernel = { a->kernel[0], a->kernel[1] },
 		.initrd = a->initrd, .tools = tools[0] ? tools : NULL,
+		/* Its overlay's copy here (put overlay/NODE.tar). */
+		.overlay_root = overlay,
 	};
+	snprintf(overlay, sizeof(overlay), "%s/overlay", a->run_dir);
 	log = fopencookie(&out, "w", (cookie_io_functions_t){
 				  .write = info_write });
 	if (!log)

@@ -15,7 +15,7 @@
 #include "registry.h"
 #include "services.h"
 
-static long long mono_ms(void *ctx)
+long long runtime_now_ms(void *ctx)
 {
 	struct timespec ts;
 
@@ -24,7 +24,7 @@ static long long mono_ms(void *ctx)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void sleep_ms(void *ctx, unsigned ms)
+void runtime_sleep_ms(void *ctx, unsigned ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
@@ -312,7 +312,7 @@ int runtime_connect(struct runtime *rt, bool autodestroy, enum plan_virt virt)
 		.hv = &hv_libvirt_ops, .hv_ctx = &rt->hv,
 		.link = &hostnet_ops, .link_ctx = NULL,
 		.cap = &capture_tcpdump_ops, .cap_ctx = NULL,
-		.now_ms = mono_ms, .sleep_ms = sleep_ms, .clock_ctx = NULL,
+		.now_ms = runtime_now_ms, .sleep_ms = runtime_sleep_ms, .clock_ctx = NULL,
 		.chan = &chan_unix_ops, .chan_ctx = NULL,
 	};
 	/* The other hosts on first use, with the same autodestroy. */

@@ -61,6 +61,11 @@ void runtime_for(struct runtime *rt, const char *uri, FILE *out, FILE *err);
  * missing and how to build it.
  */
 int runtime_check_images(const struct runtime *rt);
+/* The ops' clock (struct lab_ops now_ms, sleep_ms): CLOCK_MONOTONIC in
+ * ms; a sleep a signal cuts short. */
+long long runtime_now_ms(void *ctx);
+void runtime_sleep_ms(void *ctx, unsigned ms);
+
 /*
  * Connects to libvirt (starting it if needed, without KVM unless virt
  * says KVM works) and wires rt->ops.

@@ -1021,27 +1021,18 @@ static void agent_files(struct remote_agent *a, const char *dir, bool tools)
 		mkdir(path, 0755);
 }
 
-/* One session of a real agent with its files; its answers. */
-static char *images_session(struct fix *f, const char *files_dir,
-			    bool tools, const char *lack)
+/*
+ * The answers of at's agent (initialised, its files given) to req after
+ * the topology, in one session in this thread; at is freed.
+ */
+static char *answers(struct agent_thread *at, const char *req)
 {
-	char gone[256];
-
-	struct agent_thread *at = calloc(1, sizeof(*at));
-	char *in = with_topology("images\nrun far " RUN "\nimages\nbye\n");
-	char *out = calloc(1, 8192);
+	char *in = with_topology(req), *out = calloc(1, 8192);
 	int down[2], up[2];
 	ssize_t n, got = 0;
 
-	if (!at || !in || !out || pipe(down) || pipe(up))
+	if (!in || !out || pipe(down) || pipe(up))
 		abort();
-	/* Its run folders beside its files: one run per session. */
-	(void)f;
-	remote_agent_init(&at->a, &fake_ops, files_dir);
-	agent_files(&at->a, files_dir, tools);
-	snprintf(gone, sizeof(gone), "%s/%s", files_dir, lack ? lack : "-");
-	if (lack)
-		unlink(gone);
 	if (write(down[1], in, strlen(in)) != (ssize_t)strlen(in))
 		abort();
 	close(down[1]);
@@ -1058,6 +1049,24 @@ static char *images_session(struct fix *f, const char *files_dir,
 	return out;
 }
 
+/* One session of a real agent with its files; its answers. */
+static char *images_session(const char *files_dir, bool tools,
+			    const char *lack)
+{
+	struct agent_thread *at = calloc(1, sizeof(*at));
+	char gone[256];
+
+	if (!at)
+		abort();
+	/* Its run folders beside its files: one run per session. */
+	remote_agent_init(&at->a, &fake_ops, files_dir);
+	agent_files(&at->a, files_dir, tools);
+	snprintf(gone, sizeof(gone), "%s/%s", files_dir, lack ? lack : "-");
+	if (lack)
+		unlink(gone);
+	return answers(at, "images\nrun far " RUN "\nimages\nbye\n");
+}
+
 /* The answer to the second images (after run) of such a session. */
 static void images_said(struct fix *f, const char *sub, bool tools,
 			const char *lack, const char *want)
@@ -1066,7 +1075,7 @@ static void images_said(struct fix *f, const char *sub, bool tools,
 
 	snprintf(dir, sizeof(dir), "%s/%s", f->dir, sub);
 	mkdir(dir, 0755);
-	out = images_session(f, dir, tools, lack);
+	out = images_session(dir, tools, lack);
 	line = out;
 	for (int i = 0; i < 4 && line; i++)
 		line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL;
@@ -1085,7 +1094,7 @@ TEST(the_agent_names_its_own_guest_files)
 	CHECK_INT(fix_init(&f), 0);
 	snprintf(dir, sizeof(dir), "%s/own", f.dir);
 	CHECK_INT(mkdir(dir, 0755), 0);
-	out = images_session(&f, dir, true, NULL);
+	out = images_session(dir, true, NULL);
 	/* Before a run: whose nodes is not known yet. No debug kernel
 	 * there, and none of its nodes boots one: "-". */
 	snprintf(want, sizeof(want), "ok %s/k - %s/i.cpio.lz4 %s/i.tools", dir,
@@ -1243,8 +1252,8 @@ static int ft_ensure(void *ctx, const struct plan *p,
 		return errbuf_set(err, "sw4 did not wait for an identity");
 	fprintf(log, "template 00112233aabbccdd (as %s): building\n",
 		p->topo->nodes[node].name);
-	callc(NULL, "ensure %s %s %s\n", p->topo->nodes[node].name, pp->initrd,
-	      cache);
+	callc(NULL, "ensure %s %s %s %s\n", p->topo->nodes[node].name,
+	      pp->initrd, cache, pp->overlay_root ? pp->overlay_root : "-");
 	strcpy(key, "00112233aabbccdd");
 	return 0;
 }
@@ -1303,31 +1312,15 @@ static enum plan_virt (*session_virt)(const struct remote_agent *a);
 static char *tpl_session(const char *dir, const char *cache, const char *req)
 {
 	struct agent_thread *at = calloc(1, sizeof(*at));
-	char *in = with_topology(req), *out = calloc(1, 8192);
-	int down[2], up[2];
-	ssize_t n, got = 0;
 
-	if (!at || !in || !out || pipe(down) || pipe(up))
+	if (!at)
 		abort();
 	remote_agent_init(&at->a, &fake_ops, dir);
 	agent_files(&at->a, dir, false);
 	at->a.tpl_ops = fake_tpl_ops;
 	at->a.virt = session_virt;
 	snprintf(at->a.tpl_cache, sizeof(at->a.tpl_cache), "%s", cache);
-	if (write(down[1], in, strlen(in)) != (ssize_t)strlen(in))
-		abort();
-	close(down[1]);
-	at->in = down[0];
-	at->out = up[1];
-	agent_main(at);
-	while ((n = read(up[0], out + got, 8191 - (size_t)got)) > 0)
-		got += n;
-	close(up[0]);
-	close(down[0]);
-	remote_agent_fini(&at->a);
-	free(at);
-	free(in);
-	return out;
+	return answers(at, req);
 }
 
 TEST(the_agent_builds_loads_and_awakens_its_nodes_clones)
@@ -1356,9 +1349,11 @@ TEST(the_agent_builds_loads_and_awakens_its_nodes_clones)
 	/* Built from its own files into its own cache; the clone's
 	 * channel in its run folder, its template's state loaded into
 	 * its domain; awakened on that channel, which is then closed. */
-	snprintf(want[1], sizeof(want[1]), "ensure sw3 %s/i.cpio.lz4 %s\n"
-		 "connect sw3.id\nload mstlab-split-sw3 %s/00112233aabbccdd/"
-		 "state\nawaken sw3 1\nclose\n", dir, cache, cache);
+	/* Its template shares an overlay's copy there, as its clones do. */
+	snprintf(want[1], sizeof(want[1]), "ensure sw3 %s/i.cpio.lz4 %s "
+		 "%s/" RUN "/overlay\nconnect sw3.id\nload mstlab-split-sw3 "
+		 "%s/00112233aabbccdd/state\nawaken sw3 1\nclose\n", dir,
+		 cache, dir, cache);
 	CHECK(strstr(calls, want[1]));
 	free(out);
 	/* A cache no path may name: the key is not answered at all. */

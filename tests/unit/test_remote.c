@@ -1730,6 +1730,25 @@ static long long zero_ms(void *c)
 	return 0;
 }
 
+/* The far agent stopped, the lab and its folder dir gone. */
+static void two_fini(struct two *w, struct lab *l, struct topo *t,
+		     const char *dir)
+{
+	char cmd[128];
+
+	remote_stop(&w->rc);
+	pthread_join(w->at->tid, NULL);
+	close(w->at->in);
+	remote_agent_fini(&w->at->a);
+	lab_fini(l);
+	topo_free(t);
+	free(w->at);
+	free(w);
+	free(l);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	(void)!system(cmd);
+}
+
 TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 {
 	static const char yaml[] =
@@ -1905,19 +1924,9 @@ TEST(a_lab_across_hosts_goes_up_and_down_on_both)
 	      strstr(text, "\nfar end "));
 	free(text);
 	CHECK(registry_find("split", path, sizeof(path)) == -1);
-	remote_stop(&w->rc);
-	pthread_join(w->at->tid, NULL);
-	close(w->at->in);
-	remote_agent_fini(&w->at->a);
-	lab_fini(l);
-	topo_free(t);
 	fclose(logf);
 	free(log);
-	free(w->at);
-	free(w);
-	free(l);
-	snprintf(path, sizeof(path), "rm -rf %s", dir);
-	(void)!system(path);
+	two_fini(w, l, t, dir);
 }
 
 /*
@@ -1993,17 +2002,7 @@ static int far_lab_up(const char *name, const char *second,
 	lab_down(name, l->run_dir, &w->local, logf);
 	fclose(logf);
 	*log_out = log;
-	remote_stop(&w->rc);
-	pthread_join(w->at->tid, NULL);
-	close(w->at->in);
-	remote_agent_fini(&w->at->a);
-	lab_fini(l);
-	topo_free(t);
-	free(w->at);
-	free(w);
-	free(l);
-	snprintf(path, sizeof(path), "rm -rf %s", dir);
-	(void)!system(path);
+	two_fini(w, l, t, dir);
 	return rc;
 }
 

@@ -59,13 +59,18 @@ static void op_log(void *ctx, enum mstp_log_level level, const char *msg)
 	mstd_log(ctx, level, "%s", msg);
 }
 
-static uint64_t op_now_ms(void *ctx)
+uint64_t mstd_now_ms(void)
 {
 	struct timespec ts;
 
-	(void)ctx;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint64_t op_now_ms(void *ctx)
+{
+	(void)ctx;
+	return mstd_now_ms();
 }
 
 static void op_rapid_ageing(void *ctx, unsigned int port, unsigned int secs)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "conf.h"
+#include "early.h"
 #include "mstnl.h"
 #include "mstp.h"
 
@@ -32,6 +33,8 @@ struct mstd_port {
 	uint8_t kstate[MSTP_MAX_MSTIS + 1];	/* BR_STATE_* */
 	bool kdirty[MSTP_MAX_MSTIS + 1];	/* not yet in the kernel */
 	unsigned long rx_bad_frames;	/* failed the Ethernet/LLC parse */
+	unsigned long rx_early;		/* taken at a link-up that came after */
+	struct early_bpdu early;	/* before its link-up (early.h) */
 	unsigned long tx_errors;
 	unsigned long kernel_errors;	/* state/flush requests refused */
 	unsigned long flushes;
@@ -136,6 +139,7 @@ void kernel_reapply_states(struct mstd *d, unsigned int port);
 void kernel_commit_states(struct mstd *d);
 void kernel_flush(struct mstd *d, unsigned int port, int mstid);
 int kernel_scan_ports(struct mstd *d);	/* initial ports and carrier */
+uint64_t mstd_now_ms(void);		/* CLOCK_MONOTONIC */
 void kernel_monitor(struct mstd *d);	/* read notifications */
 
 /* ctlsock.c: the control socket. */

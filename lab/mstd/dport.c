@@ -201,6 +201,12 @@ void dport_rx(struct mstd *d, unsigned int port)
 				 p->name, bpdu_strerror(e));
 			continue;
 		}
+		/* Its link-up is on its way (early.h). */
+		if (!p->up) {
+			early_bpdu_hold(&p->early, f.bpdu, f.bpdu_len,
+					mstd_now_ms());
+			continue;
+		}
 		e = mstp_rx_bpdu(d->br, port, f.bpdu, f.bpdu_len);
 		if (e != BPDU_OK)
 			mstd_log(d, MSTP_LOG_DEBUG, "port %s: dropped a BPDU: %s",

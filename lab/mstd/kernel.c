@@ -472,6 +472,20 @@ void kernel_flush(struct mstd *d, unsigned int port, int mstid)
 		switch_fast_age(d, port, mstid);
 }
 
+/* A BPDU that came just before the link-up: received now (early.h). */
+static void early_bpdu_take_up(struct mstd *d, unsigned int i, bool up)
+{
+	struct mstd_port *p = &d->ports[i];
+	size_t len = early_bpdu_take(&p->early, mstd_now_ms());
+
+	if (!up || !len)
+		return;
+	p->rx_early++;
+	mstd_log(d, MSTP_LOG_INFO, "port %s: a BPDU received before its "
+		 "link-up, taken now", p->name);
+	mstp_rx_bpdu(d->br, i, p->early.bpdu, len);
+}
+
 static void port_link(struct mstd *d, unsigned int i, bool up)
 {
 	struct mstd_port *p = &d->ports[i];
@@ -492,6 +506,7 @@ static void port_link(struct mstd *d, unsigned int i, bool up)
 	mstd_log(d, MSTP_LOG_INFO, "port %s: link %s", p->name,
 		 up ? "up" : "down");
 	mstp_port_set_link(d->br, i, up, p->full_duplex);
+	early_bpdu_take_up(d, i, up);
 }
 
 static void port_detach(struct mstd *d, unsigned int i, const char *why)

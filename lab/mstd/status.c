@@ -240,6 +240,8 @@ static void status_counters(struct mstd *d, struct printer *pr, unsigned int i)
 		   (unsigned int)ps.counters.rx_invalid);
 	print_uint(pr, PRINT_ANY, "rx_bad_frames", " rx_bad_frames %u",
 		   (unsigned int)p->rx_bad_frames);
+	print_uint(pr, PRINT_ANY, "rx_early", " rx_early %u",
+		   (unsigned int)p->rx_early);
 	print_uint(pr, PRINT_ANY, "rx_config", " rx_config %u",
 		   (unsigned int)ps.counters.rx_config);
 	print_uint(pr, PRINT_ANY, "rx_tcn", " rx_tcn %u",

@@ -198,31 +198,50 @@ static int clock_note(const char *run_dir, struct remote *rc, bool end,
 	return 0;
 }
 
+/* The run folder's file rel put at rel there (gone here, drop). */
+static int put_file(struct lab *l, struct remote *rc, const char *rel,
+		    bool drop, struct errbuf *err)
+{
+	char n[24];
+	const char *put[] = { "put", rel, n };
+	struct remote_msg ans;
+	size_t len = 0;
+	char *data = slurp(l->run_dir, rel, &len);
+	int rc2;
+
+	if (drop) {
+		char path[PATH_MAX + 64];
+
+		snprintf(path, sizeof(path), "%s/%s", l->run_dir, rel);
+		unlink(path);
+	}
+	if (!data)
+		return errbuf_set(err, "cannot read %s/%s", l->run_dir, rel);
+	if (len > REMOTE_PUT_MAX) {
+		free(data);
+		return errbuf_set(err, "%s is %zu MiB: host %s takes %u at "
+				  "most", rel, len >> 20, rc->host,
+				  REMOTE_PUT_MAX >> 20);
+	}
+	snprintf(n, sizeof(n), "%zu", len);
+	rc2 = remote_call(rc, put, 3, data, len, &ans, err);
+	free(data);
+	return rc2;
+}
+
 /* Its nodes' seed images, made here, put there. */
 static int put_seeds(struct lab *l, unsigned h, struct remote *rc,
 		     struct errbuf *err)
 {
+	char rel[TOPO_NODE_NAME_MAX + 16];
+
 	if (seed_make_all(l->p, l->run_dir, h, err))
 		return -1;
 	for (size_t i = 0; i < l->t->n_nodes; i++) {
-		char rel[TOPO_NODE_NAME_MAX + 16], n[24];
-		const char *put[] = { "put", rel, n };
-		struct remote_msg ans;
-		size_t len = 0;
-		char *img;
-		int rc2;
-
 		if (l->t->nodes[i].host != h)
 			continue;
 		snprintf(rel, sizeof(rel), "seed/%s.img", l->t->nodes[i].name);
-		img = slurp(l->run_dir, rel, &len);
-		if (!img)
-			return errbuf_set(err, "cannot read %s/%s", l->run_dir,
-					  rel);
-		snprintf(n, sizeof(n), "%zu", len);
-		rc2 = remote_call(rc, put, 3, img, len, &ans, err);
-		free(img);
-		if (rc2)
+		if (put_file(l, rc, rel, false, err))
 			return -1;
 	}
 	return 0;
@@ -243,12 +262,6 @@ static int put_overlays(struct lab *l, unsigned h, struct remote *rc,
 	snprintf(dir, sizeof(dir), "%s/overlay", l->run_dir);
 	for (size_t i = 0; i < l->t->n_nodes; i++) {
 		const struct topo_node *n = &l->t->nodes[i];
-		char len_word[24];
-		const char *put[] = { "put", rel, len_word };
-		struct remote_msg ans;
-		size_t len = 0;
-		char *data;
-		int rc2;
 
 		if (n->host != h || !n->overlay[0])
 			continue;
@@ -260,21 +273,7 @@ static int put_overlays(struct lab *l, unsigned h, struct remote *rc,
 			return errbuf_set(err, "%s: cannot pack its overlay %s "
 					  "for host %s", n->name, n->overlay,
 					  rc->host);
-		data = slurp(l->run_dir, rel, &len);
-		unlink(tar);
-		if (!data)
-			return errbuf_set(err, "cannot read %s", tar);
-		if (len > REMOTE_PUT_MAX) {
-			free(data);
-			return errbuf_set(err, "%s: its overlay %s is %zu MiB "
-					  "packed: host %s takes %u at most",
-					  n->name, n->overlay, len >> 20,
-					  rc->host, REMOTE_PUT_MAX >> 20);
-		}
-		snprintf(len_word, sizeof(len_word), "%zu", len);
-		rc2 = remote_call(rc, put, 3, data, len, &ans, err);
-		free(data);
-		if (rc2)
+		if (put_file(l, rc, rel, true, err))
 			return -1;
 	}
 	return 0;

@@ -183,8 +183,8 @@ static int v_hello(struct remote_agent *a, const struct remote_msg *m,
 		  remote_word_ok(mstlab_version) ? mstlab_version : "unknown");
 }
 
-static int v_topology(struct remote_agent *a, struct remote_reader *r,
-		      const struct remote_msg *m, int out)
+static int v_topology(struct remote_agent *a, const struct remote_msg *m,
+		      int out)
 {
 	struct topo_error te;
 	struct errbuf why;
@@ -202,7 +202,7 @@ static int v_topology(struct remote_agent *a, struct remote_reader *r,
 	buf = malloc(len + 1);
 	if (!buf)
 		return -1;
-	if (remote_read_bytes(r, buf, len, &why)) {
+	if (remote_read_bytes(a->in, buf, len, &why)) {
 		free(buf);
 		return -1;
 	}
@@ -236,9 +236,10 @@ static bool run_name_ok(const struct remote_agent *a, const char *run)
 	       strspn(run + n + 1, "0123456789-") == strlen(run + n + 1);
 }
 
-static int v_run(struct remote_agent *a, const struct remote_msg *m, int out,
-		 bool attach)
+/* run or attach. */
+static int v_run(struct remote_agent *a, const struct remote_msg *m, int out)
 {
+	bool attach = !strcmp(m->word[0], "attach");
 	struct errbuf err;
 	int h;
 
@@ -524,9 +525,11 @@ static int v_listening(struct remote_agent *a, const struct remote_msg *m,
 	return OK("%s", "");
 }
 
+/* alive or stop. */
 static int v_alive_stop(struct remote_agent *a, const struct remote_msg *m,
-			int out, bool stop)
+			int out)
 {
+	bool stop = !strcmp(m->word[0], "stop");
 	struct errbuf err;
 	uint64_t start;
 	pid_t pid;
@@ -583,13 +586,15 @@ static int own_files(const struct remote_agent *a, bool have[2],
 
 /* images: this host's own kernels, image and tools share, those its
  * nodes need checked to be there (paths.h says how they are found). */
-static int v_images(struct remote_agent *a, int out)
+static int v_images(struct remote_agent *a, const struct remote_msg *m,
+		    int out)
 {
 	char msg[PATH_MAX + 128], tools[PATH_MAX];
 	const char *w[4];
 	bool have[2];
 	int rc = 0;
 
+	(void)m;
 	if (own_files(a, have, tools, msg, sizeof(msg)))
 		return ERR("%s", msg);
 	for (int k = 0; k < 2 && !rc; k++)
@@ -605,11 +610,13 @@ static int v_images(struct remote_agent *a, int out)
 }
 
 /* virt: KVM only where a guest of its own files boots with it there. */
-static int v_virt(struct remote_agent *a, int out)
+static int v_virt(struct remote_agent *a, const struct remote_msg *m,
+		  int out)
 {
 	char msg[PATH_MAX + 128], tools[PATH_MAX];
 	bool have[2];
 
+	(void)m;
 	if (!a->virt)
 		return ERR("%s", "this agent cannot tell KVM from TCG");
 	if (own_files(a, have, tools, msg, sizeof(msg)))
@@ -826,8 +833,7 @@ static int unpack_overlay(const struct remote_agent *a, const char *tar,
 	return rc;
 }
 
-static int v_put(struct remote_agent *a, struct remote_reader *r,
-		 const struct remote_msg *m, int out)
+static int v_put(struct remote_agent *a, const struct remote_msg *m, int out)
 {
 	char path[PATH_MAX + 64], buf[65536];
 	const char *rel = m->word[1];
@@ -857,7 +863,7 @@ static int v_put(struct remote_agent *a, struct remote_reader *r,
 	while (left) {
 		size_t take = left < sizeof(buf) ? (size_t)left : sizeof(buf);
 
-		if (remote_read_bytes(r, buf, take, &why))
+		if (remote_read_bytes(a->in, buf, take, &why))
 			return -1;
 		if (fd >= 0 && write(fd, buf, take) != (ssize_t)take) {
 			close(fd);
@@ -1031,8 +1037,10 @@ static int walk_one(const char *path, const struct stat *sb, int type,
 	return 0;
 }
 
-static int v_files(struct remote_agent *a, int out)
+static int v_files(struct remote_agent *a, const struct remote_msg *m,
+		   int out)
 {
+	(void)m;
 	walk.out = out;
 	walk.failed = 0;
 	walk.n = 0;
@@ -1043,13 +1051,15 @@ static int v_files(struct remote_agent *a, int out)
 }
 
 /* Teardown's lines, each as info. */
-static int v_down(struct remote_agent *a, int out)
+static int v_down(struct remote_agent *a, const struct remote_msg *m,
+		  int out)
 {
 	char *text = NULL, *line, *save = NULL;
 	size_t len = 0;
 	FILE *log = open_memstream(&text, &len);
 	int left;
 
+	(void)m;
 	if (!log)
 		return ERR("out of memory");
 	left = state_teardown(a->run_dir, a->ops, log);
@@ -1069,40 +1079,60 @@ static int v_down(struct remote_agent *a, int out)
 
 /* ---- dispatch ---- */
 
+static int v_clock(struct remote_agent *a, const struct remote_msg *m,
+		   int out)
+{
+	(void)m;
+	return OK("%" PRId64, a->clock_ns());
+}
+
+/* The end: 1 after its answer. */
+static int v_bye(struct remote_agent *a, const struct remote_msg *m, int out)
+{
+	(void)m;
+	a->done = true;
+	return OK("%s", "") ? -1 : 1;
+}
+
 struct verb {
 	const char *name;
 	size_t min, max;	/* words after the verb */
 	bool topology, run;	/* what it needs first */
+	int (*fn)(struct remote_agent *a, const struct remote_msg *m, int out);
 	const char *usage;
 };
 
 static const struct verb verbs[] = {
-	{ "hello", 1, 1, false, false, "hello VERSION" },
-	{ "topology", 1, 1, false, false, "topology LEN" },
-	{ "run", 2, 2, true, false, "run HOST RUN" },
-	{ "attach", 2, 2, true, false, "attach HOST RUN" },
-	{ "bridge", 1, 1, true, true, "bridge NAME" },
-	{ "tunnel", 1, 1, true, true, "tunnel NAME" },
-	{ "port", 1, 1, true, true, "port NAME" },
-	{ "forward", 2, 3, true, true, "forward on|off|deaf IFNAME [IFNAME]" },
-	{ "remove", 1, 1, true, true, "remove NAME" },
-	{ "mtu", 1, 1, true, true, "mtu ADDRESS" },
-	{ "capture", 1, 1, true, true, "capture BRIDGE" },
-	{ "listening", 3, 3, true, true, "listening BRIDGE PID START" },
-	{ "alive", 2, 2, true, true, "alive PID START" },
-	{ "stop", 2, 2, true, true, "stop PID START" },
-	{ "images", 0, 0, true, true, "images" },
-	{ "virt", 0, 0, true, true, "virt" },
-	{ "template", 2, 2, true, true, "template NODE qemu|kvm" },
-	{ "clone", 1, 1, true, true, "clone NODE" },
-	{ "awaken", 1, 1, true, true, "awaken NODE" },
-	{ "clock", 0, 0, false, false, "clock" },
-	{ "files", 0, 0, true, true, "files" },
-	{ "get", 1, 3, true, true, "get PATH [OFFSET MAX]" },
-	{ "unlink", 1, 1, true, true, "unlink share/NODE/exec-PID.out|err" },
-	{ "put", 2, 2, true, true, "put seed/NODE.img|overlay/NODE.tar LEN" },
-	{ "down", 0, 0, true, true, "down" },
-	{ "bye", 0, 0, false, false, "bye" },
+	{ "hello", 1, 1, false, false, v_hello, "hello VERSION" },
+	{ "topology", 1, 1, false, false, v_topology, "topology LEN" },
+	{ "run", 2, 2, true, false, v_run, "run HOST RUN" },
+	{ "attach", 2, 2, true, false, v_run, "attach HOST RUN" },
+	{ "bridge", 1, 1, true, true, v_bridge, "bridge NAME" },
+	{ "tunnel", 1, 1, true, true, v_tunnel, "tunnel NAME" },
+	{ "port", 1, 1, true, true, v_port, "port NAME" },
+	{ "forward", 2, 3, true, true, v_forward,
+	  "forward on|off|deaf IFNAME [IFNAME]" },
+	{ "remove", 1, 1, true, true, v_remove, "remove NAME" },
+	{ "mtu", 1, 1, true, true, v_mtu, "mtu ADDRESS" },
+	{ "capture", 1, 1, true, true, v_capture, "capture BRIDGE" },
+	{ "listening", 3, 3, true, true, v_listening,
+	  "listening BRIDGE PID START" },
+	{ "alive", 2, 2, true, true, v_alive_stop, "alive PID START" },
+	{ "stop", 2, 2, true, true, v_alive_stop, "stop PID START" },
+	{ "images", 0, 0, true, true, v_images, "images" },
+	{ "virt", 0, 0, true, true, v_virt, "virt" },
+	{ "template", 2, 2, true, true, v_template, "template NODE qemu|kvm" },
+	{ "clone", 1, 1, true, true, v_clone, "clone NODE" },
+	{ "awaken", 1, 1, true, true, v_awaken, "awaken NODE" },
+	{ "clock", 0, 0, false, false, v_clock, "clock" },
+	{ "files", 0, 0, true, true, v_files, "files" },
+	{ "get", 1, 3, true, true, v_get, "get PATH [OFFSET MAX]" },
+	{ "unlink", 1, 1, true, true, v_unlink,
+	  "unlink share/NODE/exec-PID.out|err" },
+	{ "put", 2, 2, true, true, v_put,
+	  "put seed/NODE.img|overlay/NODE.tar LEN" },
+	{ "down", 0, 0, true, true, v_down, "down" },
+	{ "bye", 0, 0, false, false, v_bye, "bye" },
 };
 
 int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
@@ -1135,54 +1165,8 @@ int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 		ERR("%s: open a run first (run or attach)", w);
 		return !strcmp(w, "put") ? -1 : 0;
 	}
-	if (!strcmp(w, "hello"))
-		return v_hello(a, &m, out);
-	if (!strcmp(w, "topology"))
-		return v_topology(a, r, &m, out);
-	if (!strcmp(w, "run") || !strcmp(w, "attach"))
-		return v_run(a, &m, out, w[0] == 'a');
-	if (!strcmp(w, "bridge"))
-		return v_bridge(a, &m, out);
-	if (!strcmp(w, "tunnel"))
-		return v_tunnel(a, &m, out);
-	if (!strcmp(w, "port"))
-		return v_port(a, &m, out);
-	if (!strcmp(w, "forward"))
-		return v_forward(a, &m, out);
-	if (!strcmp(w, "remove"))
-		return v_remove(a, &m, out);
-	if (!strcmp(w, "mtu"))
-		return v_mtu(a, &m, out);
-	if (!strcmp(w, "capture"))
-		return v_capture(a, &m, out);
-	if (!strcmp(w, "listening"))
-		return v_listening(a, &m, out);
-	if (!strcmp(w, "alive") || !strcmp(w, "stop"))
-		return v_alive_stop(a, &m, out, w[0] == 's');
-	if (!strcmp(w, "images"))
-		return v_images(a, out);
-	if (!strcmp(w, "virt"))
-		return v_virt(a, out);
-	if (!strcmp(w, "template"))
-		return v_template(a, &m, out);
-	if (!strcmp(w, "clone"))
-		return v_clone(a, &m, out);
-	if (!strcmp(w, "awaken"))
-		return v_awaken(a, &m, out);
-	if (!strcmp(w, "clock"))
-		return OK("%" PRId64, a->clock_ns());
-	if (!strcmp(w, "files"))
-		return v_files(a, out);
-	if (!strcmp(w, "get"))
-		return v_get(a, &m, out);
-	if (!strcmp(w, "unlink"))
-		return v_unlink(a, &m, out);
-	if (!strcmp(w, "put"))
-		return v_put(a, r, &m, out);
-	if (!strcmp(w, "down"))
-		return v_down(a, out);
-	a->done = true;
-	return OK("%s", "") ? -1 : 1;
+	a->in = r;
+	return v->fn(a, &m, out);
 }
 
 int remote_agent_serve(struct remote_agent *a, int in, int out,

@@ -118,6 +118,8 @@ struct remote_agent {
 	struct plan *p;
 	unsigned host;
 	bool have_run, done;
+	/* The request's input, for a verb with a payload (topology, put). */
+	struct remote_reader *in;
 	char run_dir[PATH_MAX];
 	struct state st;
 	/* By node of the plan (once a run is open): the key of its

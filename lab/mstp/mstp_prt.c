@@ -84,7 +84,14 @@ static void prt_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		pt->rb_while = 0;
 		break;
 	case PRT_DISABLE_PORT:
-		pt->role = pt->selected_role;
+		/* 13.37 says role = selectedRole. Entered from INIT_PORT
+		 * after a restart (BEGIN) of a port whose link stayed up,
+		 * Port Role Selection has already chosen, say, Designated:
+		 * role would equal selectedRole, so the global transition
+		 * to DESIGNATED_PORT never fires and the port discards in
+		 * DISABLED_PORT for good. Entered by that transition,
+		 * selectedRole is DisabledPort anyway. mstpd does the same. */
+		pt->role = MSTP_ROLE_DISABLED;
 		pt->learn = pt->forward = false;
 		break;
 	case PRT_DISABLED_PORT:

@@ -62,7 +62,10 @@ static bool running(const char *comm)
 
 /* Where /dev/kvm is an unreadable file: see services.h. Its QEMUs then
  * get no mount namespace of their own (qemu.conf, in the same private
- * namespace): libvirt would try to carry the mask into each. */
+ * namespace): libvirt would try to carry the mask into each. The
+ * namespace is a slave of the host's: a file system mounted later (a
+ * results folder on a USB disk, NFS, a tmpfs) reaches libvirtd too,
+ * while the two masks stay in it. */
 struct kvm_mask {
 	const char *mask, *qemu_conf;
 };
@@ -72,7 +75,7 @@ static int mask_kvm_namespace(void *ctx)
 	const struct kvm_mask *m = ctx;
 
 	return unshare(CLONE_NEWNS) ||
-	       mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	       mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) ||
 	       mount(m->mask, "/dev/kvm", NULL, MS_BIND, NULL) ||
 	       mount(m->qemu_conf, "/etc/libvirt/qemu.conf", NULL, MS_BIND,
 		     NULL);

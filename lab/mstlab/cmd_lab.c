@@ -237,7 +237,7 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 			failed++;
 		}
 	}
-	if (l.p) {
+	if (l.p && l.run_dir[0]) {
 		events_run_end(&l.ev, failed);
 		if (rt.keep && !failed)
 			fprintf(err, "mstlab: --keep: lab %s stays up; "
@@ -254,15 +254,20 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 			failed += run_verdicts(rt.t, l.run_dir, out, &tap,
 					       &checks);
 	} else {
-		steps = (struct step_counts){ tap - failed, failed };
+		/* No run folder: nothing ran, nothing to judge or point to. */
+		fprintf(out, "1..%d\n", tap);
+		fprintf(err, "mstlab: lab %s did not start; no results "
+			"written\n", rt.t->name);
+		rc = 1;
+		goto fini;
 	}
 	fprintf(out, "1..%d\n", tap);
-	cmd_checks_result_line(out, &checks, &steps,
-			       l.p ? l.run_dir : rt.results);
+	cmd_checks_result_line(out, &checks, &steps, l.run_dir);
 	fprintf(err, "mstlab: %d scenario%s run, %s; results in %s\n", ran,
 		ran == 1 ? "" : "s", failed ? "FAILED" : "passed",
-		l.p ? l.run_dir : rt.results);
+		l.run_dir);
 	rc = failed ? 1 : 0;
+fini:
 	lab_fini(&l);
 out:
 	runtime_free(&rt);

@@ -59,9 +59,9 @@ static int new_run_dir(struct lab *l, struct errbuf *err)
 		if (errno != EEXIST)
 			break;
 	}
+	l->run_dir[0] = 0;	/* none: the run never started */
 	return errbuf_set(err, "cannot create a run folder in %s: %s",
-			  l->results,
-			  strerror(errno));
+			  l->results, strerror(errno));
 }
 
 /* The run folder's state file and event log, opened for appending. */

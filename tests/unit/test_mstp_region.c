@@ -131,6 +131,35 @@ TEST(revision_mismatch_separate_regions)
 }
 
 /*
+ * Two links from B2 (another region) into region "lab", one to B0 and one
+ * to B1, at one external cost: the tie goes to the better sending bridge
+ * (B0), whose CIST Bridge Identifier is the Designated Bridge of what B2
+ * hears (13.10; NOTE 1 puts the Regional Root there for RST and STP
+ * BPDUs only). Taking the region's Regional Root for it instead made the
+ * two equal up to the senders' port numbers (both p1) and B2's own: its
+ * p0, towards B1, won.
+ */
+TEST(tie_into_another_region_goes_to_the_better_sender)
+{
+	static struct mst_vid_table t;
+
+	t.mstid[10] = 2;
+	t.mstid[20] = 1;
+	CHECK(line(&t, MSTP_FORCE_MSTP));
+	CHECK_INT(mstp_set_bridge_priority(sim.br[0], 0, 4096), 0);
+	CHECK_INT(mstp_set_bridge_priority(sim.br[1], 0, 8192), 0);
+	sim_connect(&sim, 0, 1, 2, 1);
+	start(3);
+	CHECK(port(2, 0, 0).boundary);
+	CHECK(port(2, 1, 0).boundary);
+	CHECK_INT(tree(2, 0).ext_root_path_cost, 20000);
+	CHECK_INT(port(2, 1, 0).role, R);
+	CHECK_INT(port(2, 0, 0).role, A);
+	CHECK_INT(port(2, 1, 1).role, M);
+	sim_free(&sim);
+}
+
+/*
  * An RSTP bridge as CIST root next to the region: B1's boundary port is
  * the CIST root port, hence Master for the MSTIs, and B1 is the CIST
  * Regional Root; B0 reaches the root through B1 inside the region.

@@ -423,29 +423,34 @@ static int attach(struct serve_run *s)
 	return 0;
 }
 
+/* The token: --token-file's, or a new one (none with --no-auth). */
+static int make_token(struct serve_run *s)
+{
+	struct errbuf e;
+
+	if (s->o.no_auth)
+		return 0;
+	if (!(s->o.token_file ? serve_token_read(s->o.token_file, s->token,
+						 sizeof(s->token), &e) :
+				serve_token_new(s->token, &e)))
+		return 0;
+	fprintf(s->err, "mstlab serve: %s\n", e.msg);
+	return -1;
+}
+
 static int start(struct serve_run *s)
 {
-	struct serve_cfg cfg = { .addr = s->o.addr, .addr_len = s->o.addr_len };
+	struct serve_cfg cfg = { .addr = s->o.addr, .addr_len = s->o.addr_len,
+				 .token = s->o.no_auth ? NULL : s->token };
 	const struct serve_app app = {
 		.ctx = s, .get = on_get, .stream = on_stream,
 		.control_check = on_control_check, .control = on_control,
 	};
 	struct errbuf e;
 
-	if (s->o.token_file) {
-		if (serve_token_read(s->o.token_file, s->token,
-				     sizeof(s->token), &e))
-			goto bad;
-		cfg.token = s->token;
-	} else if (!s->o.no_auth) {
-		if (serve_token_new(s->token, &e))
-			goto bad;
-		cfg.token = s->token;
-	}
 	s->h = serve_http_start(&cfg, &app, &e);
 	if (s->h)
 		return 0;
-bad:
 	fprintf(s->err, "mstlab serve: %s\n", e.msg);
 	return 1;
 }
@@ -483,7 +488,7 @@ int cmd_serve(int argc, char **argv, FILE *out, FILE *err)
 		free(s);
 		return 2;
 	}
-	if (run_ref_find(&s->ref, s->o.what, err))
+	if (make_token(s) || run_ref_find(&s->ref, s->o.what, err))
 		goto done;
 	if (serve_model_open(&s->m, &s->ref, !s->ref.live, &e)) {
 		fprintf(err, "mstlab serve: %s\n", e.msg);

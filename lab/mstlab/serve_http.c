@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -158,10 +159,17 @@ int serve_token_read(const char *path, char *out, size_t len,
 		     struct errbuf *err)
 {
 	FILE *f = fopen(path, "re");
+	struct stat st;
 	size_t n;
 
 	if (!f)
 		return errbuf_set(err, "%s: %s", path, strerror(errno));
+	/* A token others can read is no secret (ssh's rule for its keys). */
+	if (fstat(fileno(f), &st) || (st.st_mode & 077)) {
+		fclose(f);
+		return errbuf_set(err, "%s: others can read it (chmod 600)",
+				  path);
+	}
 	if (!fgets(out, (int)len, f))
 		out[0] = 0;
 	fclose(f);

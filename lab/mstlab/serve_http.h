@@ -85,8 +85,8 @@ bool serve_token_equal(const char *given, size_t given_len,
 		       const char *want);
 /* A token of 32 hex digits from getrandom(2): 0, or -1 with err. */
 int serve_token_new(char out[33], struct errbuf *err);
-/* The first line of a file, at least SERVE_TOKEN_MIN printable octets
- * with no space: 0, or -1 with err. */
+/* The first line of a file only its owner can read, at least
+ * SERVE_TOKEN_MIN printable octets with no space: 0, or -1 with err. */
 int serve_token_read(const char *path, char *out, size_t len,
 		     struct errbuf *err);
 

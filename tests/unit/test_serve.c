@@ -102,6 +102,11 @@ TEST(tokens_compare_whole_and_come_from_a_file_or_getrandom)
 	fclose(f);
 	CHECK(serve_token_read(path, buf, sizeof(buf), &e) == 0);
 	CHECK_STR(buf, want);
+	/* Readable by others: no secret. */
+	chmod(path, 0640);
+	CHECK(serve_token_read(path, buf, sizeof(buf), &e) == -1);
+	CHECK(strstr(e.msg, "others can read it (chmod 600)"));
+	chmod(path, 0600);
 	unlink(path);
 	CHECK(serve_token_read(path, buf, sizeof(buf), &e) == -1);
 }

@@ -16,9 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "cmd_serve.h"
+#include "lab.h"
 #include "serve_conns.h"
 #include "serve_fixture.h"
 #include "serve_http.h"
@@ -159,6 +162,111 @@ TEST(no_auth_is_for_a_loopback_address_only)
 	fclose(err);
 	CHECK(!strstr(text, "--no-auth"));
 	free(text);
+}
+
+static int get_at(const char *addr, unsigned port, const char *host,
+		  const char *extra);
+
+/* GET /api/lab from 127.0.0.3, without a token. */
+static int get_at_lab(unsigned port, const char *host)
+{
+	return get_at("127.0.0.3", port, host, "");
+}
+
+/* A finished run of a two-bridge lab: what mstlab serve replays. */
+static const char lab_yaml[] =
+	"name: authrun\n"
+	"nodes:\n"
+	"  sw1: { role: bridge, priority: 4096 }\n"
+	"  sw2: { role: bridge }\n"
+	"links:\n"
+	"  - [sw1:p1, sw2:p1]\n";
+
+static int put_file(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+struct served {
+	char **argv;
+	int argc, rc;
+	FILE *out;
+};
+
+static void *serve_main(void *arg)
+{
+	struct served *v = arg;
+	FILE *err = fopen("/dev/null", "w");
+
+	v->rc = cmd_serve(v->argc, v->argv, v->out, err);
+	fclose(err);
+	fclose(v->out);
+	return NULL;
+}
+
+/* mstlab serve on a run folder, with extra options: the first line it
+ * prints (the address), then it is stopped. */
+static int serve_line(const char *dir, const char *extra, char *line,
+		      size_t len, int *code)
+{
+	char *argv[] = { "serve", (char *)dir, "--listen", "127.0.0.3:0",
+			 (char *)extra, NULL };
+	struct served v = { .argv = argv, .argc = extra ? 5 : 4 };
+	unsigned port = 0;
+	pthread_t th;
+	int p[2];
+	FILE *in;
+
+	if (pipe(p))
+		return -1;
+	v.out = fdopen(p[1], "w");
+	in = fdopen(p[0], "r");
+	pthread_create(&th, NULL, serve_main, &v);
+	line[0] = 0;
+	if (!fgets(line, (int)len, in))
+		line[0] = 0;
+	if (sscanf(line, "mstlab serve: http://127.0.0.3:%u/", &port) == 1) {
+		char host[64];
+
+		snprintf(host, sizeof(host), "127.0.0.3:%u", port);
+		*code = get_at_lab(port, host);
+	}
+	lab_interrupted = 1;
+	pthread_join(th, NULL);
+	fclose(in);
+	return v.rc;
+}
+
+TEST(mstlab_serve_takes_a_token_on_loopback_unless_no_auth)
+{
+	char dir[] = "/tmp/mstlab-serve-auth-XXXXXX", line[256];
+	char *rm[] = { "rm", "-rf", dir, NULL };
+	int code = 0;
+
+	CHECK(mkdtemp(dir));
+	CHECK(put_file(dir, "topology.yaml", lab_yaml) == 0);
+	CHECK(put_file(dir, "events", "1000000000 run-start authrun\n"
+		       "2000000000 run-end ok\n") == 0);
+	CHECK(put_file(dir, "summary.json", "{\"version\":1,"
+		       "\"scenarios\":[]}\n") == 0);
+	setenv("MSTLAB_RUNTIME_DIR", dir, 1);	/* no lab is up */
+	CHECK_INT(serve_line(dir, NULL, line, sizeof(line), &code), 0);
+	CHECK(strstr(line, "/?token="));
+	CHECK(strlen(strstr(line, "/?token=") + 8) > 32);
+	CHECK_INT(code, 401);
+	code = 0;
+	CHECK_INT(serve_line(dir, "--no-auth", line, sizeof(line), &code), 0);
+	CHECK(!strstr(line, "token"));
+	CHECK_INT(code, 200);
+	spawn_run(rm, NULL, 10000);
 }
 
 /* Whether the server closed fd (within ms). */

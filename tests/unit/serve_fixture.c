@@ -102,11 +102,14 @@ int srv_start_at(struct srv **sp, const char *listen, const char *token,
 	if (!s)
 		return -1;
 	pthread_mutex_init(&s->mu, NULL);
-	if (serve_listen_parse(listen, &cfg.addr, &cfg.addr_len, &e))
+	if (!serve_listen_parse(listen, &cfg.addr, &cfg.addr_len, &e))
+		s->h = serve_http_start(&cfg, &app, &e);
+	if (!s->h) {
+		pthread_mutex_destroy(&s->mu);
+		free(s);
+		*sp = NULL;
 		return -1;
-	s->h = serve_http_start(&cfg, &app, &e);
-	if (!s->h)
-		return -1;
+	}
 	s->port = serve_http_port(s->h);
 	return pthread_create(&s->th, NULL, srv_main, s) ? -1 : 0;
 }

@@ -203,13 +203,14 @@ bool write_all(int fd, const char *p, size_t n)
 	return true;
 }
 
-/* Reads until the server closes, or for at most ms. */
-size_t read_for(int fd, char *buf, size_t cap, int ms)
+size_t read_until(int fd, char *buf, size_t cap, const char *until,
+		  int ms)
 {
 	int64_t end = mono_ms() + ms;
 	size_t n = 0;
 
-	while (n + 1 < cap) {
+	buf[0] = 0;
+	while (n + 1 < cap && !(until && strstr(buf, until))) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int64_t left = end - mono_ms();
 		ssize_t k;
@@ -220,9 +221,14 @@ size_t read_for(int fd, char *buf, size_t cap, int ms)
 		if (k <= 0)
 			break;
 		n += (size_t)k;
+		buf[n] = 0;
 	}
-	buf[n] = 0;
 	return n;
+}
+
+size_t read_for(int fd, char *buf, size_t cap, int ms)
+{
+	return read_until(fd, buf, cap, NULL, ms);
 }
 
 /* One raw request (it must close the connection) from src: the status

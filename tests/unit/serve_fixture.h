@@ -43,8 +43,11 @@ struct serve_stats srv_stats(struct srv *s);
 int dial_to(const char *dst, unsigned port, const char *src);
 int dial(unsigned port, const char *src);
 bool write_all(int fd, const char *p, size_t n);
-/* Reads until the server closes, or for at most ms. */
+/* Reads until the server closes, or for at most ms; read_until stops
+ * as soon as what it read holds until. */
 size_t read_for(int fd, char *buf, size_t cap, int ms);
+size_t read_until(int fd, char *buf, size_t cap, const char *until,
+		  int ms);
 /* One raw request (it must close the connection) from src: the status
  * line's code, the whole answer in resp; 0 if none came. */
 int raw_from(unsigned port, const char *src, const char *req, size_t len,

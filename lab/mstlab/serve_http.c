@@ -1088,7 +1088,7 @@ void serve_http_poll(struct serve_http *h, struct pollfd *fds, size_t n,
 	fd_set rs, ws, es;
 	MHD_socket max = -1;
 	MHD_UNSIGNED_LONG_LONG to;
-	size_t k = 0, streams;
+	size_t k = 0, mhd_n;
 	int due;
 
 	FD_ZERO(&rs);
@@ -1104,7 +1104,7 @@ void serve_http_poll(struct serve_http *h, struct pollfd *fds, size_t n,
 		if (ev || FD_ISSET(fd, &es))
 			p[k++] = (struct pollfd){ .fd = fd, .events = ev };
 	}
-	streams = k;
+	mhd_n = k;
 	for (struct serve_client *cl = h->clients; cl; cl = cl->next)
 		if (!cl->dropped && !cl->closing)
 			p[k++] = (struct pollfd){ .fd = cl->fd,
@@ -1121,12 +1121,12 @@ void serve_http_poll(struct serve_http *h, struct pollfd *fds, size_t n,
 	if (poll(p, k, timeout_ms) < 0)
 		for (size_t i = 0; i < k; i++)
 			p[i].revents = 0;	/* a signal: run what is due */
-	streams_gone(h, p + streams, k - n - 1 - streams);
+	streams_gone(h, p + mhd_n, k - n - 1 - mhd_n);
 	serve_conns_expire(&h->conns, now_ms());
 	FD_ZERO(&rs);
 	FD_ZERO(&ws);
 	FD_ZERO(&es);
-	for (size_t i = 0; i < streams; i++) {
+	for (size_t i = 0; i < mhd_n; i++) {
 		if (p[i].revents & (POLLIN | POLLHUP | POLLERR))
 			FD_SET(p[i].fd, &rs);
 		if (p[i].revents & (POLLOUT | POLLERR))

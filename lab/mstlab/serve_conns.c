@@ -62,7 +62,6 @@ static void unlist(struct serve_conns *s, struct serve_conn *k)
 static void cut(struct serve_conns *s, struct serve_conn *k)
 {
 	unlist(s, k);
-	k->cut = true;
 	k->head_by = 0;
 	shutdown(k->fd, SHUT_RDWR);
 }

@@ -40,7 +40,6 @@ struct serve_conn {
 	unsigned char addr[16];
 	int64_t head_by;	/* ms: its head is due; 0: none is */
 	bool anon;		/* listed: no token shown yet */
-	bool cut;		/* closed by us */
 };
 
 /* Connections open per client address (libmicrohttpd 0.9.75's own

@@ -5,6 +5,8 @@
     serve.py watch OUT MSTLAB LAB     watch --json, each line stamped on arrival
     serve.py page URL OUT STOP        the page in chromium; its latencies at STOP
     serve.py clients URL N OUT STOP   N event streams read until STOP
+
+URL is the one mstlab serve printed, with its ?token=.
     serve.py analyse RUN_DIR DIR      the figures
 """
 import json
@@ -44,14 +46,19 @@ def page(url, out, stop):
 
 def clients(url, n, out, stop):
     u = urllib.parse.urlparse(url)
+    token = urllib.parse.parse_qs(u.query)["token"][0]
     got = [0] * n
     events = [0] * n
     ended = [None] * n
 
     def one(i):
-        s = socket.create_connection((u.hostname, u.port))
-        s.sendall(b"GET /api/events HTTP/1.1\r\nHost: %s:%d\r\n\r\n"
-                  % (u.hostname.encode(), u.port))
+        # From 127.0.0.10 on, 25 streams an address: serve takes 32
+        # streams an address at most.
+        s = socket.create_connection((u.hostname, u.port), source_address=(
+            "127.0.0.%d" % (10 + i // 25), 0))
+        s.sendall(b"GET /api/events HTTP/1.1\r\nHost: %s:%d\r\n"
+                  b"Authorization: Bearer %s\r\n\r\n"
+                  % (u.hostname.encode(), u.port, token.encode()))
         s.settimeout(0.5)
         while not os.path.exists(stop):
             try:

@@ -393,11 +393,13 @@ static const struct command {
 	  "                    [--replay] [--follow]  trees and events, live",
 	  "watch TOPO.yaml|LAB|RUN_DIR [-j|--json] [--count N] [--for SECONDS]\n"
 	  "                    [--replay] [--follow]  trees and events, live", false },
-	{ "serve", cli_serve, "serve TOPO.yaml|LAB|RUN_DIR [--listen ADDR:PORT] [--token-file FILE]\n"
-	  "                    [--read-only] [--uri URI]  the trees on a web page, links failed from it",
-	  "serve TOPO.yaml|LAB|RUN_DIR [--listen ADDR:PORT] [--token-file FILE]\n"
-	  "                    [--read-only] [--uri URI]  the trees on a web page, live or\n"
-	  "                    replayed; links failed from it (default 127.0.0.1:8470)", false },
+	{ "serve", cli_serve, "serve TOPO.yaml|LAB|RUN_DIR [--listen ADDR:PORT]\n"
+	  "                    [--token-file FILE | --no-auth] [--read-only] [--uri URI]\n"
+	  "                    the trees on a web page, links failed from it",
+	  "serve TOPO.yaml|LAB|RUN_DIR [--listen ADDR:PORT]\n"
+	  "                    [--token-file FILE | --no-auth] [--read-only] [--uri URI]\n"
+	  "                    the trees on a web page, live or replayed; links failed\n"
+	  "                    from it (default 127.0.0.1:8470, with a token)", false },
 	{ "decode", cli_decode, "decode FILE.pcap [--json]  BPDUs, one per line",
 	  "decode FILE.pcap [-j|--json]  BPDUs, one per line", false },
 	{ "verdict", cli_verdict, "verdict RUN_DIR         the checks on a finished run", NULL, false },

@@ -27,8 +27,9 @@
 #include "watch_render.h"
 
 static const char serve_usage[] =
-	"serve TOPO.yaml|LAB|RUN_DIR [--listen ADDR:PORT] [--token-file FILE]\n"
-	"                    [--read-only] [--uri URI]";
+	"serve TOPO.yaml|LAB|RUN_DIR [--listen ADDR:PORT]\n"
+	"                    [--token-file FILE | --no-auth] [--read-only] "
+	"[--uri URI]";
 
 /* How often the page hears of the flows, and that the stream is alive. */
 #define FLOWS_EVERY_NS (250 * 1000000LL)
@@ -37,7 +38,7 @@ static const char serve_usage[] =
 
 struct serve_opts {
 	const char *what, *listen, *token_file, *uri;
-	bool read_only;
+	bool read_only, no_auth;
 	struct sockaddr_storage addr;	/* --listen's */
 	socklen_t addr_len;
 };
@@ -59,11 +60,12 @@ struct serve_run {
 	char token[SERVE_TOKEN_MAX + 1];
 };
 
-enum { O_LISTEN = 256, O_TOKEN_FILE, O_READ_ONLY, O_URI };
+enum { O_LISTEN = 256, O_TOKEN_FILE, O_NO_AUTH, O_READ_ONLY, O_URI };
 
 static const struct opt serve_opt_table[] = {
 	OPT_VALUE("listen", O_LISTEN), OPT_VALUE("token-file", O_TOKEN_FILE),
-	OPT_FLAG("read-only", O_READ_ONLY), OPT_VALUE("uri", O_URI),
+	OPT_FLAG("no-auth", O_NO_AUTH), OPT_FLAG("read-only", O_READ_ONLY),
+	OPT_VALUE("uri", O_URI),
 	{ 0 },
 };
 
@@ -89,6 +91,8 @@ static int parse_opts(struct serve_opts *o, int argc, char **argv,
 			o->listen = op.arg;
 		else if (c == O_TOKEN_FILE)
 			o->token_file = op.arg;
+		else if (c == O_NO_AUTH)
+			o->no_auth = true;
 		else if (c == O_READ_ONLY)
 			o->read_only = true;
 		else if (c == O_URI)
@@ -100,6 +104,17 @@ static int parse_opts(struct serve_opts *o, int argc, char **argv,
 	}
 	if (serve_listen_parse(o->listen, &o->addr, &o->addr_len, &e)) {
 		snprintf(why, len, "--listen: %s", e.msg);
+		return -1;
+	}
+	if (o->no_auth && o->token_file) {
+		snprintf(why, len, "--no-auth and --token-file: one or the "
+			 "other");
+		return -1;
+	}
+	/* Anyone who reaches the address could drive the lab. */
+	if (o->no_auth && !serve_addr_loopback(&o->addr)) {
+		snprintf(why, len, "--no-auth is for a loopback address only "
+			 "(127.0.0.0/8, [::1]), not %s", o->listen);
 		return -1;
 	}
 	o->what = argv[op.ind];
@@ -408,29 +423,34 @@ static int attach(struct serve_run *s)
 	return 0;
 }
 
+/* The token: --token-file's, or a new one (none with --no-auth). */
+static int make_token(struct serve_run *s)
+{
+	struct errbuf e;
+
+	if (s->o.no_auth)
+		return 0;
+	if (!(s->o.token_file ? serve_token_read(s->o.token_file, s->token,
+						 sizeof(s->token), &e) :
+				serve_token_new(s->token, &e)))
+		return 0;
+	fprintf(s->err, "mstlab serve: %s\n", e.msg);
+	return -1;
+}
+
 static int start(struct serve_run *s)
 {
-	struct serve_cfg cfg = { .addr = s->o.addr, .addr_len = s->o.addr_len };
+	struct serve_cfg cfg = { .addr = s->o.addr, .addr_len = s->o.addr_len,
+				 .token = s->o.no_auth ? NULL : s->token };
 	const struct serve_app app = {
 		.ctx = s, .get = on_get, .stream = on_stream,
 		.control_check = on_control_check, .control = on_control,
 	};
 	struct errbuf e;
 
-	if (s->o.token_file) {
-		if (serve_token_read(s->o.token_file, s->token,
-				     sizeof(s->token), &e))
-			goto bad;
-		cfg.token = s->token;
-	} else if (!serve_addr_loopback(&cfg.addr)) {
-		if (serve_token_new(s->token, &e))
-			goto bad;
-		cfg.token = s->token;
-	}
 	s->h = serve_http_start(&cfg, &app, &e);
 	if (s->h)
 		return 0;
-bad:
 	fprintf(s->err, "mstlab serve: %s\n", e.msg);
 	return 1;
 }
@@ -468,7 +488,7 @@ int cmd_serve(int argc, char **argv, FILE *out, FILE *err)
 		free(s);
 		return 2;
 	}
-	if (run_ref_find(&s->ref, s->o.what, err))
+	if (make_token(s) || run_ref_find(&s->ref, s->o.what, err))
 		goto done;
 	if (serve_model_open(&s->m, &s->ref, !s->ref.live, &e)) {
 		fprintf(err, "mstlab serve: %s\n", e.msg);

@@ -17,7 +17,7 @@ mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/chan.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
 	lab/mstlab/template.c \
 	lab/mstlab/version.c lab/mstlab/watch_render.c \
-	lab/mstlab/cmd_serve.c lab/mstlab/serve_http.c \
+	lab/mstlab/cmd_serve.c lab/mstlab/serve_conns.c lab/mstlab/serve_http.c \
 	lab/mstlab/serve_assets.c lab/mstlab/serve_model.c \
 	lab/mstlab/serve_flows.c
 mstlabcore_USES := checks model libmst util
@@ -39,9 +39,15 @@ test_watch_USES := mstlabcore
 # mstlab serve: routes, tokens, hostile clients against a real server,
 # the page's data from run folders, live flows.
 UNIT_TESTS += test_serve
-test_serve_SRCS := tests/unit/test_serve.c tests/unit/checks_fixture.c tests/unit/fixture_agree.c
+test_serve_SRCS := tests/unit/test_serve.c tests/unit/serve_fixture.c \
+	tests/unit/checks_fixture.c tests/unit/fixture_agree.c
 test_serve_USES := mstlabcore
 test_serve_LDLIBS := -lpthread
+# mstlab serve's security model: tokens, origins, caps, deadlines.
+UNIT_TESTS += test_serve_auth
+test_serve_auth_SRCS := tests/unit/test_serve_auth.c tests/unit/serve_fixture.c
+test_serve_auth_USES := mstlabcore
+test_serve_auth_LDLIBS := -lpthread
 UNIT_TESTS += test_version
 test_version_SRCS := tests/unit/test_version.c
 test_version_USES := mstlabcore

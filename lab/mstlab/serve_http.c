@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "serve_http.h"
+#include "serve_conns.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -14,9 +15,13 @@
 #include <strings.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#define COOKIE "mstlab_token"
+/* The cookie is named after the port: a browser sends a host's cookies
+ * to each of its ports, and two servers must not clobber each other's. */
+#define COOKIE "mstlab_"
 #define PATH_MAX_LEN 256
 
 /* The page and what it loads may come from here alone: no inline
@@ -29,10 +34,12 @@ struct serve_client {
 	struct serve_http *h;
 	struct MHD_Connection *conn;
 	struct serve_client *prev, *next;
+	int fd;			/* its socket, watched for the peer's end */
+	unsigned char addr[16];
 	char *buf;
 	size_t off, len, cap;	/* queued: buf[off, len) */
 	bool suspended;		/* nothing queued: MHD is not asking */
-	bool dropped;		/* too slow: its stream ends in error */
+	bool dropped;		/* too slow, or gone: its stream ends */
 	bool closing;		/* the server stops: its stream ends */
 };
 
@@ -40,6 +47,7 @@ struct serve_client {
 struct request {
 	bool started;		/* the handler saw its headers */
 	bool nul;		/* its raw path hides a NUL (%00) */
+	char bad_query[96];	/* why its raw query is refused; "": fine */
 	bool answered;		/* a response is queued (a body came) */
 	bool waiting;		/* for the control action */
 };
@@ -57,19 +65,13 @@ struct job {
 	bool replied;		/* reply handed to MHD */
 };
 
-/* Connections open per client address (libmicrohttpd 0.9.75's own
- * per-address count leaks under connections abandoned mid-request:
- * the address is then refused for good). */
-struct peer {
-	unsigned char addr[16];
-	unsigned count;		/* 0: a free slot */
-};
-
 struct serve_http {
 	struct MHD_Daemon *d;
-	struct peer peers[SERVE_MAX_CONNS];
+	struct serve_conns conns;
 	struct serve_app app;
 	char token[SERVE_TOKEN_MAX + 1];
+	char cookie[24];	/* its name */
+	char host[INET6_ADDRSTRLEN + 2];	/* the listening address */
 	bool need_token, loopback;
 	unsigned port;
 	size_t client_buf;
@@ -157,10 +159,17 @@ int serve_token_read(const char *path, char *out, size_t len,
 		     struct errbuf *err)
 {
 	FILE *f = fopen(path, "re");
+	struct stat st;
 	size_t n;
 
 	if (!f)
 		return errbuf_set(err, "%s: %s", path, strerror(errno));
+	/* A token others can read is no secret (ssh's rule for its keys). */
+	if (fstat(fileno(f), &st) || (st.st_mode & 077)) {
+		fclose(f);
+		return errbuf_set(err, "%s: others can read it (chmod 600)",
+				  path);
+	}
 	if (!fgets(out, (int)len, f))
 		out[0] = 0;
 	fclose(f);
@@ -230,10 +239,26 @@ bool serve_addr_loopback(const struct sockaddr_storage *addr)
 		       &((const struct sockaddr_in6 *)addr)->sin6_addr);
 }
 
-bool serve_host_loopback(const char *host, unsigned port)
+void serve_addr_name(const struct sockaddr_storage *addr, char *out,
+		     size_t len)
 {
-	static const char *const names[] = { "127.0.0.1", "localhost",
-					     "[::1]" };
+	char name[INET6_ADDRSTRLEN] = "?";
+
+	if (addr->ss_family == AF_INET6) {
+		inet_ntop(AF_INET6,
+			  &((const struct sockaddr_in6 *)addr)->sin6_addr,
+			  name, sizeof(name));
+		snprintf(out, len, "[%s]", name);
+		return;
+	}
+	inet_ntop(AF_INET, &((const struct sockaddr_in *)addr)->sin_addr,
+		  name, sizeof(name));
+	snprintf(out, len, "%s", name);
+}
+
+bool serve_host_is(const char *host, const char *addr, unsigned port)
+{
+	const char *names[] = { addr, "localhost" };
 	char want[64];
 
 	for (size_t i = 0; host && i < sizeof(names) / sizeof(names[0]); i++) {
@@ -242,6 +267,68 @@ bool serve_host_loopback(const char *host, unsigned port)
 			return true;
 	}
 	return false;
+}
+
+/* Why a raw query is refused ("" if it is not): a control octet in a
+ * name or value, escaped (%00, which would cut the value short) or not,
+ * a name given twice (which one would count?), too many of them. */
+void serve_query_check(const char *uri, char *why, size_t len)
+{
+	enum { MAX_ARGS = 8, NAME_MAX_LEN = 32 };
+	char names[MAX_ARGS][NAME_MAX_LEN];
+	const char *p = strchr(uri, '?');
+	size_t n = 0;
+
+	why[0] = 0;
+	while (p && *p) {
+		char name[NAME_MAX_LEN];
+		size_t k = 0;
+		bool in_value = false;
+
+		p++;	/* past '?' or '&' */
+		for (; *p && *p != '&'; p++) {
+			unsigned c = (unsigned char)*p;
+
+			if (c == '%' && isxdigit((unsigned char)p[1]) &&
+			    isxdigit((unsigned char)p[2])) {
+				char hex[3] = { p[1], p[2], 0 };
+
+				c = (unsigned)strtoul(hex, NULL, 16);
+				p += 2;
+			}
+			if (c < 0x20 || c == 0x7f) {
+				snprintf(why, len, "a control character "
+					 "(0x%02x) in the query", c);
+				return;
+			}
+			if (c == '=' && !in_value) {
+				in_value = true;
+				continue;
+			}
+			if (in_value)
+				continue;
+			if (k + 1 == sizeof(name)) {
+				snprintf(why, len, "a name of more than %d "
+					 "characters in the query",
+					 NAME_MAX_LEN - 1);
+				return;
+			}
+			name[k++] = (char)c;
+		}
+		name[k] = 0;
+		if (!k)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(names[i], name)) {
+				snprintf(why, len, "%s is given twice", name);
+				return;
+			}
+		if (n == MAX_ARGS) {
+			snprintf(why, len, "more than %d arguments", MAX_ARGS);
+			return;
+		}
+		memcpy(names[n++], name, k + 1);
+	}
 }
 
 /* ---- replies ------------------------------------------------------------ */
@@ -341,17 +428,22 @@ static bool authorized(const struct serve_http *h, struct MHD_Connection *c)
 	if (auth && !strncmp(auth, "Bearer ", 7))
 		return token_ok(h, auth + 7);
 	return token_ok(h, MHD_lookup_connection_value(c, MHD_COOKIE_KIND,
-						       COOKIE));
+						       h->cookie));
 }
 
-/* A POST from another page (its Origin) is refused: only the page we
- * serve, or a client that sends none (curl), controls the lab. */
+/* What controls the lab comes from the page we serve: its Origin is
+ * ours, or (no Origin) the browser says the request is same-origin. A
+ * request with neither is refused, a script's too: it sends the
+ * Origin header of the page it acts for. */
 static bool same_origin(struct MHD_Connection *c)
 {
 	const char *origin = header(c, "Origin"), *host = header(c, "Host");
+	const char *site = header(c, "Sec-Fetch-Site");
 
-	return !origin || (host && !strncmp(origin, "http://", 7) &&
-			   !strcasecmp(origin + 7, host));
+	if (origin)
+		return host && !strncmp(origin, "http://", 7) &&
+		       !strcasecmp(origin + 7, host);
+	return site && !strcmp(site, "same-origin");
 }
 
 /* The page opened with ?token=: the token becomes a cookie, and the
@@ -367,8 +459,8 @@ static enum MHD_Result token_cookie(struct serve_http *h,
 
 	if (!resp)
 		return MHD_NO;
-	snprintf(cookie, sizeof(cookie), COOKIE "=%s; HttpOnly; "
-		 "SameSite=Strict; Path=/", h->token);
+	snprintf(cookie, sizeof(cookie), "%s=%s; HttpOnly; "
+		 "SameSite=Strict; Path=/", h->cookie, h->token);
 	headers(resp, "text/plain");
 	MHD_add_response_header(resp, "Set-Cookie", cookie);
 	MHD_add_response_header(resp, "Location", "/");
@@ -387,20 +479,18 @@ static void client_wake(struct serve_client *cl)
 	}
 }
 
-/* Too slow: its stream ends now. Its socket is full, so MHD would not
- * ask for more (and end it) before the timeout: shut it down. */
-static void client_drop(struct serve_client *cl)
+/* Its stream ends now: too slow (its socket is full, so MHD would not
+ * ask for more, and end it, before the timeout), or the peer went (a
+ * suspended stream is not watched by MHD). */
+static void client_end(struct serve_client *cl, bool slow)
 {
-	const union MHD_ConnectionInfo *i = MHD_get_connection_info(
-		cl->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-
 	cl->dropped = true;
 	free(cl->buf);
 	cl->buf = NULL;
 	cl->off = cl->len = cl->cap = 0;
-	cl->h->st.dropped++;
-	if (i)
-		shutdown(i->connect_fd, SHUT_RDWR);
+	if (slow)
+		cl->h->st.dropped++;
+	shutdown(cl->fd, SHUT_RDWR);
 	client_wake(cl);
 }
 
@@ -490,7 +580,7 @@ void serve_http_send(struct serve_client *cl, const char *event,
 		lines += data[i] == '\n';
 	need = (event ? 8 + strlen(event) : 0) + len + 6 * lines + 2;
 	if (!client_room(cl, need)) {
-		client_drop(cl);
+		client_end(cl, true);
 		return;
 	}
 	if (!event) {
@@ -524,18 +614,42 @@ void serve_http_broadcast(struct serve_http *h, const char *event,
 		serve_http_send(cl, event, data, len);
 }
 
-static enum MHD_Result stream_start(struct serve_http *h,
-				    struct MHD_Connection *c)
+/* Whether a stream from addr is one too many, in all or for its
+ * address: those of a few addresses leave room for everyone else. */
+static bool streams_full(const struct serve_http *h,
+			 const unsigned char addr[16])
 {
-	struct serve_client *cl = calloc(1, sizeof(*cl));
+	unsigned same = 0;
+
+	for (const struct serve_client *cl = h->clients; cl; cl = cl->next)
+		same += !memcmp(cl->addr, addr, 16);
+	return h->st.clients >= SERVE_MAX_STREAMS ||
+	       same >= SERVE_STREAMS_PER_ADDR;
+}
+
+static enum MHD_Result stream_start(struct serve_http *h,
+				    struct MHD_Connection *c,
+				    const struct serve_conn *k)
+{
+	const union MHD_ConnectionInfo *i =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct serve_client *cl;
 	struct serve_reply r = { 0 };
 	struct MHD_Response *resp;
 	enum MHD_Result ok;
 
+	if (!i || !k)
+		return MHD_NO;
+	if (streams_full(h, k->addr))
+		return refuse(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "too many "
+			      "event streams (from this address)");
+	cl = calloc(1, sizeof(*cl));
 	if (!cl)
 		return MHD_NO;
 	cl->h = h;
 	cl->conn = c;
+	cl->fd = i->connect_fd;
+	memcpy(cl->addr, k->addr, 16);
 	resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,
 						 stream_read, cl, stream_free);
 	if (!resp) {
@@ -649,6 +763,23 @@ static const char *arg(struct MHD_Connection *c, const char *key)
 	return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
 }
 
+/* The connection's own record (its socket context). */
+static struct serve_conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *i = MHD_get_connection_info(
+		c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return i ? i->socket_context : NULL;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static enum MHD_Result answer(struct serve_http *h, struct MHD_Connection *c,
 			      const char *url, const char *method,
 			      struct request *rq)
@@ -660,19 +791,25 @@ static enum MHD_Result answer(struct serve_http *h, struct MHD_Connection *c,
 		.action = arg(c, "action"), .mode = arg(c, "mode"),
 	};
 	const struct serve_asset *as;
+	const char *token = arg(c, "token");
 
-	if (h->loopback && !serve_host_loopback(header(c, "Host"), h->port))
+	if (h->loopback && !serve_host_is(header(c, "Host"), h->host, h->port))
 		return refuse(h, c, MHD_HTTP_FORBIDDEN, "the Host header does "
 			      "not name this server's loopback address");
 	if (route == SERVE_BAD_PATH || rq->nul)
 		return refuse(h, c, MHD_HTTP_BAD_REQUEST, "not a path of ours");
-	if (!authorized(h, c)) {
-		if (route == SERVE_ASSET && !strcmp(url, "/") &&
-		    token_ok(h, arg(c, "token")))
-			return token_cookie(h, c);
+	if (rq->bad_query[0])
+		return refuse(h, c, MHD_HTTP_BAD_REQUEST, rq->bad_query);
+	/* The page opened with its token: it becomes a cookie. */
+	if (h->need_token && route == SERVE_ASSET && !strcmp(url, "/") &&
+	    token_ok(h, token)) {
+		serve_conns_trust(&h->conns, conn_of(c));
+		return token_cookie(h, c);
+	}
+	if (!authorized(h, c))
 		return refuse(h, c, MHD_HTTP_UNAUTHORIZED, "open the address "
 			      "mstlab serve printed, with its token");
-	}
+	serve_conns_trust(&h->conns, conn_of(c));
 	switch (route) {
 	case SERVE_ASSET:
 		as = serve_asset_find(url);
@@ -686,11 +823,12 @@ static enum MHD_Result answer(struct serve_http *h, struct MHD_Connection *c,
 		h->app.get(h->app.ctx, route, &a, &r);
 		return send_reply(h, c, &r);
 	case SERVE_EVENTS:
-		return stream_start(h, c);
+		return stream_start(h, c, conn_of(c));
 	case SERVE_LINK:
 		if (!same_origin(c))
 			return refuse(h, c, MHD_HTTP_FORBIDDEN, "a link action "
-				      "comes from the page itself");
+				      "comes from the page itself (its Origin, "
+				      "or Sec-Fetch-Site: same-origin)");
 		if (!h->app.control_check(h->app.ctx, &a, &r))
 			return send_reply(h, c, &r);
 		return job_start(h, c, rq, &a);
@@ -718,6 +856,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		const char *cl = header(c, "Content-Length");
 
 		rq->started = true;
+		serve_conns_head_in(conn_of(c));
 		/* No route takes a body: refused before it is read. */
 		if ((cl && strcmp(cl, "0")) ||
 		    header(c, "Transfer-Encoding")) {
@@ -740,7 +879,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 }
 
 /* Each request's state, from its raw URI: MHD's unescaping would hide
- * a NUL (the path ends there). */
+ * a NUL (a value, or the path, ends there). */
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 {
 	struct request *rq = calloc(1, sizeof(*rq));
@@ -749,8 +888,10 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 
 	(void)cls;
 	(void)c;
-	if (rq)
-		rq->nul = nul && (!q || nul < q);
+	if (!rq)
+		return NULL;
+	rq->nul = nul && (!q || nul < q);
+	serve_query_check(uri, rq->bad_query, sizeof(rq->bad_query));
 	return rq;
 }
 
@@ -760,38 +901,12 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 	struct serve_http *h = cls;
 	struct request *rq = *req_cls;
 
-	(void)c;
 	(void)toe;
 	if (rq && h->job.rq == rq)
 		h->job.rq = NULL;
 	free(rq);
 	*req_cls = NULL;
-}
-
-/* The address of a peer, as 16 octets (IPv4 mapped into IPv6). */
-static void peer_key(const struct sockaddr *a, unsigned char key[16])
-{
-	memset(key, 0, 16);
-	if (a->sa_family == AF_INET) {
-		key[10] = key[11] = 0xff;
-		memcpy(key + 12, &((const struct sockaddr_in *)a)->sin_addr, 4);
-	} else if (a->sa_family == AF_INET6) {
-		memcpy(key, &((const struct sockaddr_in6 *)a)->sin6_addr, 16);
-	}
-}
-
-/* The slot of a peer (a free one if none: NULL if full). */
-static struct peer *peer_slot(struct serve_http *h, const unsigned char k[16])
-{
-	struct peer *free_slot = NULL;
-
-	for (size_t i = 0; i < SERVE_MAX_CONNS; i++) {
-		if (h->peers[i].count && !memcmp(h->peers[i].addr, k, 16))
-			return &h->peers[i];
-		if (!h->peers[i].count && !free_slot)
-			free_slot = &h->peers[i];
-	}
-	return free_slot;
+	serve_conns_answered(&h->conns, conn_of(c), now_ms());
 }
 
 /* A new connection: refused when its address holds its share. */
@@ -799,13 +914,9 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
 				 socklen_t len)
 {
 	struct serve_http *h = cls;
-	unsigned char k[16];
-	struct peer *p;
 
 	(void)len;
-	peer_key(addr, k);
-	p = peer_slot(h, k);
-	if (p && p->count < SERVE_MAX_PER_IP)
+	if (serve_conns_admit(&h->conns, addr))
 		return MHD_YES;
 	h->st.refused++;
 	return MHD_NO;
@@ -816,28 +927,21 @@ static void on_connection(void *cls, struct MHD_Connection *c,
 			  enum MHD_ConnectionNotificationCode code)
 {
 	struct serve_http *h = cls;
-	const union MHD_ConnectionInfo *i =
+	const union MHD_ConnectionInfo *a =
 		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	unsigned char k[16];
-	struct peer *p;
+	const union MHD_ConnectionInfo *fd =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 
-	(void)socket_ctx;
-	if (!i)
-		return;
-	peer_key(i->client_addr, k);
-	p = peer_slot(h, k);
 	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-		h->st.connections++;
-		if (p) {
-			memcpy(p->addr, k, 16);
-			p->count++;
-		}
-	} else {
-		if (h->st.connections)
-			h->st.connections--;
-		if (p && p->count)
-			p->count--;
+		if (a && fd)
+			*socket_ctx = serve_conns_open(&h->conns,
+						       fd->connect_fd,
+						       a->client_addr,
+						       now_ms());
+		return;
 	}
+	serve_conns_close(&h->conns, *socket_ctx);
+	*socket_ctx = NULL;
 }
 
 /* ---- the server ------------------------------------------------------------ */
@@ -846,12 +950,9 @@ static int listen_on(const struct serve_cfg *cfg, struct errbuf *err)
 {
 	int fd = socket(cfg->addr.ss_family,
 			SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1;
-	char name[INET6_ADDRSTRLEN] = "?";
-	const void *in = cfg->addr.ss_family == AF_INET ?
-		(const void *)&((const struct sockaddr_in *)&cfg->addr)->sin_addr :
-		(const void *)&((const struct sockaddr_in6 *)&cfg->addr)->sin6_addr;
+	char name[INET6_ADDRSTRLEN + 2];
 
-	inet_ntop(cfg->addr.ss_family, in, name, sizeof(name));
+	serve_addr_name(&cfg->addr, name, sizeof(name));
 	if (fd < 0)
 		return errbuf_set(err, "socket: %s", strerror(errno));
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -893,6 +994,13 @@ struct serve_http *serve_http_start(const struct serve_cfg *cfg,
 	h->app = *app;
 	h->loopback = serve_addr_loopback(&cfg->addr);
 	h->need_token = cfg->token != NULL;
+	if (!h->need_token && !h->loopback) {
+		errbuf_set(err, "no token: only on a loopback address");
+		free(h);
+		return NULL;
+	}
+	serve_addr_name(&cfg->addr, h->host, sizeof(h->host));
+	h->conns.head_ms = cfg->head_ms;
 	snprintf(h->token, sizeof(h->token), "%s", cfg->token ? cfg->token : "");
 	h->client_buf = cfg->client_buf ? cfg->client_buf : SERVE_CLIENT_BUF;
 	h->job.replied = true;
@@ -906,6 +1014,7 @@ struct serve_http *serve_http_start(const struct serve_cfg *cfg,
 	if (fd < 0)
 		goto fail;
 	h->port = bound_port(fd);
+	snprintf(h->cookie, sizeof(h->cookie), COOKIE "%u", h->port);
 	h->d = MHD_start_daemon(
 		MHD_ALLOW_SUSPEND_RESUME, 0, on_accept, h,
 		on_request, h, MHD_OPTION_LISTEN_SOCKET, fd,
@@ -954,14 +1063,33 @@ unsigned serve_http_port(const struct serve_http *h)
 	return h->port;
 }
 
+/* A stream whose peer went is ended now: suspended, MHD does not
+ * watch its socket, and would keep its slot until the next write
+ * failed. w: the streams' entries, as serve_http_poll() made them. */
+static void streams_gone(struct serve_http *h, const struct pollfd *w,
+			 size_t n)
+{
+	struct serve_client *cl = h->clients;
+
+	for (size_t i = 0; i < n && cl; cl = cl->next) {
+		if (cl->dropped || cl->closing)
+			continue;
+		if (w[i].fd == cl->fd &&
+		    (w[i].revents & (POLLRDHUP | POLLHUP | POLLERR)))
+			client_end(cl, false);
+		i++;
+	}
+}
+
 void serve_http_poll(struct serve_http *h, struct pollfd *fds, size_t n,
 		     int timeout_ms)
 {
-	struct pollfd p[FD_SETSIZE + 8];
+	struct pollfd p[FD_SETSIZE + SERVE_MAX_STREAMS + 8];
 	fd_set rs, ws, es;
 	MHD_socket max = -1;
 	MHD_UNSIGNED_LONG_LONG to;
-	size_t k = 0;
+	size_t k = 0, mhd_n;
+	int due;
 
 	FD_ZERO(&rs);
 	FD_ZERO(&ws);
@@ -976,21 +1104,29 @@ void serve_http_poll(struct serve_http *h, struct pollfd *fds, size_t n,
 		if (ev || FD_ISSET(fd, &es))
 			p[k++] = (struct pollfd){ .fd = fd, .events = ev };
 	}
+	mhd_n = k;
+	for (struct serve_client *cl = h->clients; cl; cl = cl->next)
+		if (!cl->dropped && !cl->closing)
+			p[k++] = (struct pollfd){ .fd = cl->fd,
+						  .events = POLLRDHUP };
 	for (size_t i = 0; i < n; i++)
 		p[k++] = (struct pollfd){ .fd = fds[i].fd, .events = POLLIN };
 	p[k++] = (struct pollfd){ .fd = h->efd, .events = POLLIN };
 	if (MHD_get_timeout(h->d, &to) == MHD_YES &&
 	    (timeout_ms < 0 || to < (MHD_UNSIGNED_LONG_LONG)timeout_ms))
 		timeout_ms = (int)to;
+	due = serve_conns_expire(&h->conns, now_ms());
+	if (due >= 0 && (timeout_ms < 0 || due < timeout_ms))
+		timeout_ms = due;
 	if (poll(p, k, timeout_ms) < 0)
 		for (size_t i = 0; i < k; i++)
 			p[i].revents = 0;	/* a signal: run what is due */
+	streams_gone(h, p + mhd_n, k - n - 1 - mhd_n);
+	serve_conns_expire(&h->conns, now_ms());
 	FD_ZERO(&rs);
 	FD_ZERO(&ws);
 	FD_ZERO(&es);
-	for (size_t i = 0; i < k; i++) {
-		if (p[i].fd > max)
-			break;
+	for (size_t i = 0; i < mhd_n; i++) {
 		if (p[i].revents & (POLLIN | POLLHUP | POLLERR))
 			FD_SET(p[i].fd, &rs);
 		if (p[i].revents & (POLLOUT | POLLERR))
@@ -1006,5 +1142,11 @@ void serve_http_poll(struct serve_http *h, struct pollfd *fds, size_t n,
 
 struct serve_stats serve_http_stats(const struct serve_http *h)
 {
-	return h->st;
+	struct serve_stats st = h->st;
+
+	st.connections = h->conns.open;
+	st.anonymous = h->conns.n_anon;
+	st.cut_over = h->conns.cut_over;
+	st.cut_late = h->conns.cut_late;
+	return st;
 }

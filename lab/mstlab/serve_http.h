@@ -15,17 +15,23 @@
  *   405); no path from a request reaches the file system: the page's
  *   files are in memory, and a path with "..", "//", a backslash or a
  *   control character is refused (400) before any lookup;
- * - listening on anything but loopback takes a token (random, printed
- *   at start, or --token-file), given once as ?token= (it becomes an
- *   HttpOnly, SameSite=Strict cookie) or as "Authorization: Bearer";
- *   compared in constant time. On loopback without a token, the Host
- *   header must name the loopback address (no DNS rebinding);
- * - a POST must come from the page's own origin (Origin, when sent);
+ * - every request shows a token (random, printed at start, or
+ *   --token-file), given once as ?token= on the page's address (it
+ *   becomes an HttpOnly, SameSite=Strict cookie named after the port)
+ *   or as "Authorization: Bearer"; compared in constant time. No token
+ *   (--no-auth) is for a loopback address only. On loopback, the Host
+ *   header must name the listening address (no DNS rebinding);
+ * - a link action must come from the page's own origin: an Origin
+ *   header naming it, or none and Sec-Fetch-Site: same-origin;
+ * - a query has no control character (%00 included), no name twice;
  * - request line and headers fit in SERVE_MEM_LIMIT, no request has a
- *   body (413), connections are limited in all and per address, and an
- *   idle one is closed after the timeout;
- * - each event stream queues at most client_buf octets: a client that
- *   reads slower than the lab speaks is dropped, never waited for.
+ *   body (413); a connection that has not shown the token has a cap of
+ *   its own and SERVE_HEAD_MS for its request head (serve_conns.h);
+ *   the others are closed when idle for the timeout;
+ * - event streams are capped in all and per address; each queues at
+ *   most client_buf octets: a client that reads slower than the lab
+ *   speaks is dropped, never waited for; one whose peer went is ended
+ *   at once.
  */
 #ifndef MSTLAB_SERVE_HTTP_H
 #define MSTLAB_SERVE_HTTP_H
@@ -43,9 +49,9 @@
 #define SERVE_TOKEN_MIN 16		/* octets of a --token-file token */
 #define SERVE_TOKEN_MAX 128
 #define SERVE_MEM_LIMIT (32 * 1024)	/* request line and headers */
-#define SERVE_MAX_CONNS 256
-#define SERVE_MAX_PER_IP 96
 #define SERVE_TIMEOUT_S 30
+#define SERVE_MAX_STREAMS 128
+#define SERVE_STREAMS_PER_ADDR 32
 #define SERVE_CLIENT_BUF (512 * 1024)	/* queued per event stream */
 
 /* What a request asks for (the routes' table, serve_http.c). */
@@ -79,8 +85,8 @@ bool serve_token_equal(const char *given, size_t given_len,
 		       const char *want);
 /* A token of 32 hex digits from getrandom(2): 0, or -1 with err. */
 int serve_token_new(char out[33], struct errbuf *err);
-/* The first line of a file, at least SERVE_TOKEN_MIN printable octets
- * with no space: 0, or -1 with err. */
+/* The first line of a file only its owner can read, at least
+ * SERVE_TOKEN_MIN printable octets with no space: 0, or -1 with err. */
 int serve_token_read(const char *path, char *out, size_t len,
 		     struct errbuf *err);
 
@@ -89,8 +95,15 @@ int serve_token_read(const char *path, char *out, size_t len,
 int serve_listen_parse(const char *s, struct sockaddr_storage *addr,
 		       socklen_t *len, struct errbuf *err);
 bool serve_addr_loopback(const struct sockaddr_storage *addr);
-/* Whether a Host header names the loopback listener on port. */
-bool serve_host_loopback(const char *host, unsigned port);
+/* The address as a Host header names it: "127.0.0.2", "[::1]". */
+void serve_addr_name(const struct sockaddr_storage *addr, char *out,
+		     size_t len);
+/* Whether a Host header names addr (serve_addr_name's) or localhost,
+ * on port. */
+bool serve_host_is(const char *host, const char *addr, unsigned port);
+/* Why the query of a raw URI is refused, into why ("" if it is not):
+ * a control character in it (escaped or not), a name given twice. */
+void serve_query_check(const char *uri, char *why, size_t len);
 
 /* The arguments of a request (its query), as the routes read them. */
 struct serve_args {
@@ -140,12 +153,17 @@ struct serve_cfg {
 	socklen_t addr_len;
 	const char *token;		/* NULL: none (loopback only) */
 	unsigned timeout_s;		/* idle connections; 0: default */
+	unsigned head_ms;		/* a request head's deadline; 0:
+					 * SERVE_HEAD_MS */
 	size_t client_buf;		/* per stream; 0: default */
 };
 
 struct serve_stats {
 	unsigned connections;		/* open now */
+	unsigned anonymous;		/* of them, no token shown yet */
 	unsigned clients;		/* event streams now */
+	unsigned long cut_over;		/* anonymous ones closed: over a cap */
+	unsigned long cut_late;		/* anonymous ones closed: head late */
 	unsigned long dropped;		/* streams dropped as too slow */
 	unsigned long refused;		/* requests answered 4xx */
 };

@@ -31,19 +31,13 @@
 #include "follow.h"
 #include "probe_wire.h"
 #include "run_ref.h"
+#include "serve_conns.h"
+#include "serve_fixture.h"
 #include "serve_flows.h"
 #include "serve_http.h"
 #include "serve_model.h"
 #include "unit.h"
 #include "watch_render.h"
-
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---- routes, tokens, addresses ------------------------------------------ */
 
@@ -108,6 +102,11 @@ TEST(tokens_compare_whole_and_come_from_a_file_or_getrandom)
 	fclose(f);
 	CHECK(serve_token_read(path, buf, sizeof(buf), &e) == 0);
 	CHECK_STR(buf, want);
+	/* Readable by others: no secret. */
+	chmod(path, 0640);
+	CHECK(serve_token_read(path, buf, sizeof(buf), &e) == -1);
+	CHECK(strstr(e.msg, "others can read it (chmod 600)"));
+	chmod(path, 0600);
 	unlink(path);
 	CHECK(serve_token_read(path, buf, sizeof(buf), &e) == -1);
 }
@@ -134,251 +133,14 @@ TEST(listen_addresses_and_loopback)
 	CHECK(serve_listen_parse("127.0.0.1:8x", &a, &len, &e) == -1);
 	CHECK(serve_listen_parse("example.org:80", &a, &len, &e) == -1);
 	CHECK(serve_listen_parse(":80", &a, &len, &e) == -1);
-	CHECK(serve_host_loopback("127.0.0.1:8470", 8470));
-	CHECK(serve_host_loopback("LOCALHOST:8470", 8470));
-	CHECK(serve_host_loopback("[::1]:8470", 8470));
-	CHECK(!serve_host_loopback("127.0.0.1:8471", 8470));
-	CHECK(!serve_host_loopback("evil.example:8470", 8470));
-	CHECK(!serve_host_loopback(NULL, 8470));
-}
-
-/* ---- a server with a fake application -------------------------------------- */
-
-struct srv {
-	struct serve_http *h;
-	pthread_t th;
-	pthread_mutex_t mu;
-	volatile int stop;
-	void (*task)(struct srv *s);	/* run once in the server's thread */
-	int task_ms;			/* how long the last task took */
-	int controls;
-	unsigned port;
-};
-
-static void fake_get(void *ctx, enum serve_route route,
-		     const struct serve_args *a, struct serve_reply *r)
-{
-	(void)ctx;
-	r->status = 200;
-	r->type = NULL;
-	r->body_static = false;
-	r->len = (size_t)asprintf(&r->body, "{\"route\":%d,\"t\":\"%s\"}",
-				  (int)route, a->t ? a->t : "");
-}
-
-static bool fake_stream(void *ctx, struct serve_client *c,
-			struct serve_reply *r)
-{
-	(void)ctx;
-	(void)r;
-	serve_http_send(c, "hello", "{\"a\":1}\n", 8);
-	return true;
-}
-
-static bool fake_check(void *ctx, const struct serve_args *a,
-		       struct serve_reply *r)
-{
-	(void)ctx;
-	if (a->end)
-		return true;
-	serve_reply_error(r, 400, "no end");
-	return false;
-}
-
-static void fake_control(void *ctx, const struct serve_args *a,
-			 struct serve_reply *r)
-{
-	struct srv *s = ctx;
-
-	usleep(300 * 1000);	/* as libvirt may take */
-	__atomic_add_fetch(&s->controls, 1, __ATOMIC_SEQ_CST);
-	r->status = 200;
-	r->type = NULL;
-	r->body_static = false;
-	r->len = (size_t)asprintf(&r->body, "{\"end\":\"%s\"}", a->end);
-}
-
-static void *srv_main(void *arg)
-{
-	struct srv *s = arg;
-
-	while (!s->stop) {
-		serve_http_poll(s->h, NULL, 0, 10);
-		pthread_mutex_lock(&s->mu);
-		if (s->task) {
-			int64_t t0 = mono_ms();
-
-			s->task(s);
-			s->task_ms = (int)(mono_ms() - t0);
-			s->task = NULL;
-		}
-		pthread_mutex_unlock(&s->mu);
-		serve_http_poll(s->h, NULL, 0, 0);
-	}
-	return NULL;
-}
-
-/* s is the heap's: a test that fails and returns leaves its server
- * thread running on it. */
-static int srv_start(struct srv **sp, const char *token, unsigned timeout_s,
-		     size_t client_buf)
-{
-	struct srv *s = *sp = calloc(1, sizeof(*s));
-	struct serve_cfg cfg = { .token = token, .timeout_s = timeout_s,
-				 .client_buf = client_buf };
-	const struct serve_app app = {
-		.ctx = s, .get = fake_get, .stream = fake_stream,
-		.control_check = fake_check, .control = fake_control,
-	};
-	struct errbuf e;
-
-	if (!s)
-		return -1;
-	pthread_mutex_init(&s->mu, NULL);
-	if (serve_listen_parse("127.0.0.1:0", &cfg.addr, &cfg.addr_len, &e))
-		return -1;
-	s->h = serve_http_start(&cfg, &app, &e);
-	if (!s->h)
-		return -1;
-	s->port = serve_http_port(s->h);
-	return pthread_create(&s->th, NULL, srv_main, s) ? -1 : 0;
-}
-
-static void srv_stop(struct srv *s)
-{
-	s->stop = 1;
-	pthread_join(s->th, NULL);
-	serve_http_stop(s->h);
-	pthread_mutex_destroy(&s->mu);
-	free(s);
-}
-
-/* Runs fn in the server's thread, and waits until it ran. */
-static void srv_do(struct srv *s, void (*fn)(struct srv *s))
-{
-	pthread_mutex_lock(&s->mu);
-	s->task = fn;
-	pthread_mutex_unlock(&s->mu);
-	for (;;) {
-		bool done;
-
-		pthread_mutex_lock(&s->mu);
-		done = !s->task;
-		pthread_mutex_unlock(&s->mu);
-		if (done)
-			return;
-		usleep(1000);
-	}
-}
-
-static struct serve_stats stats_now;
-
-static void take_stats(struct srv *s)
-{
-	stats_now = serve_http_stats(s->h);
-}
-
-static struct serve_stats srv_stats(struct srv *s)
-{
-	srv_do(s, take_stats);
-	return stats_now;
-}
-
-/* A TCP connection to the server, from src (NULL: any). */
-static int dial(unsigned port, const char *src)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET,
-				 .sin_port = htons((uint16_t)port) };
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-	if (fd < 0)
-		return -1;
-	if (src) {
-		struct sockaddr_in b = { .sin_family = AF_INET };
-
-		inet_pton(AF_INET, src, &b.sin_addr);
-		if (bind(fd, (struct sockaddr *)&b, sizeof(b))) {
-			close(fd);
-			return -1;
-		}
-	}
-	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k <= 0)
-			return false;
-		p += k;
-		n -= (size_t)k;
-	}
-	return true;
-}
-
-/* Reads until the server closes, or for at most ms. */
-static size_t read_for(int fd, char *buf, size_t cap, int ms)
-{
-	int64_t end = mono_ms() + ms;
-	size_t n = 0;
-
-	while (n + 1 < cap) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int64_t left = end - mono_ms();
-		ssize_t k;
-
-		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
-			break;
-		k = read(fd, buf + n, cap - 1 - n);
-		if (k <= 0)
-			break;
-		n += (size_t)k;
-	}
-	buf[n] = 0;
-	return n;
-}
-
-/* One raw request (it must close the connection) from src: the status
- * line's code, the whole answer in resp; 0 if none came. */
-static int raw_from(unsigned port, const char *src, const char *req,
-		    size_t len, char *resp, size_t cap)
-{
-	int fd = dial(port, src), code = 0;
-
-	resp[0] = 0;
-	if (fd < 0)
-		return -1;
-	if (write_all(fd, req, len)) {
-		shutdown(fd, SHUT_WR);
-		read_for(fd, resp, cap, 5000);
-	}
-	close(fd);
-	if (!strncmp(resp, "HTTP/1.", 7))
-		code = atoi(resp + 9);
-	return code;
-}
-
-static int raw(unsigned port, const char *req, char *resp, size_t cap)
-{
-	return raw_from(port, NULL, req, strlen(req), resp, cap);
-}
-
-/* A GET with the right Host, and extra header lines. */
-static int get(unsigned port, const char *path, const char *extra,
-	       char *resp, size_t cap)
-{
-	char req[4096];
-
-	snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
-		 "%sConnection: close\r\n\r\n", path, port, extra ? extra : "");
-	return raw(port, req, resp, cap);
+	CHECK(serve_host_is("127.0.0.1:8470", "127.0.0.1", 8470));
+	CHECK(serve_host_is("LOCALHOST:8470", "127.0.0.1", 8470));
+	CHECK(serve_host_is("[::1]:8470", "[::1]", 8470));
+	CHECK(serve_host_is("127.0.0.2:8470", "127.0.0.2", 8470));
+	CHECK(!serve_host_is("127.0.0.1:8470", "127.0.0.2", 8470));
+	CHECK(!serve_host_is("127.0.0.1:8471", "127.0.0.1", 8470));
+	CHECK(!serve_host_is("evil.example:8470", "127.0.0.1", 8470));
+	CHECK(!serve_host_is(NULL, "127.0.0.1", 8470));
 }
 
 static char resp[1 << 20];
@@ -505,7 +267,7 @@ TEST(a_thousand_connections_opened_and_abandoned_leave_nothing_behind)
 	srv_stop(s);
 }
 
-TEST(idle_connections_hold_at_most_their_address_share_and_time_out)
+TEST(idle_connections_hold_at_most_their_anonymous_share_and_go)
 {
 	enum { IDLE = 150 };
 	int fds[IDLE], closed = 0;
@@ -513,22 +275,25 @@ TEST(idle_connections_hold_at_most_their_address_share_and_time_out)
 	struct srv *s;
 	int64_t t0;
 
-	CHECK(srv_start(&s, NULL, 3, 0) == 0);
+	CHECK(srv_start_at(&s, "127.0.0.1:0", NULL, 30, 0, 2000) == 0);
 	for (int i = 0; i < IDLE; i++) {
 		fds[i] = dial(s->port, NULL);
 		CHECK(fds[i] >= 0);
 	}
 	usleep(300000);
 	st = srv_stats(s);
-	CHECK_INT(st.connections, SERVE_MAX_PER_IP);
+	CHECK_INT(st.connections, SERVE_ANON_PER_ADDR);
+	CHECK_INT(st.anonymous, SERVE_ANON_PER_ADDR);
+	CHECK_INT(st.cut_over, IDLE - SERVE_ANON_PER_ADDR);
 	/* Another address is served meanwhile. */
 	CHECK_INT(get_from(s->port, "127.0.0.2", resp), 200);
 	t0 = mono_ms();
 	while ((st = srv_stats(s)).connections && mono_ms() - t0 < 8000)
 		usleep(20000);
 	CHECK_INT(st.connections, 0);
+	CHECK_INT(st.cut_late, SERVE_ANON_PER_ADDR);
 	/* Every one is closed by the server: the ones over the share at
-	 * once, the others at the timeout. */
+	 * once, the others at the head's deadline. */
 	for (int i = 0; i < IDLE; i++) {
 		struct pollfd p = { .fd = fds[i], .events = POLLIN };
 		char c;
@@ -651,14 +416,15 @@ TEST(a_token_is_needed_when_one_is_set)
 		{ "/api/lab", NULL, 401 },
 		{ "/", NULL, 401 },
 		{ "/api/lab", "Authorization: Bearer 0123456789abcdef0124\r\n", 401 },
-		{ "/api/lab", "Cookie: mstlab_token=0123456789abcdef012\r\n", 401 },
+		{ "/api/lab", "Cookie: mstlab_token=0123456789abcdef0123\r\n",
+		  401 },
 		{ "/?token=0123456789abcdef0124", NULL, 401 },
 		{ "/api/lab", "Authorization: Bearer 0123456789abcdef0123\r\n", 200 },
-		{ "/api/lab", "Cookie: mstlab_token=0123456789abcdef0123\r\n", 200 },
 		/* The page opened with its token: a cookie, and the address
 		 * bar loses it. */
 		{ "/?token=0123456789abcdef0123", NULL, 303 },
 	};
+	char want[128];
 	struct srv *s;
 
 	CHECK(srv_start(&s, tok, 5, 0) == 0);
@@ -671,9 +437,18 @@ TEST(a_token_is_needed_when_one_is_set)
 				  asks[i].header ? asks[i].header : "", code);
 		CHECK_INT(code, asks[i].code);
 	}
-	CHECK(strstr(resp, "Set-Cookie: mstlab_token=0123456789abcdef0123; "
-		      "HttpOnly; SameSite=Strict; Path=/"));
+	snprintf(want, sizeof(want), "Set-Cookie: mstlab_%u="
+		 "0123456789abcdef0123; HttpOnly; SameSite=Strict; Path=/",
+		 s->port);
+	CHECK(strstr(resp, want));
 	CHECK(strstr(resp, "Location: /\r\n"));
+	/* The cookie, under its port's name only. */
+	snprintf(want, sizeof(want), "Cookie: mstlab_%u=0123456789abcdef012"
+		 "\r\n", s->port);
+	CHECK_INT(get(s->port, "/api/lab", want, resp, sizeof(resp)), 401);
+	snprintf(want, sizeof(want), "Cookie: a=b; mstlab_%u="
+		 "0123456789abcdef0123\r\n", s->port);
+	CHECK_INT(get(s->port, "/api/lab", want, resp, sizeof(resp)), 200);
 	srv_stop(s);
 }
 
@@ -725,17 +500,20 @@ TEST(a_link_action_runs_apart_one_at_a_time_from_the_page_only)
 	CHECK_INT(a.code, 200);
 	CHECK(strstr(a.resp, "{\"end\":\"sw1:p1\"}"));
 	CHECK_INT(__atomic_load_n(&s->controls, __ATOMIC_SEQ_CST), 1);
-	/* Without an Origin (curl), and with a bad argument. */
+	/* Without an Origin (curl): refused; with a bad argument. */
 	b = (struct post){ .port = s->port };
 	do_post(&b);
-	CHECK_INT(b.code, 200);
+	CHECK_INT(b.code, 403);
+	CHECK(strstr(b.resp, "{\"error\":\"a link action comes from the "
+		     "page itself"));
 	CHECK_INT(raw(s->port, "POST /api/link?action=fail HTTP/1.1\r\nHost: "
 		      "127.0.0.1:0\r\n\r\n", resp, sizeof(resp)), 403);
 	{
 		char req[256];
 
 		snprintf(req, sizeof(req), "POST /api/link?action=fail HTTP/1.1"
-			 "\r\nHost: 127.0.0.1:%u\r\nConnection: close\r\n\r\n",
+			 "\r\nHost: 127.0.0.1:%u\r\nSec-Fetch-Site: "
+			 "same-origin\r\nConnection: close\r\n\r\n",
 			 s->port);
 		CHECK_INT(raw(s->port, req, resp, sizeof(resp)), 400);
 	}

@@ -14,6 +14,9 @@
 #include "topo_priv.h"
 
 #define SETTINGS_MAX (64 << 10)
+/* A host as a uri writes it: a name, an IPv4 or IPv6 address. */
+#define HOST_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
+	"0123456789.:-"
 
 int host_settings_path(char *buf, size_t len)
 {
@@ -55,9 +58,7 @@ static int parse_host(struct ty_ctx *c, const yaml_node_t *k,
 	const char *name = ty_text(k);
 	yaml_node_t *v;
 
-	if (!name || !name[0] || strspn(name, "abcdefghijklmnopqrstuvwxyz"
-					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.:-") !=
-				     strlen(name))
+	if (!name || !name[0] || strspn(name, HOST_CHARS) != strlen(name))
 		return ty_fail(c, k, "a host here is a name or an "
 			       "address as a topology's uri writes it");
 	if (ty_check_keys(c, n, keys, "a host's settings"))

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * A topology (and the host settings) is UTF-8, a byte order mark
- * allowed. libyaml reads UTF-16
- * with a byte order mark too, and what it makes of UTF-16 without one,
- * or of bytes of another encoding, is a late and puzzling error or a
- * wrong name: the text is checked first, and its first fault named.
+ * allowed. libyaml reads UTF-16 with a byte order mark too, and what it
+ * makes of UTF-16 without one, or of bytes of another encoding, is a
+ * late and puzzling error or a wrong name: the text is checked first,
+ * and its first fault named.
  */
 #include "topo_priv.h"
 
@@ -77,7 +77,8 @@ int tp_check_encoding(struct topo_error *err, const void *buf, size_t len)
 	for (size_t i = 0; i < len;) {
 		size_t n = b[i] ? utf8_seq(b + i, len - i) : 0;
 
-		err->mark = (struct topo_mark){ line, col };
+		if (!n)
+			err->mark = (struct topo_mark){ line, col };
 		if (!b[i]) {
 			snprintf(err->msg, sizeof(err->msg), "a NUL byte at "
 				 "offset %zu: the file must be text", i);

@@ -96,9 +96,9 @@ static int uri_authority(const struct uri_walk *w, const char *a, size_t len)
 		if (!ul || ul >= sizeof(h->ssh.user) || !strchr(
 			    "abcdefghijklmnopqrstuvwxyz_", a[0]) ||
 		    !only(a, ul, USER_CHARS))
-			return uri_fail(w, a, "the user in its uri must be 1-32 "
-					"of a-z, 0-9, '_', '.', '-', starting "
-					"with a-z or '_'");
+			return uri_fail(w, a, "the user in its uri must be "
+					"1-32 of a-z, 0-9, '_', '.', '-', "
+					"starting with a-z or '_'");
 		memcpy(h->ssh.user, a, ul);
 		len -= ul + 1;
 		a = at + 1;
@@ -125,9 +125,9 @@ static int uri_authority(const struct uri_walk *w, const char *a, size_t len)
 		colon = memchr(a, ':', len);
 		hl = colon ? (size_t)(colon - a) : len;
 		if (!plain_host(host, hl))
-			return uri_fail(w, host, "the host in its uri must be a "
-					"plain name or address (labels of a-z, "
-					"0-9, inner '-', joined by '.')");
+			return uri_fail(w, host, "the host in its uri must "
+					"be a plain name or address (labels of "
+					"a-z, 0-9, inner '-', joined by '.')");
 	}
 	if (hl >= sizeof(h->ssh.host))
 		return uri_fail(w, host, "its uri's host name is too long");
@@ -141,8 +141,8 @@ static int uri_authority(const struct uri_walk *w, const char *a, size_t len)
 			h->ssh.port = (unsigned)atoi(port);
 		}
 		if (!h->ssh.port || h->ssh.port > 65535)
-			return uri_fail(w, colon + 1, "the port in its uri must "
-					"be 1-65535");
+			return uri_fail(w, colon + 1, "the port in its uri "
+					"must be 1-65535");
 	}
 	return 0;
 }

@@ -48,8 +48,8 @@ struct remote {
 /*
  * The ssh command line that reaches host h of t and runs its mstlab
  * there as an agent, into rc->argv, with the user's host settings
- * (into rc->settings): 0, or -1 with err (a word that would need quoting on the far shell,
- * host settings refused).
+ * (into rc->settings): 0, or -1 with err (host settings refused, a word
+ * that would need quoting on the far shell).
  */
 int remote_ssh_argv(struct remote *rc, const struct topo *t, unsigned h,
 		    struct errbuf *err);

@@ -129,8 +129,9 @@ TEST(encoding_refused)
 			   3, 20, "a NUL byte at offset 34: the file must be "
 			   "text");
 	/* Latin-1 'é' in a node name */
-	expect_bytes_error(BYTES("name: t\nnodes:\n  caf\xe9: { role: host }\n"),
-			   3, 6, "byte 0xe9 at offset 20 is not UTF-8");
+	expect_bytes_error(BYTES("name: t\nnodes:\n  caf\xe9: { role: host }"
+				 "\n"), 3, 6, "byte 0xe9 at offset 20 is not "
+			   "UTF-8");
 	/* an overlong '/', a surrogate, past U+10FFFF, a cut sequence */
 	expect_bytes_error(BYTES("name: t\n# \xc0\xaf\n"), 2, 3, "byte 0xc0");
 	expect_bytes_error(BYTES("name: t\n# \xed\xa0\x80\n"), 2, 3,
@@ -144,13 +145,14 @@ TEST(encoding_utf8_accepted)
 {
 	/* A byte order mark, and UTF-8 in a comment and a description
 	 * (columns count characters). */
-	struct topo *t = parse_ok("\xef\xbb\xbfname: t\n# caf\xc3\xa9 \xe2\x82\xac "
-				  "\xf0\x9f\x98\x80\nnodes:\n  a: { role: host }\n");
+	struct topo *t = parse_ok("\xef\xbb\xbfname: t\n# caf\xc3\xa9 "
+				  "\xe2\x82\xac \xf0\x9f\x98\x80\nnodes:\n"
+				  "  a: { role: host }\n");
 
 	CHECK(t);
 	topo_free(t);
-	expect_error("name: t\n# \xc3\xa9\xc3\xa9\nnodes:\n  a: { role: x }\n", 4,
-		     14, "role");
+	expect_error("name: t\n# \xc3\xa9\xc3\xa9\nnodes:\n"
+		     "  a: { role: x }\n", 4, 14, "role");
 }
 
 /* --- keys and types ---------------------------------------------------- */

@@ -123,16 +123,6 @@ int host_settings_parse(const char *file, const void *buf, size_t len,
 	return r;
 }
 
-static int file_fail(struct topo_error *err, const char *path,
-		     const char *msg)
-{
-	memset(err, 0, sizeof(*err));
-	snprintf(err->file, sizeof(err->file), "%s", path);
-	err->mark = (struct topo_mark){ 1, 1 };
-	snprintf(err->msg, sizeof(err->msg), "%s", msg);
-	return -1;
-}
-
 /* It says which programs run: only its owner (or root) may change it. */
 static int check_owner(const struct stat *st, char *why, size_t len)
 {
@@ -166,17 +156,17 @@ int host_settings_load(const char *path, const char *host,
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
 		return 0;
 	if (fd < 0)
-		return file_fail(err, path, strerror(errno));
+		return tp_file_error(err, path, strerror(errno));
 	if (fstat(fd, &st) || check_owner(&st, why, sizeof(why))) {
 		close(fd);
-		return file_fail(err, path, why);
+		return tp_file_error(err, path, why);
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	n = buf ? read(fd, buf, (size_t)st.st_size + 1) : -1;
 	close(fd);
 	if (n < 0 || n > st.st_size) {
 		free(buf);
-		return file_fail(err, path, "cannot be read whole");
+		return tp_file_error(err, path, "cannot be read whole");
 	}
 	r = host_settings_parse(path, buf, (size_t)n, host, out, err);
 	free(buf);

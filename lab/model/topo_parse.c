@@ -1166,8 +1166,8 @@ out_parser:
 	return 0;
 }
 
-static int file_error(struct topo_error *err, const char *path,
-		      const char *what)
+int tp_file_error(struct topo_error *err, const char *path,
+		  const char *what)
 {
 	memset(err, 0, sizeof(*err));
 	snprintf(err->file, sizeof(err->file), "%s", path);
@@ -1193,11 +1193,11 @@ static FILE *open_topology(const char *path, struct topo_error *err)
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(msg, sizeof(msg), "cannot open: %s", strerror(errno));
-		file_error(err, path, msg);
+		tp_file_error(err, path, msg);
 		return NULL;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		file_error(err, path, S_ISDIR(st.st_mode) ?
+		tp_file_error(err, path, S_ISDIR(st.st_mode) ?
 			   "is a directory, not a topology file" :
 			   "is not a regular file (give '-' to read standard input)");
 		close(fd);
@@ -1206,7 +1206,7 @@ static FILE *open_topology(const char *path, struct topo_error *err)
 	f = fdopen(fd, "rb");
 	if (!f) {
 		snprintf(msg, sizeof(msg), "cannot open: %s", strerror(errno));
-		file_error(err, path, msg);
+		tp_file_error(err, path, msg);
 		close(fd);
 	}
 	return f;
@@ -1232,7 +1232,7 @@ int topo_parse_file(const char *path, struct topo **out,
 				free(buf);
 				if (f != stdin)
 					fclose(f);
-				return file_error(err, path, "file too large "
+				return tp_file_error(err, path, "file too large "
 						  "or out of memory");
 			}
 			buf = nb;
@@ -1250,7 +1250,7 @@ int topo_parse_file(const char *path, struct topo **out,
 		free(buf);
 		if (f != stdin)
 			fclose(f);
-		return file_error(err, path, msg);
+		return tp_file_error(err, path, msg);
 	}
 	if (f != stdin)
 		fclose(f);

@@ -1198,8 +1198,8 @@ static FILE *open_topology(const char *path, struct topo_error *err)
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		tp_file_error(err, path, S_ISDIR(st.st_mode) ?
-			   "is a directory, not a topology file" :
-			   "is not a regular file (give '-' to read standard input)");
+			      "is a directory, not a topology file" :
+			      "is not a regular file (give '-' to read standard input)");
 		close(fd);
 		return NULL;
 	}
@@ -1232,8 +1232,8 @@ int topo_parse_file(const char *path, struct topo **out,
 				free(buf);
 				if (f != stdin)
 					fclose(f);
-				return tp_file_error(err, path, "file too large "
-						  "or out of memory");
+				return tp_file_error(err, path, "file too "
+						     "large or out of memory");
 			}
 			buf = nb;
 		}

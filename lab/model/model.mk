@@ -1,13 +1,15 @@
 # model: what a lab is, on paper — the topology model and its YAML parser,
 # the plan (names, MACs, port maps, and the files a lab's guests boot
 # with, and where they are built: paths.c), the run's event log. Pure:
-# nothing here touches the host but reading a topology file, writing the
-# event log and looking for the built files.
+# nothing here touches the host but reading a topology file and the
+# user's host settings, writing the event log and looking for the built
+# files.
 LIBRARIES += model
 model_DIR := lab/model
 model_SRCS := lab/model/topo_model.c lab/model/topo_yaml.c \
 	lab/model/topo_parse.c lab/model/topo_scenario.c lab/model/topo_send.c \
-	lab/model/topo_hosts.c lab/model/clock_sync.c \
+	lab/model/topo_hosts.c lab/model/topo_encoding.c \
+	lab/model/host_settings.c lab/model/clock_sync.c \
 	lab/model/plan.c lab/model/plan_xml.c lab/model/plan_seed.c \
 	lab/model/plan_print.c lab/model/plan_scenarios.c lab/model/plan_dot.c lab/model/events.c \
 	lab/model/paths.c lab/model/build_id.c lab/model/event_parse.c

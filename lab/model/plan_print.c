@@ -77,8 +77,6 @@ static void plan_print_hosts(struct printer *pr, const struct topo *t)
 			print_string(pr, PRINT_ANY, "address",
 				     " tunnels from %s", h->address);
 		if (i != TOPO_LOCAL_HOST) {
-			print_string(pr, PRINT_ANY, "mstlab", " agent %s",
-				     h->mstlab);
 			if (h->results[0])
 				print_string(pr, PRINT_ANY, "results",
 					     " results %s", h->results);

@@ -152,18 +152,16 @@ struct topo_port {
 };
 
 /*
- * Where SSH goes to reach a host: what its libvirt URI
- * (qemu+ssh://[USER@]HOST[:PORT]/system[?keyfile=..&command=..&no_verify=1])
- * says, so mstlab's agent session and libvirt's connection reach the same
- * sshd as the same user with the same key.
+ * Where ssh goes to reach a host: what its libvirt URI
+ * (qemu+ssh://[USER@]HOST[:PORT]/system[?mode=..&proxy=..]) says, so
+ * mstlab's agent session and libvirt's connection reach the same sshd as
+ * the same user. How (the ssh program, the key) is the user's to say, in
+ * their host settings (host_settings.h), never the topology's.
  */
 struct topo_ssh {
 	char user[33];			/* "": ssh's default */
 	char host[254];			/* a DNS name or an address */
 	unsigned port;			/* 0: ssh's default */
-	char keyfile[TOPO_TEXT_MAX];	/* "": none */
-	char command[TOPO_TEXT_MAX];	/* the ssh program; "": ssh */
-	bool no_verify;			/* StrictHostKeyChecking=no */
 };
 
 /* A machine the lab runs on (docs/topology.md#hosts). */
@@ -174,7 +172,6 @@ struct topo_host {
 	struct topo_ssh ssh;		/* from uri */
 	char address[TOPO_ADDR_MAX];	/* tunnel end, canonical; "": none */
 	int family;			/* AF_INET, AF_INET6; 0: no address */
-	char mstlab[TOPO_TEXT_MAX];	/* the mstlab program there */
 	char results[TOPO_RESULTS_MAX + 1];	/* its run folders; "": its
 						 * mstlab's default */
 };
@@ -396,6 +393,10 @@ uint16_t topo_tree_id(const struct topo_mst *mst, int slot);
 
 /* Name rules (exported for the planner and tests). */
 bool topo_valid_lab_name(const char *s);
+/* Why s is a name the guests give interfaces of their own (lo, br0 and
+ * the like, eth<N>), or NULL. Nodes are never named so, nor bridges'
+ * ports; a host's ports may be eth<N>. */
+const char *topo_guest_iface_name(const char *s);
 bool topo_valid_node_name(const char *s);
 bool topo_valid_host_name(const char *s);
 /*

@@ -182,13 +182,33 @@ bool topo_valid_lab_name(const char *s)
 	       && s[0] != '-' && s[n - 1] != '-';
 }
 
+/* WORD followed by digits alone ("eth0", "br12"). */
+static bool numbered(const char *s, const char *word)
+{
+	size_t w = strlen(word);
+
+	return !strncmp(s, word, w) && s[w] && all_in(s + w, "0123456789");
+}
+
+const char *topo_guest_iface_name(const char *s)
+{
+	if (!strcmp(s, "lo"))
+		return "the guests' loopback";
+	if (numbered(s, "br"))
+		return "a name of the guests' bridge (br0)";
+	if (numbered(s, "eth"))
+		return "the kernel's name of a NIC before a guest names it "
+		       "after its port";
+	return NULL;
+}
+
 bool topo_valid_node_name(const char *s)
 {
 	size_t n = strlen(s);
 
 	return n >= 1 && n <= TOPO_NODE_NAME_MAX &&
 	       all_in(s, LOWER_DIGITS "-") && s[0] >= 'a' && s[0] <= 'z' &&
-	       s[n - 1] != '-';
+	       s[n - 1] != '-' && !topo_guest_iface_name(s);
 }
 
 bool topo_valid_host_name(const char *s)
@@ -212,7 +232,11 @@ bool topo_safe_word(const char *s)
 	return true;
 }
 
-/* Guest interface names: short enough for "name.4094" in IFNAMSIZ. */
+/*
+ * Guest interface names: short enough for "name.4094" in IFNAMSIZ, and
+ * none the guest has for itself. A host's NIC is eth1 by custom; a
+ * bridge's port named like an unnamed NIC could not be told from one.
+ */
 bool topo_valid_port_name(enum topo_role role, const char *s)
 {
 	size_t n = strlen(s);
@@ -220,7 +244,8 @@ bool topo_valid_port_name(enum topo_role role, const char *s)
 	if (role == TOPO_ROLE_DSA_SWITCH)
 		return n == 4 && strncmp(s, "lan", 3) == 0 && s[3] >= '1' &&
 		       s[3] <= '0' + TOPO_DSA_PORTS;
-	if (strcmp(s, "lo") == 0 || strcmp(s, "br0") == 0)
+	if (topo_guest_iface_name(s) &&
+	    (topo_role_is_bridge(role) || !numbered(s, "eth")))
 		return false;
 	return n >= 1 && n <= TOPO_PORT_NAME_MAX &&
 	       all_in(s, LOWER_DIGITS "_-") && s[0] >= 'a' && s[0] <= 'z';

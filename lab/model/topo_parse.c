@@ -439,13 +439,19 @@ static int bridge_only(struct ty_ctx *c, const struct topo_node *node,
 static int port_name_check(struct ty_ctx *c, const struct topo_node *node,
 			   const yaml_node_t *n, const char *port)
 {
+	const char *iface = topo_guest_iface_name(port);
+
 	if (topo_valid_port_name(node->role, port))
 		return 0;
 	if (node->role == TOPO_ROLE_DSA_SWITCH)
 		return ty_fail(c, n, "'%s' is a dsa-switch: its ports are "
 			       "lan1..lan5, not '%s'", node->name, port);
+	if (iface)
+		return ty_fail(c, n, "port name '%s' is %s: name %s's port "
+			       "another way (p1, ...)", port, iface,
+			       node->name);
 	return ty_fail(c, n, "port name '%s' must be 1-10 of a-z, 0-9, '_', "
-		       "'-' starting with a letter (not lo or br0)", port);
+		       "'-' starting with a letter", port);
 }
 
 static struct topo_port *add_port(struct topo_node *node, const char *name,
@@ -551,6 +557,10 @@ static int parse_node(struct ty_ctx *c, struct topo *t, struct topo_node *node,
 
 	if (ty_str(c, k, "a node name", name, sizeof(name)))
 		return -1;
+	if (topo_guest_iface_name(name))
+		return ty_fail(c, k, "node name '%s' is %s: a node's name "
+			       "must not read as an interface's", name,
+			       topo_guest_iface_name(name));
 	if (!topo_valid_node_name(name))
 		return ty_fail(c, k, "node name '%s' must be 1-15 of a-z, 0-9 "
 			       "and inner '-', starting with a letter", name);
@@ -740,6 +750,11 @@ static int link_end(struct ty_ctx *c, struct topo *t, struct topo_link *l,
 		return -1;
 	node = &t->nodes[ni];
 	pi = topo_port_find(node, name);
+	/* Two ports of one node may be linked (a Backup port, 802.1Q
+	 * 13.12); a port to itself is no link. */
+	if (e == 1 && ni == l->end[0].node && pi == l->end[0].port)
+		return ty_fail(c, n, "link %u joins %s to itself: its ends "
+			       "must be two ports", l->index, ty_text(n));
 	if (pi < 0) {
 		p = add_port(node, name, ty_mark(n));
 		if (!p)
@@ -1033,7 +1048,7 @@ static int parse_root(struct ty_ctx *c, struct topo *t, const yaml_node_t *root)
 	return 0;
 }
 
-static int syntax_error(struct topo_error *err, const yaml_parser_t *p)
+int tp_syntax_error(struct topo_error *err, const yaml_parser_t *p)
 {
 	const yaml_mark_t *m = p->problem ? &p->problem_mark : &p->context_mark;
 
@@ -1114,11 +1129,11 @@ int topo_parse_buffer(const char *file, const void *buf, size_t len,
 		return -1;
 	}
 	snprintf(t->file, sizeof(t->file), "%s", file);
-	if (check_depth(err, buf, len))
+	if (tp_check_encoding(err, buf, len) || check_depth(err, buf, len))
 		goto out_parser;
 	yaml_parser_set_input_string(&parser, buf, len);
 	if (!yaml_parser_load(&parser, &c.doc)) {
-		syntax_error(err, &parser);
+		tp_syntax_error(err, &parser);
 		goto out_parser;
 	}
 	root = yaml_document_get_root_node(&c.doc);
@@ -1128,7 +1143,7 @@ int topo_parse_buffer(const char *file, const void *buf, size_t len,
 		goto out_doc;
 	}
 	if (!yaml_parser_load(&parser, &extra)) {
-		syntax_error(err, &parser);
+		tp_syntax_error(err, &parser);
 		goto out_doc;
 	}
 	if (yaml_document_get_root_node(&extra)) {
@@ -1151,8 +1166,8 @@ out_parser:
 	return 0;
 }
 
-static int file_error(struct topo_error *err, const char *path,
-		      const char *what)
+int tp_file_error(struct topo_error *err, const char *path,
+		  const char *what)
 {
 	memset(err, 0, sizeof(*err));
 	snprintf(err->file, sizeof(err->file), "%s", path);
@@ -1178,20 +1193,20 @@ static FILE *open_topology(const char *path, struct topo_error *err)
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(msg, sizeof(msg), "cannot open: %s", strerror(errno));
-		file_error(err, path, msg);
+		tp_file_error(err, path, msg);
 		return NULL;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		file_error(err, path, S_ISDIR(st.st_mode) ?
-			   "is a directory, not a topology file" :
-			   "is not a regular file (give '-' to read standard input)");
+		tp_file_error(err, path, S_ISDIR(st.st_mode) ?
+			      "is a directory, not a topology file" :
+			      "is not a regular file (give '-' to read standard input)");
 		close(fd);
 		return NULL;
 	}
 	f = fdopen(fd, "rb");
 	if (!f) {
 		snprintf(msg, sizeof(msg), "cannot open: %s", strerror(errno));
-		file_error(err, path, msg);
+		tp_file_error(err, path, msg);
 		close(fd);
 	}
 	return f;
@@ -1217,8 +1232,8 @@ int topo_parse_file(const char *path, struct topo **out,
 				free(buf);
 				if (f != stdin)
 					fclose(f);
-				return file_error(err, path, "file too large "
-						  "or out of memory");
+				return tp_file_error(err, path, "file too "
+						     "large or out of memory");
 			}
 			buf = nb;
 		}
@@ -1235,7 +1250,7 @@ int topo_parse_file(const char *path, struct topo **out,
 		free(buf);
 		if (f != stdin)
 			fclose(f);
-		return file_error(err, path, msg);
+		return tp_file_error(err, path, msg);
 	}
 	if (f != stdin)
 		fclose(f);

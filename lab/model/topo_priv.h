@@ -27,5 +27,12 @@ int tp_hosts(struct ty_ctx *c, struct topo *t, const yaml_node_t *n);
 int tp_node_host(struct ty_ctx *c, const struct topo *t, const yaml_node_t *n,
 		 struct topo_node *node);
 int tp_check_hosts(struct ty_ctx *c, const struct topo *t);
+/* The text is UTF-8 (topo_encoding.c): 0, or -1 with err at the fault. */
+int tp_check_encoding(struct topo_error *err, const void *buf, size_t len);
+/* A file's fault as a whole (at 1:1). */
+int tp_file_error(struct topo_error *err, const char *path,
+		  const char *what);
+/* libyaml's complaint, where it was. */
+int tp_syntax_error(struct topo_error *err, const yaml_parser_t *p);
 
 #endif

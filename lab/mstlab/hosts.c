@@ -47,7 +47,7 @@ static int reach(struct lab_hosts *hs, unsigned h, struct errbuf *err)
 {
 	struct lab_host_rt *r = &hs->h[h];
 	const struct topo_host *th = &hs->t->hosts[h];
-	char log[] = "/tmp/mstlab-ssh-XXXXXX";
+	char log[] = "/tmp/mstlab-ssh-XXXXXX", uri[TOPO_TEXT_MAX * 3 + 32];
 	int fd = mkstemp(log), rc;
 
 	if (fd >= 0)
@@ -61,13 +61,19 @@ static int reach(struct lab_hosts *hs, unsigned h, struct errbuf *err)
 		unlink(log);
 	if (rc)
 		return -1;
-	if (hv_libvirt_open(&r->hv, th->uri, hs->autodestroy, err)) {
+	/* libvirt's ssh goes with the same key and program as the agent's. */
+	if (host_settings_uri(th, &r->rc.settings, uri, sizeof(uri))) {
+		remote_stop(&r->rc);
+		return errbuf_set(err, "host %s: its uri with its settings is "
+				  "too long", th->name);
+	}
+	if (hv_libvirt_open(&r->hv, uri, hs->autodestroy, err)) {
 		char why[sizeof(err->msg)];
 
 		snprintf(why, sizeof(why), "%s", err->msg);
 		remote_stop(&r->rc);
 		return errbuf_set(err, "host %s: libvirt at %s: %s", th->name,
-				  th->uri, why);
+				  uri, why);
 	}
 	r->ops = *hs->base;
 	r->ops.hv = &hv_libvirt_ops;

@@ -19,15 +19,35 @@
 /* A request's answer within this, or the host is taken for gone. */
 #define REMOTE_TIMEOUT_MS 60000
 
+/* The user's settings for th (none without a file). */
+static int load_settings(struct remote *rc, const struct topo_host *th,
+			 struct errbuf *err)
+{
+	char path[PATH_MAX];
+	struct topo_error te;
+	struct errbuf msg;
+
+	memset(&rc->settings, 0, sizeof(rc->settings));
+	if (host_settings_path(path, sizeof(path)))
+		return 0;
+	if (host_settings_load(path, th->ssh.host, &rc->settings, &te))
+		return errbuf_set(err, "host %s: %s", th->name,
+				  topo_error_format(&te, &msg));
+	return 0;
+}
+
 int remote_ssh_argv(struct remote *rc, const struct topo *t, unsigned h,
 		    struct errbuf *err)
 {
 	const struct topo_host *th = &t->hosts[h];
 	const struct topo_ssh *s = &th->ssh;
+	const struct host_settings *hs = &rc->settings;
 	size_t n = 0;
 
+	if (load_settings(rc, th, err))
+		return -1;
 #define ARG(x) (rc->argv[n++] = (char *)(x))
-	ARG(s->command[0] ? s->command : "ssh");
+	ARG(hs->ssh_command[0] ? hs->ssh_command : "ssh");
 	/* No terminal, no password prompt, no agent or X forwarding: a
 	 * pipe to one program. */
 	ARG("-T");
@@ -41,15 +61,9 @@ int remote_ssh_argv(struct remote *rc, const struct topo *t, unsigned h,
 	ARG("ServerAliveInterval=5");
 	ARG("-o");
 	ARG("ServerAliveCountMax=3");
-	if (s->no_verify) {
-		ARG("-o");
-		ARG("StrictHostKeyChecking=no");
-		ARG("-o");
-		ARG("UserKnownHostsFile=/dev/null");
-	}
-	if (s->keyfile[0]) {
+	if (hs->keyfile[0]) {
 		ARG("-i");
-		ARG(s->keyfile);
+		ARG(hs->keyfile);
 		ARG("-o");
 		ARG("IdentitiesOnly=yes");
 	}
@@ -67,10 +81,10 @@ int remote_ssh_argv(struct remote *rc, const struct topo *t, unsigned h,
 	ARG(s->host);
 	/* ssh joins these into a line for the far shell: each must need no
 	 * quoting there (the model checked them; checked again). */
-	if (!topo_safe_word(th->mstlab))
+	if (hs->mstlab[0] && !topo_safe_word(hs->mstlab))
 		return errbuf_set(err, "host %s: '%.60s' cannot go on a "
-				  "command line", th->name, th->mstlab);
-	ARG(th->mstlab);
+				  "command line", th->name, hs->mstlab);
+	ARG(hs->mstlab[0] ? hs->mstlab : "mstlab");
 	ARG("agent");
 	if (th->results[0]) {
 		if (!topo_safe_word(th->results))

@@ -2,8 +2,9 @@
 /*
  * This host's side of `mstlab agent` on another host of a lab
  * (remote_agent.h): a session over `ssh HOST mstlab agent` (OpenSSH's
- * client, an argv built from the host's URI: no shell here, and only
- * words that need no quoting reach the shell there, topo_safe_word), and
+ * client, an argv built from the host's URI and the user's host
+ * settings, host_settings.h: no shell here, and only words that need no
+ * quoting reach the shell there, topo_safe_word), and
  * the link and capture tables over it. Requests of several threads (a
  * teardown stops captures at once) go one at a time.
  */
@@ -18,6 +19,7 @@
 #include <sys/types.h>
 
 #include "clock_sync.h"
+#include "host_settings.h"
 #include "ops.h"
 #include "plan.h"
 #include "remote_proto.h"
@@ -36,15 +38,18 @@ struct remote {
 	char run_dir[PATH_MAX];	/* its run folder there */
 	struct remote_images images;	/* its guest files (remote_images) */
 	FILE *info;		/* its info lines (NULL: dropped) */
-	/* argv storage */
+	/* argv storage: the user's settings for the host (the libvirt
+	 * connection takes them too) */
+	struct host_settings settings;
 	char port[12];
 	char *argv[REMOTE_ARGV_MAX];
 };
 
 /*
  * The ssh command line that reaches host h of t and runs its mstlab
- * there as an agent, into rc->argv: 0, or -1 with err (a word that would
- * need quoting on the far shell).
+ * there as an agent, into rc->argv, with the user's host settings
+ * (into rc->settings): 0, or -1 with err (host settings refused, a word
+ * that would need quoting on the far shell).
  */
 int remote_ssh_argv(struct remote *rc, const struct topo *t, unsigned h,
 		    struct errbuf *err);

@@ -3,13 +3,15 @@
  * libFuzzer target for the topology parser and the planner behind it.
  * Any input either fails with a positioned error or yields a model every
  * generator can render, with positioned warnings; names must fit
- * IFNAMSIZ either way.
+ * IFNAMSIZ either way. The same input as the user's host settings: a
+ * positioned error, or settings that need no quoting anywhere.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_settings.h"
 #include "plan.h"
 #include "topo.h"
 #include "print.h"
@@ -61,11 +63,30 @@ static void render(const struct topo *t)
 	plan_free(p);
 }
 
+static void settings(const uint8_t *data, size_t size)
+{
+	struct host_settings s;
+	struct topo_error err;
+
+	if (host_settings_parse("hosts.yaml", data, size, "h", &s, &err)) {
+		if (err.mark.line == 0 || err.mark.col == 0 || !err.msg[0] ||
+		    s.keyfile[0] || s.ssh_command[0] || s.mstlab[0])
+			abort();
+		return;
+	}
+	if ((s.keyfile[0] && !topo_safe_word(s.keyfile)) ||
+	    (s.ssh_command[0] && !topo_safe_word(s.ssh_command)) ||
+	    (s.mstlab[0] && !topo_safe_word(s.mstlab)))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct topo_error err;
 	struct topo *t;
 	struct errbuf msg;
+
+	settings(data, size);
 
 	if (topo_parse_buffer("fuzz.yaml", data, size, &t, &err)) {
 		if (t || err.mark.line == 0 || err.mark.col == 0 ||

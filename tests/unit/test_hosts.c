@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "host_settings.h"
 #include "plan.h"
 #include "print.h"
 #include "topo.h"
@@ -60,9 +63,8 @@ static void expect_error(const char *yaml, unsigned line, const char *want)
 	"hosts:\n"                                                      \
 	"  local: { address: 10.9.0.1 }\n"                              \
 	"  far:\n"                                                      \
-	"    uri: " URI "?keyfile=/k/id&command=/k/ssh&no_verify=1\n"   \
+	"    uri: " URI "?mode=legacy&proxy=netcat\n"                    \
 	"    address: 10.9.0.2\n"                                       \
-	"    mstlab: /opt/mstlab/bin/mstlab\n"                          \
 	"    results: /var/lib/mstlab\n"                                \
 	"nodes:\n"                                                      \
 	"  sw1: { role: bridge }\n"                                     \
@@ -90,11 +92,8 @@ TEST(hosts_parse)
 	CHECK_STR(far->ssh.user, "root");
 	CHECK_STR(far->ssh.host, "10.9.0.2");
 	CHECK_INT(far->ssh.port, 0);
-	CHECK_STR(far->ssh.keyfile, "/k/id");
-	CHECK_STR(far->ssh.command, "/k/ssh");
-	CHECK(far->ssh.no_verify);
+	CHECK_STR(far->uri, URI "?mode=legacy&proxy=netcat");
 	CHECK_INT(far->family, AF_INET);
-	CHECK_STR(far->mstlab, "/opt/mstlab/bin/mstlab");
 	CHECK_STR(far->results, "/var/lib/mstlab");
 	CHECK_INT(t->nodes[0].host, 0);
 	CHECK_INT(t->nodes[2].host, 1);
@@ -138,7 +137,6 @@ TEST(uri_port_ipv6_and_defaults)
 	/* canonical text: one spelling, one tunnel end */
 	CHECK_STR(t->hosts[1].address, "fd00::2");
 	CHECK_INT(t->hosts[1].family, AF_INET6);
-	CHECK_STR(t->hosts[1].mstlab, "mstlab");
 	CHECK_STR(t->hosts[1].results, "");
 	topo_free(t);
 }
@@ -152,33 +150,81 @@ ERROR_CASE(err_host_no_uri, HOSTS_ONE("{ address: 10.0.0.2 }"), 3,
 	   "a host has no 'uri'")
 ERROR_CASE(err_host_session, HOSTS_ONE("{ uri: 'qemu+ssh://h/session' }"), 3,
 	   "its uri's path must be /system")
-ERROR_CASE(err_host_uri_param,
-	   HOSTS_ONE("{ uri: 'qemu+ssh://h/system?socket=/x' }"), 3,
-	   "may set keyfile, command, no_verify, mode and proxy, not 'socket'")
-ERROR_CASE(err_host_uri_shell,
-	   HOSTS_ONE("{ uri: 'qemu+ssh://h/system?keyfile=/k;reboot' }"), 3,
-	   "keyfile must be an absolute path")
-ERROR_CASE(err_host_uri_relative_command,
-	   HOSTS_ONE("{ uri: 'qemu+ssh://h/system?command=ssh' }"), 3,
-	   "command must be an absolute path")
+/* A topology's uri runs nothing and names no file: each refusal says
+ * where the setting goes, at the parameter (line 3, its column). */
+#define URI_ERROR(name, query, column, want)                               \
+	ERROR_CASE(name, HOSTS_ONE("{ uri: 'qemu+ssh://h/system?" query   \
+				   "' }"), 3, want)                     \
+	TEST(name##_col)                                                \
+	{                                                               \
+		const char *y = HOSTS_ONE("{ uri: 'qemu+ssh://h/system?" \
+					  query "' }");                 \
+		struct topo_error e;                                    \
+		struct topo *t;                                         \
+									\
+		CHECK_INT(topo_parse_buffer("t.yaml", y, strlen(y), &t,  \
+					    &e), -1);                   \
+		CHECK_INT(e.mark.col, column);                          \
+	}
+/* "  far: { uri: '" is 15 characters, "qemu+ssh://h/system?" 20. */
+URI_ERROR(err_uri_command, "command=/bin/sh", 36,
+	  "may not set command (it names the ssh program run here): set "
+	  "ssh_command for h in ~/.config/mstlab/hosts.yaml")
+URI_ERROR(err_uri_keyfile, "mode=auto&keyfile=/k/id", 46,
+	  "may not set keyfile (it names a key file here): set keyfile for "
+	  "h in ~/.config/mstlab/hosts.yaml")
+URI_ERROR(err_uri_no_verify, "no_verify=1", 36,
+	  "may not set no_verify (it turns ssh's host key check off")
+URI_ERROR(err_uri_netcat, "netcat=/tmp/x", 36,
+	  "may not set netcat (it names a program run on that host)")
+URI_ERROR(err_uri_socket, "socket=/x", 36, "may not set socket")
+URI_ERROR(err_uri_known_hosts, "known_hosts=/k", 36,
+	  "UserKnownHostsFile in ~/.ssh/config")
+URI_ERROR(err_uri_name, "name=qemu:///session", 36, "may not set name")
+URI_ERROR(err_uri_unknown, "no_tty=1", 36,
+	  "'no_tty' in its uri is no parameter a topology may set (mode "
+	  "and proxy only)")
+/* libvirt decodes %XX in keys and splits at ';' as at '&'. */
+URI_ERROR(err_uri_encoded, "%63ommand=/bin/sh", 36,
+	  "'%63ommand' in its uri is no parameter")
+URI_ERROR(err_uri_semicolon, "mode=auto;command=/bin/sh", 46,
+	  "may not set command")
+URI_ERROR(err_uri_proxy_word, "proxy=/bin/sh", 42,
+	  "proxy in its uri takes auto, netcat or native")
+URI_ERROR(err_uri_mode_word, "mode", 36,
+	  "mode in its uri takes auto, legacy or direct")
+
+TEST(uri_no_verify_0_is_libvirts_default)
+{
+	struct topo *t = parse_ok(
+		HOSTS_ONE("{ uri: 'qemu+ssh://h/system?no_verify=0' }"));
+
+	CHECK(t);
+	topo_free(t);
+}
+
 ERROR_CASE(err_host_uri_user,
 	   HOSTS_ONE("{ uri: 'qemu+ssh://-oProxyCommand=x@h/system' }"), 3,
 	   "the user in its uri")
 ERROR_CASE(err_host_uri_host_option,
 	   HOSTS_ONE("{ uri: 'qemu+ssh://-oProxyCommand=x/system' }"), 3,
-	   "the host in its uri must be a name or an address")
+	   "the host in its uri must be a plain name or address")
+ERROR_CASE(err_host_uri_host_percent,
+	   HOSTS_ONE("{ uri: 'qemu+ssh://h%2d/system' }"), 3,
+	   "the host in its uri must be a plain name or address")
+ERROR_CASE(err_host_uri_host_dots,
+	   HOSTS_ONE("{ uri: 'qemu+ssh://a..b/system' }"), 3,
+	   "the host in its uri must be a plain name or address")
+ERROR_CASE(err_host_uri_v6_zone,
+	   HOSTS_ONE("{ uri: 'qemu+ssh://[fe80::1%eth0]/system' }"), 3,
+	   "is no IPv6 address")
 ERROR_CASE(err_host_uri_port,
 	   HOSTS_ONE("{ uri: 'qemu+ssh://h:99999/system' }"), 3,
 	   "the port in its uri must be 1-65535")
-ERROR_CASE(err_host_mstlab_shell,
-	   HOSTS_ONE("{ uri: 'qemu+ssh://h/system', mstlab: 'mstlab; id' }"), 3,
-	   "mstlab must be an absolute path")
-ERROR_CASE(err_host_mstlab_dotdot,
-	   HOSTS_ONE("{ uri: 'qemu+ssh://h/system', mstlab: /a/../b }"), 3,
-	   "mstlab must be an absolute path")
-ERROR_CASE(err_host_mstlab_option,
-	   HOSTS_ONE("{ uri: 'qemu+ssh://h/system', mstlab: -oX }"), 3,
-	   "mstlab must be an absolute path")
+ERROR_CASE(err_host_mstlab,
+	   HOSTS_ONE("{ uri: 'qemu+ssh://h/system', mstlab: /tmp/x }"), 3,
+	   "host far: a topology may not say which program runs there: set "
+	   "mstlab for h in ~/.config/mstlab/hosts.yaml")
 ERROR_CASE(err_host_results_relative,
 	   HOSTS_ONE("{ uri: 'qemu+ssh://h/system', results: res }"), 3,
 	   "results must be an absolute path")
@@ -355,4 +401,133 @@ TEST(plan_print_shows_hosts)
 	free(text);
 	free(json);
 	free(one);
+}
+
+/* ---- the user's host settings (host_settings.h) ---- */
+
+#define SETTINGS                                                        \
+	"# how I reach the lab's hosts\n"                               \
+	"10.9.0.2:\n"                                                   \
+	"  ssh_command: /k/ssh\n"                                       \
+	"  keyfile: /k/id\n"                                            \
+	"  mstlab: /opt/mstlab/bin/mstlab\n"                            \
+	"Far.Example: { mstlab: mstlab-next }\n"
+
+TEST(host_settings_per_host)
+{
+	struct host_settings s;
+	struct topo_error e;
+
+	CHECK_INT(host_settings_parse("h.yaml", SETTINGS, strlen(SETTINGS),
+				      "10.9.0.2", &s, &e), 0);
+	CHECK_STR(s.ssh_command, "/k/ssh");
+	CHECK_STR(s.keyfile, "/k/id");
+	CHECK_STR(s.mstlab, "/opt/mstlab/bin/mstlab");
+	/* DNS names in any case; a host it does not name has none. */
+	CHECK_INT(host_settings_parse("h.yaml", SETTINGS, strlen(SETTINGS),
+				      "far.example", &s, &e), 0);
+	CHECK_STR(s.mstlab, "mstlab-next");
+	CHECK_STR(s.ssh_command, "");
+	CHECK_INT(host_settings_parse("h.yaml", SETTINGS, strlen(SETTINGS),
+				      "10.9.0.3", &s, &e), 0);
+	CHECK_STR(s.mstlab, "");
+	CHECK_INT(host_settings_parse("h.yaml", "", 0, "h", &s, &e), 0);
+}
+
+static void settings_error(const char *text, const char *where,
+			   const char *want)
+{
+	struct host_settings s;
+	struct topo_error e;
+	struct errbuf eb;
+	const char *msg;
+
+	CHECK_INT(host_settings_parse("h.yaml", text, strlen(text), "h", &s,
+				      &e), -1);
+	msg = topo_error_format(&e, &eb);
+	if (strncmp(msg, where, strlen(where)) || !strstr(msg, want))
+		unit_fail(__FILE__, __LINE__, "got \"%s\", want \"%s...%s\"",
+			  msg, where, want);
+	CHECK_STR(s.mstlab, "");
+}
+
+TEST(host_settings_refused)
+{
+	settings_error("h:\n  ssh_command: ssh\n", "h.yaml:2:16: ",
+		       "ssh_command must be an absolute path of");
+	settings_error("h:\n  keyfile: '/k/id;reboot'\n", "h.yaml:2:12: ",
+		       "keyfile must be an absolute path");
+	settings_error("h:\n  mstlab: 'mstlab; id'\n", "h.yaml:2:11: ",
+		       "mstlab must be an absolute path or a program on PATH");
+	settings_error("h:\n  no_verify: 1\n", "h.yaml:2:3: ",
+		       "unknown key 'no_verify' in a host's settings");
+	settings_error("'h h': {}\n", "h.yaml:1:1: ", "a host here is a name");
+	settings_error("- h\n", "h.yaml:1:1: ", "must be a mapping");
+	settings_error("\xff\xfeh\0:\0", "h.yaml:1:1: ", "UTF-16");
+}
+
+static char settings_dir[] = "/tmp/mstlab-hs-XXXXXX";
+
+static void settings_file(const char *text, mode_t mode, char path[64])
+{
+	FILE *f;
+
+	if (strstr(settings_dir, "XXXXXX"))
+		CHECK(mkdtemp(settings_dir) != NULL);
+	snprintf(path, 64, "%s/hosts.yaml", settings_dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	fputs(text, f);
+	fclose(f);
+	CHECK_INT(chmod(path, mode), 0);
+}
+
+/* It says which programs run: its owner's alone. */
+TEST(host_settings_file_must_be_the_users)
+{
+	struct host_settings s;
+	char path[64];
+	struct topo_error e;
+	struct errbuf eb;
+
+	settings_file(SETTINGS, 0644, path);
+	CHECK_INT(host_settings_load(path, "10.9.0.2", &s, &e), 0);
+	CHECK_STR(s.keyfile, "/k/id");
+	CHECK_INT(chmod(path, 0664), 0);
+	CHECK_INT(host_settings_load(path, "10.9.0.2", &s, &e), -1);
+	CHECK(strstr(topo_error_format(&e, &eb), "hosts.yaml:1:1: is "
+		      "writable by others (mode 0664)"));
+	CHECK_STR(s.keyfile, "");
+	CHECK_INT(chmod(path, 0600), 0);
+	if (geteuid() == 0 && chown(path, 65534, 65534) == 0) {
+		CHECK_INT(host_settings_load(path, "10.9.0.2", &s, &e), -1);
+		CHECK(strstr(e.msg, "is owned by uid 65534, not by you"));
+	}
+	unlink(path);
+	/* No file: no settings. */
+	CHECK_INT(host_settings_load(path, "10.9.0.2", &s, &e), 0);
+	CHECK_STR(s.ssh_command, "");
+	rmdir(settings_dir);
+}
+
+TEST(host_settings_go_into_the_libvirt_uri)
+{
+	struct topo *t = parse_ok(SPLIT);
+	struct host_settings s = { "/k/ssh", "/k/id", "" }, none = { 0 };
+	char uri[512];
+
+	CHECK(t);
+	if (!t)
+		return;
+	CHECK_INT(host_settings_uri(&t->hosts[1], &s, uri, sizeof(uri)), 0);
+	CHECK_STR(uri, URI "?mode=legacy&proxy=netcat&keyfile=/k/id"
+		  "&command=/k/ssh");
+	CHECK_INT(host_settings_uri(&t->hosts[1], &none, uri, sizeof(uri)), 0);
+	CHECK_STR(uri, URI "?mode=legacy&proxy=netcat");
+	strcpy(t->hosts[1].uri, URI);
+	s.keyfile[0] = 0;
+	CHECK_INT(host_settings_uri(&t->hosts[1], &s, uri, sizeof(uri)), 0);
+	CHECK_STR(uri, URI "?command=/k/ssh");
+	CHECK_INT(host_settings_uri(&t->hosts[1], &s, uri, 20), -1);
+	topo_free(t);
 }

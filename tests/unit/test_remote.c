@@ -711,17 +711,16 @@ TEST(random_bytes_never_crash_or_hang)
 #include "mirror.h"
 #include "remote.h"
 
-TEST(the_ssh_command_line_comes_from_the_uri)
+/* The uri says where, the user's host settings how. */
+TEST(the_ssh_command_line_comes_from_the_uri_and_settings)
 {
 	static const char yaml[] =
 		"name: split\n"
 		"hosts:\n"
 		"  local: { address: 10.9.0.1 }\n"
 		"  far:\n"
-		"    uri: qemu+ssh://lab@10.9.0.2:2222/system?keyfile=/k/id"
-		"&command=/k/ssh&no_verify=1\n"
+		"    uri: qemu+ssh://lab@10.9.0.2:2222/system\n"
 		"    address: 10.9.0.2\n"
-		"    mstlab: /opt/mstlab/bin/mstlab\n"
 		"    results: /var/lib/mstlab\n"
 		"nodes:\n"
 		"  sw1: { role: bridge }\n"
@@ -731,28 +730,57 @@ TEST(the_ssh_command_line_comes_from_the_uri)
 	const char *want[] = { "/k/ssh", "-T", "-x", "-a", "-o",
 			       "BatchMode=yes", "-o", "ConnectTimeout=10",
 			       "-o", "ServerAliveInterval=5", "-o",
-			       "ServerAliveCountMax=3", "-o",
-			       "StrictHostKeyChecking=no", "-o",
-			       "UserKnownHostsFile=/dev/null", "-i", "/k/id",
+			       "ServerAliveCountMax=3", "-i", "/k/id",
 			       "-o", "IdentitiesOnly=yes", "-p", "2222", "-l",
 			       "lab", "--", "10.9.0.2",
 			       "/opt/mstlab/bin/mstlab", "agent", "--results",
 			       "/var/lib/mstlab", NULL };
+	char dir[] = "/tmp/mstlab-rs-XXXXXX", path[64];
+	const char *old = getenv("XDG_CONFIG_HOME");
+	char *saved = old ? strdup(old) : NULL;
 	struct remote rc = { 0 };
 	struct topo_error e;
 	struct errbuf err;
 	struct topo *t;
 	size_t i;
+	FILE *f;
 
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/mstlab", dir);
+	CHECK_INT(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/mstlab/hosts.yaml", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs("10.9.0.2:\n  ssh_command: /k/ssh\n  keyfile: /k/id\n"
+		      "  mstlab: /opt/mstlab/bin/mstlab\n", f);
+		fclose(f);
+	}
+	setenv("XDG_CONFIG_HOME", dir, 1);
 	CHECK_INT(topo_parse_buffer("t", yaml, strlen(yaml), &t, &e), 0);
 	CHECK_INT(remote_ssh_argv(&rc, t, 1, &err), 0);
 	for (i = 0; want[i]; i++)
 		CHECK_STR(rc.argv[i], want[i]);
 	CHECK(rc.argv[i] == NULL);
-	/* A word that would need quoting on the far shell never goes. */
-	strcpy(t->hosts[1].mstlab, "mstlab;reboot");
+	/* Settings another user could change are refused, said. */
+	CHECK_INT(chmod(path, 0666), 0);
 	CHECK_INT(remote_ssh_argv(&rc, t, 1, &err), -1);
-	CHECK(strstr(err.msg, "cannot go on a command line"));
+	CHECK(strstr(err.msg, "host far: "));
+	CHECK(strstr(err.msg, "hosts.yaml:1:1: is writable by others"));
+	/* None: ssh and mstlab on PATH, ssh's own key and known hosts. */
+	unlink(path);
+	CHECK_INT(remote_ssh_argv(&rc, t, 1, &err), 0);
+	CHECK_STR(rc.argv[0], "ssh");
+	CHECK_STR(rc.argv[12], "-p");
+	CHECK_STR(rc.argv[18], "mstlab");
+	snprintf(path, sizeof(path), "%s/mstlab", dir);
+	rmdir(path);
+	rmdir(dir);
+	if (saved)
+		setenv("XDG_CONFIG_HOME", saved, 1);
+	else
+		unsetenv("XDG_CONFIG_HOME");
+	free(saved);
 	topo_free(t);
 }
 

@@ -90,6 +90,71 @@ ERROR_CASE(err_two_documents, "name: t\n---\nname: u\n", 3, 1,
 ERROR_CASE(err_root_not_map, "- a\n- b\n", 1, 1,
 	   "the lab must be a mapping, found a list")
 
+/* --- the encoding: UTF-8, checked before libyaml reads ------------------ */
+/* Bytes, not C strings: NULs and non-UTF-8 (no ERROR_CASE: the docs
+ * suite writes those as UTF-8 text). */
+static void expect_bytes_error(const char *buf, size_t len, unsigned line,
+			       unsigned col, const char *want)
+{
+	struct topo_error e;
+	struct topo *t;
+	struct errbuf eb;
+	const char *msg;
+	char prefix[64];
+
+	CHECK_INT(topo_parse_buffer("t.yaml", buf, len, &t, &e), -1);
+	msg = topo_error_format(&e, &eb);
+	snprintf(prefix, sizeof(prefix), "t.yaml:%u:%u: ", line, col);
+	if (strncmp(msg, prefix, strlen(prefix)) || !strstr(msg, want))
+		unit_fail(__FILE__, __LINE__, "got \"%s\", want \"%s%s\"", msg,
+			  prefix, want);
+}
+
+#define BYTES(s) s, sizeof(s) - 1
+
+TEST(encoding_refused)
+{
+	/* libyaml alone reads this one as the lab "t". */
+	expect_bytes_error(BYTES("\xff\xfen\0a\0m\0e\0:\0 \0t\0\n\0"), 1, 1,
+			   "the file is UTF-16 (little-endian), not UTF-8");
+	expect_bytes_error(BYTES("\xfe\xff\0n\0a"), 1, 1,
+			   "the file is UTF-16 (big-endian)");
+	expect_bytes_error(BYTES("\xff\xfe\0\0n\0\0\0"), 1, 1,
+			   "the file is UTF-32 (little-endian)");
+	expect_bytes_error(BYTES("n\0a\0m\0e\0:\0"), 1, 1,
+			   "the file looks UTF-16 without a byte order mark (a "
+			   "NUL at offset 1)");
+	expect_bytes_error(BYTES("\0n\0a\0m\0e"), 1, 1, "looks UTF-16");
+	expect_bytes_error(BYTES("name: t\nnodes:\n  a: { role: host }\0\n"),
+			   3, 20, "a NUL byte at offset 34: the file must be "
+			   "text");
+	/* Latin-1 'é' in a node name */
+	expect_bytes_error(BYTES("name: t\nnodes:\n  caf\xe9: { role: host }"
+				 "\n"), 3, 6, "byte 0xe9 at offset 20 is not "
+			   "UTF-8");
+	/* an overlong '/', a surrogate, past U+10FFFF, a cut sequence */
+	expect_bytes_error(BYTES("name: t\n# \xc0\xaf\n"), 2, 3, "byte 0xc0");
+	expect_bytes_error(BYTES("name: t\n# \xed\xa0\x80\n"), 2, 3,
+			   "byte 0xed");
+	expect_bytes_error(BYTES("name: t\n# \xf4\x90\x80\x80\n"), 2, 3,
+			   "byte 0xf4");
+	expect_bytes_error(BYTES("name: t\n# \xe2\x82"), 2, 3, "byte 0xe2");
+}
+
+TEST(encoding_utf8_accepted)
+{
+	/* A byte order mark, and UTF-8 in a comment and a description
+	 * (columns count characters). */
+	struct topo *t = parse_ok("\xef\xbb\xbfname: t\n# caf\xc3\xa9 "
+				  "\xe2\x82\xac \xf0\x9f\x98\x80\nnodes:\n"
+				  "  a: { role: host }\n");
+
+	CHECK(t);
+	topo_free(t);
+	expect_error("name: t\n# \xc3\xa9\xc3\xa9\nnodes:\n"
+		     "  a: { role: x }\n", 4, 14, "role");
+}
+
 /* --- keys and types ---------------------------------------------------- */
 ERROR_CASE(err_unknown_key, "name: t\ncolour: red\n", 2, 1,
 	   "unknown key 'colour' in the lab")
@@ -151,6 +216,50 @@ ERROR_CASE(err_port_name_long,
 ERROR_CASE(err_port_name_br0,
 	   TWO_BRIDGES "links:\n  - [a:br0, b:p1]\n", 6, 6,
 	   "port name 'br0'")
+/* Names the guests give their own interfaces: no node's, no bridge
+ * port's; a host's port is eth1 by custom. */
+ERROR_CASE(err_node_name_eth0,
+	   "name: t\nnodes:\n  eth0: { role: bridge }\n", 3, 3,
+	   "node name 'eth0' is the kernel's name of a NIC before a guest "
+	   "names it after its port")
+ERROR_CASE(err_node_name_lo,
+	   "name: t\nnodes:\n  lo: { role: host }\n", 3, 3,
+	   "node name 'lo' is the guests' loopback")
+ERROR_CASE(err_port_name_lo,
+	   TWO_BRIDGES "links:\n  - [a:lo, b:p1]\n", 6, 6,
+	   "port name 'lo' is the guests' loopback: name a's port another "
+	   "way")
+ERROR_CASE(err_port_name_br1,
+	   "name: t\nnodes:\n  h: { role: host }\n  b: { role: bridge }\n"
+	   "links:\n  - [b:p1, h:br1]\n", 6, 12,
+	   "port name 'br1' is a name of the guests' bridge (br0)")
+ERROR_CASE(err_bridge_port_eth0,
+	   TWO_BRIDGES "links:\n  - [a:p1, b:eth0]\n", 6, 12,
+	   "port name 'eth0' is the kernel's name of a NIC before a guest "
+	   "names it after its port: name b's port another way")
+ERROR_CASE(err_bridge_port_eth0_configured,
+	   "name: t\nnodes:\n  a: { role: bridge, ports: { eth0: { edge: "
+	   "true } } }\n", 3, 31, "port name 'eth0' is the kernel's name")
+
+TEST(host_ports_may_be_eth)
+{
+	struct topo *t = parse_ok("name: t\nnodes:\n  h: { role: host }\n"
+				  "  b: { role: bridge }\n"
+				  "links:\n  - [h:eth0, b:p1]\n");
+
+	CHECK(t);
+	if (t)
+		CHECK_STR(t->nodes[0].ports[0].name, "eth0");
+	topo_free(t);
+	CHECK(!topo_valid_node_name("eth12"));
+	CHECK(topo_valid_node_name("eth"));
+	CHECK(topo_valid_node_name("ethx1"));
+	CHECK(!topo_valid_port_name(TOPO_ROLE_BRIDGE, "eth3"));
+	CHECK(topo_valid_port_name(TOPO_ROLE_HOST, "eth3"));
+	CHECK(!topo_valid_port_name(TOPO_ROLE_HOST, "br0"));
+	CHECK(topo_valid_port_name(TOPO_ROLE_BRIDGE, "bridge1"));
+}
+
 ERROR_CASE(err_dsa_port,
 	   "name: t\nnodes:\n  d: { role: dsa-switch }\n  b: { role: bridge }\n"
 	   "links:\n  - [b:p1, d:p1]\n", 6, 12,
@@ -165,7 +274,33 @@ ERROR_CASE(err_port_twice,
 	   "port 'b:p1' is already used by link 1 (line 6)")
 ERROR_CASE(err_port_twice_same_link,
 	   TWO_BRIDGES "links:\n  - [a:p1, a:p1]\n", 6, 12,
-	   "port 'a:p1' is already used by link 1")
+	   "link 1 joins a:p1 to itself: its ends must be two ports")
+
+/* Two ports of one bridge on one segment: one of them a Backup port
+ * (802.1Q 13.12), wired as any link. */
+TEST(self_link_between_two_ports)
+{
+	struct topo *t = parse_ok(TWO_BRIDGES "links:\n  - [a:p1, a:p2]\n"
+				  "  - [a:p3, b:p1]\n");
+
+	CHECK(t);
+	if (!t)
+		return;
+	CHECK_INT(t->nodes[0].n_ports, 3);
+	CHECK_INT(t->links[0].end[0].node, 0);
+	CHECK_INT(t->links[0].end[1].node, 0);
+	CHECK(t->links[0].end[0].port != t->links[0].end[1].port);
+	CHECK_INT(t->nodes[0].ports[t->links[0].end[1].port].index, 2);
+	CHECK(!topo_link_crosses(t, 0));
+	topo_free(t);
+}
+
+/* A fail step's direction on such a link names ports, not the node. */
+ERROR_CASE(err_self_link_direction_by_node,
+	   TWO_BRIDGES "links:\n  - [a:p1, a:p2]\nscenarios:\n  s:\n"
+	   "    steps:\n      - fail: { link: a:p1, mode: silent, "
+	   "direction: a->a }\n", 10, 54,
+	   "both ends of the link are on 'a': name the port (a:PORT)")
 ERROR_CASE(err_undeclared_node,
 	   TWO_BRIDGES "links:\n  - [a:p1, sw9:p1]\n", 6, 12,
 	   "link end 'sw9:p1' names no node")

@@ -6,8 +6,10 @@
  * BPDU, tick and link change that no tree and no VLAN has a forwarding
  * loop.  Prints per campaign: seeds, link events, BPDUs (each checked),
  * checks, seeds with a loop; and for each such seed the command that
- * replays it.  Exit 1 if any loop was found.
+ * replays it.  `--campaign timing` runs the timed model instead
+ * (bench/loops_timing.c).  Exit 1 if any loop was found.
  */
+#include "loops_timing.h"
 #include "sim_campaign.h"
 
 #include <getopt.h>
@@ -26,14 +28,20 @@ struct totals {
 static int usage(FILE *f, int rc)
 {
 	fprintf(f,
-		"usage: mstp-loop-bench [--campaign region|regions|all] "
-		"[--seeds N] [--first S]\n"
+		"usage: mstp-loop-bench [--campaign region|regions|timing|all]"
+		" [--seeds N] [--first S]\n"
+		"                       [--loop-guard off|on|both]\n"
 		"       mstp-loop-bench --campaign NAME --seed S [--verbose]\n"
-		"  --campaign  which meshes: one region, or 2-3 regions with "
-		"RSTP/STP bridges (default all)\n"
-		"  --seeds     seeds per campaign (default 10000)\n"
-		"  --first     the first seed (default 1)\n"
-		"  --seed      replay one seed; --verbose prints the bridges' "
+		"  --campaign   which meshes: one region, or 2-3 regions with "
+		"RSTP/STP bridges\n"
+		"               (all: both, the default); timing: 1-5 regions "
+		"in the timed model\n"
+		"  --seeds      seeds per campaign (default 10000)\n"
+		"  --first      the first seed (default 1)\n"
+		"  --loop-guard timing: without loop_guard, with it on every "
+		"connected port,\n"
+		"               or each seed both ways (default both)\n"
+		"  --seed       replay one seed; --verbose prints the bridges' "
 		"logs and each loop\n");
 	return rc;
 }
@@ -95,6 +103,7 @@ int main(int argc, char **argv)
 		{ "first", required_argument, NULL, 'f' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "loop-guard", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -102,6 +111,7 @@ int main(int argc, char **argv)
 	unsigned long seeds = 10000;
 	uint64_t first = 1;
 	int kind = -1, opt;
+	enum lg_mode lg = LG_BOTH;
 	bool one = false, verbose = false, ok = true;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -125,6 +135,16 @@ int main(int argc, char **argv)
 		case 'v':
 			verbose = true;
 			break;
+		case 'g':
+			if (!strcmp(optarg, "off"))
+				lg = LG_OFF;
+			else if (!strcmp(optarg, "on"))
+				lg = LG_ON;
+			else if (!strcmp(optarg, "both"))
+				lg = LG_BOTH;
+			else
+				return usage(stderr, 2);
+			break;
 		case 'h':
 			return usage(stdout, 0);
 		default:
@@ -133,6 +153,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc || (one && kind < 0))
 		return usage(stderr, 2);
+	if (kind == CAMPAIGN_TIMING)
+		return timing_campaign(&sim, first, seeds, lg, verbose) ? 0 : 1;
 	for (int k = CAMPAIGN_REGION; k <= CAMPAIGN_REGIONS; k++)
 		if (kind < 0 || kind == k)
 			ok &= campaign(&sim, (enum campaign_kind)k, first, seeds,

@@ -3,7 +3,8 @@
 LIBRARIES += mstpsim
 mstpsim_DIR := lab/mstpsim
 mstpsim_SRCS := lab/mstpsim/mstp_sim.c lab/mstpsim/sim_check.c \
-	lab/mstpsim/sim_campaign.c
+	lab/mstpsim/sim_campaign.c lab/mstpsim/sim_time.c \
+	lab/mstpsim/sim_timing.c
 mstpsim_USES := mstp
 mstpsim_LDLIBS :=
 

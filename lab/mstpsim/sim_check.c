@@ -337,3 +337,64 @@ bool sim_check_loops(struct sim *sim, const char *event)
 		sim->check.observe(sim);
 	return ok;
 }
+
+/* The bridges each joins in VLAN class @c: root[b], by union-find. */
+static unsigned int components(struct sim *sim, unsigned int c,
+			       unsigned int *root)
+{
+	struct graph g = { .cist_at_boundary = false };
+	unsigned int n = sim->nbridges;
+
+	for (unsigned int b = 0; b < sim->nbridges; b++) {
+		g.tree[b] = sim->check.tree[c][b];
+		root[b] = b;
+	}
+	for (unsigned int l = 0; l < sim->nlinks; l++) {
+		const struct sim_link *k = &sim->links[l];
+		unsigned int ra = k->a, rb = k->b;
+
+		if (!k->up || !end_forwards(sim, &g, k->a, k->pa, false) ||
+		    !end_forwards(sim, &g, k->b, k->pb, false))
+			continue;
+		while (root[ra] != ra)
+			ra = root[ra];
+		while (root[rb] != rb)
+			rb = root[rb];
+		if (ra != rb) {
+			root[ra] = rb;
+			n--;
+		}
+	}
+	for (unsigned int b = 0; b < sim->nbridges; b++)
+		while (root[root[b]] != root[b])
+			root[b] = root[root[b]];
+	return n;
+}
+
+unsigned int sim_check_connected(struct sim *sim, char *msg, size_t len)
+{
+	unsigned int split = 0;
+
+	for (unsigned int c = 0; c < sim->check.nclasses; c++) {
+		unsigned int root[SIM_MAX_BRIDGES];
+		struct msg m = { .len = 0 };
+
+		if (components(sim, c, root) < 2)
+			continue;
+		if (!split++ && msg && len) {
+			say(&m, "at %lu ms: VLAN %u is split:", sim->now_ms,
+			    sim->check.vid[c]);
+			for (unsigned int r = 0; r < sim->nbridges; r++) {
+				if (root[r] != r)
+					continue;
+				say(&m, " {");
+				for (unsigned int b = 0; b < sim->nbridges; b++)
+					if (root[b] == r)
+						say(&m, " B%u", b);
+				say(&m, " }");
+			}
+			snprintf(msg, len, "%s", m.text);
+		}
+	}
+	return split;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mstp-loop-bench's timed campaign (lab/mstpsim/sim_timing.h): seeds run
+ * without loop_guard, with it on every connected port, or both; every
+ * failing seed printed with its classes and replay command, then a table
+ * of loops by class, partitions and the re-election distribution.
+ */
+#ifndef MSTLAB_LOOPS_TIMING_H
+#define MSTLAB_LOOPS_TIMING_H
+
+#include "mstp_sim.h"
+
+enum lg_mode { LG_OFF = 1, LG_ON = 2, LG_BOTH = 3 };
+
+/* Returns true if no seed failed. */
+bool timing_campaign(struct sim *sim, uint64_t first, unsigned long seeds,
+		     enum lg_mode lg, bool verbose);
+
+#endif

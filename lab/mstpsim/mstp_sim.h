@@ -230,7 +230,8 @@ bool sim_boundary(struct sim *sim, unsigned int a, unsigned int b);
 bool sim_check_loops(struct sim *sim, const char *event);
 /*
  * Connectivity: in each VLAN class the links forwarding at both ends
- * connect every bridge (meant once the network healed and settled).
+ * connect every bridge not failed (meant once the network healed and
+ * settled).
  * Returns the number of classes split and describes the first in @msg.
  */
 unsigned int sim_check_connected(struct sim *sim, char *msg, size_t len);

@@ -338,16 +338,18 @@ bool sim_check_loops(struct sim *sim, const char *event)
 	return ok;
 }
 
-/* The bridges each joins in VLAN class @c: root[b], by union-find. */
+/* The bridges each joins in VLAN class @c: root[b], by union-find;
+ * returns how many parts the bridges up make. */
 static unsigned int components(struct sim *sim, unsigned int c,
 			       unsigned int *root)
 {
 	struct graph g = { .cist_at_boundary = false };
-	unsigned int n = sim->nbridges;
+	unsigned int n = 0;
 
 	for (unsigned int b = 0; b < sim->nbridges; b++) {
 		g.tree[b] = sim->check.tree[c][b];
 		root[b] = b;
+		n += !sim->model.down[b];
 	}
 	for (unsigned int l = 0; l < sim->nlinks; l++) {
 		const struct sim_link *k = &sim->links[l];
@@ -385,7 +387,7 @@ unsigned int sim_check_connected(struct sim *sim, char *msg, size_t len)
 			say(&m, "at %lu ms: VLAN %u is split:", sim->now_ms,
 			    sim->check.vid[c]);
 			for (unsigned int r = 0; r < sim->nbridges; r++) {
-				if (root[r] != r)
+				if (root[r] != r || sim->model.down[r])
 					continue;
 				say(&m, " {");
 				for (unsigned int b = 0; b < sim->nbridges; b++)

@@ -15,7 +15,7 @@ struct totals {
 	uint64_t *reelect_us;
 	unsigned long nreelect, flap_seeds, flaps_max, dual_seeds;
 	uint64_t dual_max_us;
-	double cpu_s;
+	clock_t t0;
 };
 
 static void add(struct totals *t, const struct timing_result *r, bool ok)
@@ -101,7 +101,8 @@ static void summary(struct totals *t, uint64_t first, bool lg)
 	       "partition_seeds %lu overflows %lu cpu_s %.1f\n",
 	       lg_name(lg), t->seeds, (unsigned long long)first, t->events,
 	       t->bpdus, t->checks, t->failing, t->partitions,
-	       t->partition_seeds, t->overflows, t->cpu_s);
+	       t->partition_seeds, t->overflows,
+	       (double)(clock() - t->t0) / CLOCKS_PER_SEC);
 	printf("| loop_guard %s | class | seeds with a loop | loops | "
 	       "longest (ms) |\n|---|---|---|---|---|\n", lg_name(lg));
 	for (unsigned int c = 0; c < TIMING_CLASSES; c++)
@@ -123,35 +124,37 @@ static void summary(struct totals *t, uint64_t first, bool lg)
 }
 
 static bool run(struct sim *sim, uint64_t first, unsigned long seeds,
-		bool lg, bool verbose)
+		bool lg, const struct timing_options *o)
 {
 	static struct timing_result r;
-	struct totals t = { .reelect_us = calloc(seeds + 1, sizeof(uint64_t)) };
-	clock_t t0 = clock();
+	struct totals t = { .reelect_us = calloc(seeds + 1, sizeof(uint64_t)),
+			    .t0 = clock() };
 
 	if (!t.reelect_us)
 		return false;
 	for (uint64_t s = first; s < first + seeds; s++) {
-		bool ok = timing_run(sim, s, lg, verbose, &r);
+		bool ok = timing_run(sim, s, lg, o->verbose, &r);
 
 		if (!ok)
 			failing(s, lg, &r);
 		add(&t, &r, ok);
+		if (o->progress && t.seeds % o->progress == 0 &&
+		    t.seeds < seeds)
+			summary(&t, first, lg);
 	}
-	t.cpu_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	summary(&t, first, lg);
 	free(t.reelect_us);
 	return !t.failing;
 }
 
 bool timing_campaign(struct sim *sim, uint64_t first, unsigned long seeds,
-		     enum lg_mode lg, bool verbose)
+		     const struct timing_options *o)
 {
 	bool ok = true;
 
-	if (lg & LG_OFF)
-		ok &= run(sim, first, seeds, false, verbose);
-	if (lg & LG_ON)
-		ok &= run(sim, first, seeds, true, verbose);
+	if (o->lg & LG_OFF)
+		ok &= run(sim, first, seeds, false, o);
+	if (o->lg & LG_ON)
+		ok &= run(sim, first, seeds, true, o);
 	return ok;
 }

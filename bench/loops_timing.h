@@ -12,8 +12,14 @@
 
 enum lg_mode { LG_OFF = 1, LG_ON = 2, LG_BOTH = 3 };
 
+struct timing_options {
+	enum lg_mode lg;
+	bool verbose;
+	unsigned long progress;	/* the figures so far every that many seeds */
+};
+
 /* Returns true if no seed failed. */
 bool timing_campaign(struct sim *sim, uint64_t first, unsigned long seeds,
-		     enum lg_mode lg, bool verbose);
+		     const struct timing_options *o);
 
 #endif

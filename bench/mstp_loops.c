@@ -30,7 +30,8 @@ static int usage(FILE *f, int rc)
 	fprintf(f,
 		"usage: mstp-loop-bench [--campaign region|regions|timing|all]"
 		" [--seeds N] [--first S]\n"
-		"                       [--loop-guard off|on|both]\n"
+		"                       [--loop-guard off|on|both] "
+		"[--progress N]\n"
 		"       mstp-loop-bench --campaign NAME --seed S [--verbose]\n"
 		"  --campaign   which meshes: one region, or 2-3 regions with "
 		"RSTP/STP bridges\n"
@@ -41,6 +42,7 @@ static int usage(FILE *f, int rc)
 		"  --loop-guard timing: without loop_guard, with it on every "
 		"connected port,\n"
 		"               or each seed both ways (default both)\n"
+		"  --progress   timing: the figures so far every N seeds\n"
 		"  --seed       replay one seed; --verbose prints the bridges' "
 		"logs and each loop\n");
 	return rc;
@@ -104,6 +106,7 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "loop-guard", required_argument, NULL, 'g' },
+		{ "progress", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -111,7 +114,7 @@ int main(int argc, char **argv)
 	unsigned long seeds = 10000;
 	uint64_t first = 1;
 	int kind = -1, opt;
-	enum lg_mode lg = LG_BOTH;
+	struct timing_options to = { .lg = LG_BOTH };
 	bool one = false, verbose = false, ok = true;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -137,13 +140,16 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			if (!strcmp(optarg, "off"))
-				lg = LG_OFF;
+				to.lg = LG_OFF;
 			else if (!strcmp(optarg, "on"))
-				lg = LG_ON;
+				to.lg = LG_ON;
 			else if (!strcmp(optarg, "both"))
-				lg = LG_BOTH;
+				to.lg = LG_BOTH;
 			else
 				return usage(stderr, 2);
+			break;
+		case 'p':
+			to.progress = strtoul(optarg, NULL, 0);
 			break;
 		case 'h':
 			return usage(stdout, 0);
@@ -153,8 +159,9 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc || (one && kind < 0))
 		return usage(stderr, 2);
+	to.verbose = verbose;
 	if (kind == CAMPAIGN_TIMING)
-		return timing_campaign(&sim, first, seeds, lg, verbose) ? 0 : 1;
+		return timing_campaign(&sim, first, seeds, &to) ? 0 : 1;
 	for (int k = CAMPAIGN_REGION; k <= CAMPAIGN_REGIONS; k++)
 		if (kind < 0 || kind == k)
 			ok &= campaign(&sim, (enum campaign_kind)k, first, seeds,

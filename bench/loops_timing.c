@@ -123,12 +123,24 @@ static void summary(struct totals *t, uint64_t first, bool lg)
 	fflush(stdout);
 }
 
+/* A partition, an overflow, or a loop of a class in @fail_on. */
+static bool fails(const struct timing_result *r, unsigned int fail_on)
+{
+	if (r->partitions || r->mesh.overflows)
+		return true;
+	for (unsigned int c = 0; c < TIMING_CLASSES; c++)
+		if (r->loops[c] && fail_on & 1u << c)
+			return true;
+	return false;
+}
+
 static bool run(struct sim *sim, uint64_t first, unsigned long seeds,
 		bool lg, const struct timing_options *o)
 {
 	static struct timing_result r;
 	struct totals t = { .reelect_us = calloc(seeds + 1, sizeof(uint64_t)),
 			    .t0 = clock() };
+	bool gate = true;
 
 	if (!t.reelect_us)
 		return false;
@@ -138,13 +150,14 @@ static bool run(struct sim *sim, uint64_t first, unsigned long seeds,
 		if (!ok)
 			failing(s, lg, &r);
 		add(&t, &r, ok);
+		gate &= !fails(&r, o->fail_on);
 		if (o->progress && t.seeds % o->progress == 0 &&
 		    t.seeds < seeds)
 			summary(&t, first, lg);
 	}
 	summary(&t, first, lg);
 	free(t.reelect_us);
-	return !t.failing;
+	return gate;
 }
 
 bool timing_campaign(struct sim *sim, uint64_t first, unsigned long seeds,

@@ -16,9 +16,11 @@ struct timing_options {
 	enum lg_mode lg;
 	bool verbose;
 	unsigned long progress;	/* the figures so far every that many seeds */
+	unsigned int fail_on;	/* bit c: a loop of class c fails the run */
 };
 
-/* Returns true if no seed failed. */
+/* Returns false if a seed split a VLAN once healed, overflowed, or
+ * looped in a class of o->fail_on. */
 bool timing_campaign(struct sim *sim, uint64_t first, unsigned long seeds,
 		     const struct timing_options *o);
 

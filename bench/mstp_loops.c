@@ -32,6 +32,7 @@ static int usage(FILE *f, int rc)
 		" [--seeds N] [--first S]\n"
 		"                       [--loop-guard off|on|both] "
 		"[--progress N]\n"
+		"                       [--fail-on CLASSES]\n"
 		"       mstp-loop-bench --campaign NAME --seed S [--verbose]\n"
 		"  --campaign   which meshes: one region, or 2-3 regions with "
 		"RSTP/STP bridges\n"
@@ -43,9 +44,39 @@ static int usage(FILE *f, int rc)
 		"connected port,\n"
 		"               or each seed both ways (default both)\n"
 		"  --progress   timing: the figures so far every N seeds\n"
+		"  --fail-on    timing: the loop classes that fail the run, "
+		"of a b c d\n"
+		"               (default abcd; '-': none); a VLAN split after "
+		"a heal always does\n"
 		"  --seed       replay one seed; --verbose prints the bridges' "
 		"logs and each loop\n");
 	return rc;
+}
+
+static bool lg_mode(const char *s, enum lg_mode *lg)
+{
+	static const char *const names[] = { "off", "on", "both" };
+
+	for (unsigned int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i])) {
+			*lg = (enum lg_mode)(i + 1);
+			return true;
+		}
+	return false;
+}
+
+/* "ad" -> bits 0 and 3; "-" -> none. */
+static bool classes(const char *s, unsigned int *mask)
+{
+	*mask = 0;
+	if (!strcmp(s, "-"))
+		return true;
+	for (; *s; s++) {
+		if (*s < 'a' || *s > 'd')
+			return false;
+		*mask |= 1u << (*s - 'a');
+	}
+	return true;
 }
 
 static void add(struct totals *t, const struct campaign_result *r)
@@ -107,6 +138,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "loop-guard", required_argument, NULL, 'g' },
 		{ "progress", required_argument, NULL, 'p' },
+		{ "fail-on", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -114,7 +146,7 @@ int main(int argc, char **argv)
 	unsigned long seeds = 10000;
 	uint64_t first = 1;
 	int kind = -1, opt;
-	struct timing_options to = { .lg = LG_BOTH };
+	struct timing_options to = { .lg = LG_BOTH, .fail_on = 0xf };
 	bool one = false, verbose = false, ok = true;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -139,17 +171,22 @@ int main(int argc, char **argv)
 			verbose = true;
 			break;
 		case 'g':
-			if (!strcmp(optarg, "off"))
-				to.lg = LG_OFF;
-			else if (!strcmp(optarg, "on"))
-				to.lg = LG_ON;
-			else if (!strcmp(optarg, "both"))
-				to.lg = LG_BOTH;
-			else
-				return usage(stderr, 2);
+			if (!lg_mode(optarg, &to.lg)) {
+				fprintf(stderr, "mstp-loop-bench: --loop-guard "
+					"%s: off, on or both\n", optarg);
+				return 2;
+			}
 			break;
 		case 'p':
 			to.progress = strtoul(optarg, NULL, 0);
+			break;
+		case 'F':
+			if (!classes(optarg, &to.fail_on)) {
+				fprintf(stderr, "mstp-loop-bench: --fail-on "
+					"%s: classes are a, b, c, d or -\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			return usage(stdout, 0);

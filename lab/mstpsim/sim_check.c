@@ -145,6 +145,14 @@ static void report(struct sim *sim, const char *event, struct msg *m)
 	abort();
 }
 
+/* Union-find: the representative of @b's part. */
+static unsigned int find(const unsigned int *up, unsigned int b)
+{
+	while (up[b] != b)
+		b = up[b];
+	return b;
+}
+
 /* The links of @used (a forest) on the path from bridge @from to @to, in
  * @path; returns how many. */
 static unsigned int forest_path(struct sim *sim, const unsigned int *used,
@@ -194,15 +202,13 @@ static bool forest(struct sim *sim, const struct graph *g, const char *event)
 	for (unsigned int l = 0; l < sim->nlinks; l++) {
 		const struct sim_link *k = &sim->links[l];
 		bool bnd = g->cist_at_boundary && sim_boundary(sim, k->a, k->b);
-		unsigned int ra = k->a, rb = k->b, path[SIM_MAX_LINKS], n;
+		unsigned int ra, rb, path[SIM_MAX_LINKS], n;
 
 		if (!k->up || !end_forwards(sim, g, k->a, k->pa, bnd) ||
 		    !end_forwards(sim, g, k->b, k->pb, bnd))
 			continue;
-		while (up[ra] != ra)
-			ra = up[ra];
-		while (up[rb] != rb)
-			rb = up[rb];
+		ra = find(up, k->a);
+		rb = find(up, k->b);
 		if (ra != rb) {
 			up[ra] = rb;
 			used[nused++] = l;
@@ -353,23 +359,20 @@ static unsigned int components(struct sim *sim, unsigned int c,
 	}
 	for (unsigned int l = 0; l < sim->nlinks; l++) {
 		const struct sim_link *k = &sim->links[l];
-		unsigned int ra = k->a, rb = k->b;
+		unsigned int ra, rb;
 
 		if (!k->up || !end_forwards(sim, &g, k->a, k->pa, false) ||
 		    !end_forwards(sim, &g, k->b, k->pb, false))
 			continue;
-		while (root[ra] != ra)
-			ra = root[ra];
-		while (root[rb] != rb)
-			rb = root[rb];
+		ra = find(root, k->a);
+		rb = find(root, k->b);
 		if (ra != rb) {
 			root[ra] = rb;
 			n--;
 		}
 	}
 	for (unsigned int b = 0; b < sim->nbridges; b++)
-		while (root[root[b]] != root[b])
-			root[b] = root[root[b]];
+		root[b] = find(root, b);
 	return n;
 }
 

@@ -73,6 +73,22 @@ static void failing(uint64_t seed, bool lg, const struct timing_result *r)
 	       (unsigned long long)seed, lg_name(lg));
 }
 
+/* --list: every seed's figures on one line. */
+static void one_line(uint64_t seed, bool lg, const struct timing_result *r)
+{
+	printf("seed %llu loop_guard %s loops", (unsigned long long)seed,
+	       lg_name(lg));
+	for (unsigned int c = 0; c < TIMING_CLASSES; c++)
+		printf(" %s:%u", timing_class_name(c), r->loops[c]);
+	printf(" partitions %u reelect_ms ", r->partitions);
+	if (r->reelected)
+		printf("%.1f", r->reelect_us / 1000.0);
+	else
+		printf("-");
+	printf(" master_flaps %u dual_master_ms %.1f\n", r->master_flaps,
+	       r->dual_master_us / 1000.0);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -149,6 +165,8 @@ static bool run(struct sim *sim, uint64_t first, unsigned long seeds,
 
 		if (!ok)
 			failing(s, lg, &r);
+		if (o->list)
+			one_line(s, lg, &r);
 		add(&t, &r, ok);
 		gate &= !fails(&r, o->fail_on);
 		if (o->progress && t.seeds % o->progress == 0 &&

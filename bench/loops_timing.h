@@ -15,6 +15,7 @@ enum lg_mode { LG_OFF = 1, LG_ON = 2, LG_BOTH = 3 };
 struct timing_options {
 	enum lg_mode lg;
 	bool verbose;
+	bool list;		/* a line of figures per seed */
 	unsigned long progress;	/* the figures so far every that many seeds */
 	unsigned int fail_on;	/* bit c: a loop of class c fails the run */
 };

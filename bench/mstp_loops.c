@@ -32,7 +32,7 @@ static int usage(FILE *f, int rc)
 		" [--seeds N] [--first S]\n"
 		"                       [--loop-guard off|on|both] "
 		"[--progress N]\n"
-		"                       [--fail-on CLASSES]\n"
+		"                       [--fail-on CLASSES] [--list]\n"
 		"       mstp-loop-bench --campaign NAME --seed S [--verbose]\n"
 		"  --campaign   which meshes: one region, or 2-3 regions with "
 		"RSTP/STP bridges\n"
@@ -44,6 +44,8 @@ static int usage(FILE *f, int rc)
 		"connected port,\n"
 		"               or each seed both ways (default both)\n"
 		"  --progress   timing: the figures so far every N seeds\n"
+		"  --list       timing: a line of figures per seed (loops by "
+		"class, re-election)\n"
 		"  --fail-on    timing: the loop classes that fail the run, "
 		"of a b c d\n"
 		"               (default abcd; '-': none); a VLAN split after "
@@ -139,6 +141,7 @@ int main(int argc, char **argv)
 		{ "loop-guard", required_argument, NULL, 'g' },
 		{ "progress", required_argument, NULL, 'p' },
 		{ "fail-on", required_argument, NULL, 'F' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -176,6 +179,9 @@ int main(int argc, char **argv)
 					"%s: off, on or both\n", optarg);
 				return 2;
 			}
+			break;
+		case 'l':
+			to.list = true;
 			break;
 		case 'p':
 			to.progress = strtoul(optarg, NULL, 0);

@@ -420,6 +420,10 @@ bool timing_run(struct sim *sim, uint64_t seed, bool loop_guard,
 		sim_free(sim);
 		return false;
 	}
+	if (verbose)
+		printf("# mesh:%s\n# model: latency %u us, jitter %u us, "
+		       "skew %u us\n", mesh->mesh, r->latency_us, r->jitter_us,
+		       r->skew_us);
 	step(&t, "every link up", 0, 0);
 	for (unsigned int l = 0; l < sim->nlinks; l++)
 		sim_link_skewed(sim, l, true, 0, 0);

@@ -12,8 +12,9 @@ mstnl-states-bench_SRCS := bench/mstnl_states.c
 mstnl-states-bench_USES := libmst
 
 # mstp-loop-bench: the simulator's loop campaigns at scale (thousands of
-# random meshes, one and several regions, every link failed and restored);
-# prints the figures and a replay command for each seed with a loop.
+# random meshes, one and several regions, every link failed and restored;
+# and the timed model's campaign); prints the figures and a replay command
+# for each seed with a loop.
 PROGRAMS += mstp-loop-bench
-mstp-loop-bench_SRCS := bench/mstp_loops.c
+mstp-loop-bench_SRCS := bench/mstp_loops.c bench/loops_timing.c
 mstp-loop-bench_USES := mstpsim

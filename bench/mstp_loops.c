@@ -6,8 +6,10 @@
  * BPDU, tick and link change that no tree and no VLAN has a forwarding
  * loop.  Prints per campaign: seeds, link events, BPDUs (each checked),
  * checks, seeds with a loop; and for each such seed the command that
- * replays it.  Exit 1 if any loop was found.
+ * replays it.  `--campaign timing` runs the timed model instead
+ * (bench/loops_timing.c).  Exit 1 if any loop was found.
  */
+#include "loops_timing.h"
 #include "sim_campaign.h"
 
 #include <getopt.h>
@@ -26,16 +28,57 @@ struct totals {
 static int usage(FILE *f, int rc)
 {
 	fprintf(f,
-		"usage: mstp-loop-bench [--campaign region|regions|all] "
-		"[--seeds N] [--first S]\n"
+		"usage: mstp-loop-bench [--campaign region|regions|timing|all]"
+		" [--seeds N] [--first S]\n"
+		"                       [--loop-guard off|on|both] "
+		"[--progress N]\n"
+		"                       [--fail-on CLASSES] [--list]\n"
 		"       mstp-loop-bench --campaign NAME --seed S [--verbose]\n"
-		"  --campaign  which meshes: one region, or 2-3 regions with "
-		"RSTP/STP bridges (default all)\n"
-		"  --seeds     seeds per campaign (default 10000)\n"
-		"  --first     the first seed (default 1)\n"
-		"  --seed      replay one seed; --verbose prints the bridges' "
+		"  --campaign   which meshes: one region, or 2-3 regions with "
+		"RSTP/STP bridges\n"
+		"               (all: both, the default); timing: 1-5 regions "
+		"in the timed model\n"
+		"  --seeds      seeds per campaign (default 10000)\n"
+		"  --first      the first seed (default 1)\n"
+		"  --loop-guard timing: without loop_guard, with it on every "
+		"connected port,\n"
+		"               or each seed both ways (default both)\n"
+		"  --progress   timing: the figures so far every N seeds\n"
+		"  --list       timing: a line of figures per seed (loops by "
+		"class, re-election)\n"
+		"  --fail-on    timing: the loop classes that fail the run, "
+		"of a b c d\n"
+		"               (default abcd; '-': none); a VLAN split after "
+		"a heal always does\n"
+		"  --seed       replay one seed; --verbose prints the bridges' "
 		"logs and each loop\n");
 	return rc;
+}
+
+static bool lg_mode(const char *s, enum lg_mode *lg)
+{
+	static const char *const names[] = { "off", "on", "both" };
+
+	for (unsigned int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i])) {
+			*lg = (enum lg_mode)(i + 1);
+			return true;
+		}
+	return false;
+}
+
+/* "ad" -> bits 0 and 3; "-" -> none. */
+static bool classes(const char *s, unsigned int *mask)
+{
+	*mask = 0;
+	if (!strcmp(s, "-"))
+		return true;
+	for (; *s; s++) {
+		if (*s < 'a' || *s > 'd')
+			return false;
+		*mask |= 1u << (*s - 'a');
+	}
+	return true;
 }
 
 static void add(struct totals *t, const struct campaign_result *r)
@@ -95,6 +138,10 @@ int main(int argc, char **argv)
 		{ "first", required_argument, NULL, 'f' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "loop-guard", required_argument, NULL, 'g' },
+		{ "progress", required_argument, NULL, 'p' },
+		{ "fail-on", required_argument, NULL, 'F' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -102,6 +149,7 @@ int main(int argc, char **argv)
 	unsigned long seeds = 10000;
 	uint64_t first = 1;
 	int kind = -1, opt;
+	struct timing_options to = { .lg = LG_BOTH, .fail_on = 0xf };
 	bool one = false, verbose = false, ok = true;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -125,6 +173,27 @@ int main(int argc, char **argv)
 		case 'v':
 			verbose = true;
 			break;
+		case 'g':
+			if (!lg_mode(optarg, &to.lg)) {
+				fprintf(stderr, "mstp-loop-bench: --loop-guard "
+					"%s: off, on or both\n", optarg);
+				return 2;
+			}
+			break;
+		case 'l':
+			to.list = true;
+			break;
+		case 'p':
+			to.progress = strtoul(optarg, NULL, 0);
+			break;
+		case 'F':
+			if (!classes(optarg, &to.fail_on)) {
+				fprintf(stderr, "mstp-loop-bench: --fail-on "
+					"%s: classes are a, b, c, d or -\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			return usage(stdout, 0);
 		default:
@@ -133,6 +202,9 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc || (one && kind < 0))
 		return usage(stderr, 2);
+	to.verbose = verbose;
+	if (kind == CAMPAIGN_TIMING)
+		return timing_campaign(&sim, first, seeds, &to) ? 0 : 1;
 	for (int k = CAMPAIGN_REGION; k <= CAMPAIGN_REGIONS; k++)
 		if (kind < 0 || kind == k)
 			ok &= campaign(&sim, (enum campaign_kind)k, first, seeds,

@@ -10,12 +10,56 @@ struct frame {
 	unsigned int link;
 	bool from_a;
 	unsigned long gen;		/* the sender's region_gen */
+	uint64_t at_us;			/* timed model: when it arrives */
 	size_t len;
 	uint8_t data[BPDU_MST_MAX_LEN];
 };
 
-/* One global queue: the simulation is single threaded. */
+/* One global queue: the simulation is single threaded.  The instant
+ * model delivers it in order; the timed model keeps it in order of
+ * arrival time (a frame after those due no later). */
 static struct frame *q_head, *q_tail;
+
+/* Timed model: when a frame sent now on @link arrives, in FIFO order per
+ * direction. */
+static uint64_t arrival(struct sim *sim, unsigned int link, bool from_a)
+{
+	struct sim_model *m = &sim->model;
+	uint64_t at = m->now_us + m->latency_us, *last;
+
+	if (m->jitter_us)
+		at += sim_rnd(&m->rng, m->jitter_us + 1);
+	last = &m->last_at_us[link][!from_a];
+	if (at < *last)
+		at = *last;
+	*last = at;
+	return at;
+}
+
+static void enqueue(struct sim *sim, struct frame *f)
+{
+	struct frame **pp = &q_head;
+
+	if (!sim->model.timed || !q_tail || q_tail->at_us <= f->at_us) {
+		if (q_tail)
+			q_tail->next = f;
+		else
+			q_head = f;
+		q_tail = f;
+		return;
+	}
+	while ((*pp)->at_us <= f->at_us)
+		pp = &(*pp)->next;
+	f->next = *pp;
+	*pp = f;
+}
+
+bool sim_next_frame_us(uint64_t *at_us)
+{
+	if (q_head)
+		*at_us = q_head->at_us;
+	return q_head != NULL;
+}
 
 static struct sim_node *node_of(void *ctx)
 {
@@ -60,11 +104,9 @@ static void sim_tx(void *ctx, unsigned int port, const uint8_t *bpdu,
 		f->gen = sim->region_gen[n->index];
 		f->len = len;
 		memcpy(f->data, bpdu, len);
-		if (q_tail)
-			q_tail->next = f;
-		else
-			q_head = f;
-		q_tail = f;
+		if (sim->model.timed)
+			f->at_us = arrival(sim, l, from_a);
+		enqueue(sim, f);
 	}
 }
 
@@ -122,7 +164,14 @@ static void sim_log(void *ctx, enum mstp_log_level level, const char *msg)
 	struct sim_node *n = node_of(ctx);
 
 	(void)level;
-	if (n->sim->verbose)
+	if (!n->sim->verbose)
+		return;
+	if (n->sim->model.timed)
+		printf("# [%llu.%03u ms] B%u: %s\n",
+		       (unsigned long long)(n->sim->model.now_us / 1000),
+		       (unsigned int)(n->sim->model.now_us % 1000), n->index,
+		       msg);
+	else
 		printf("# [%lu ms] B%u: %s\n", n->sim->now_ms, n->index, msg);
 }
 
@@ -284,6 +333,13 @@ static void drop_link_frames(unsigned int link)
 	}
 }
 
+void sim_link_medium(struct sim *sim, unsigned int link, bool up)
+{
+	sim->links[link].up = up;
+	if (!up)
+		drop_link_frames(link);
+}
+
 void sim_link_set(struct sim *sim, unsigned int link, bool up)
 {
 	struct sim_link *k = &sim->links[link];
@@ -329,11 +385,13 @@ static void check_rx(struct sim *sim, unsigned int b, unsigned int p)
 	sim_check_loops(sim, event);
 }
 
+/* In the timed model: only those due by now. */
 unsigned long sim_deliver(struct sim *sim, unsigned long max)
 {
 	unsigned long n = 0;
 
-	while (q_head && n < max) {
+	while (q_head && n < max &&
+	       (!sim->model.timed || q_head->at_us <= sim->model.now_us)) {
 		struct frame *f = q_head;
 		struct sim_link *k = &sim->links[f->link];
 
@@ -359,6 +417,10 @@ unsigned long sim_deliver(struct sim *sim, unsigned long max)
 
 void sim_advance(struct sim *sim, unsigned int secs)
 {
+	if (sim->model.timed) {
+		sim_run_until(sim, sim->model.now_us + 1000000ull * secs);
+		return;
+	}
 	for (unsigned int s = 0; s < secs; s++) {
 		sim->now_ms += 1000;
 		for (unsigned int i = 0; i < sim->nbridges; i++) {

@@ -21,6 +21,7 @@
 #define SIM_MAX_FLUSH	4096
 #define SIM_MAX_TXLOG	4096
 #define SIM_MAX_VCLASSES 64	/* VLANs mapped alike on every bridge */
+#define SIM_MAX_EVENTS	64	/* carrier changes scheduled (timed) */
 
 struct sim_flush {
 	unsigned int bridge, port;
@@ -40,6 +41,36 @@ struct sim_link {
 	unsigned int a, pa, b, pb;	/* bridge/port at each end */
 	bool up;
 	bool drop_a_to_b, drop_b_to_a;	/* silent BPDU loss */
+};
+
+/*
+ * The timing model (sim_time.c), opt-in: all zero is the instant model,
+ * where every BPDU in flight is delivered at once (sim_deliver), every
+ * bridge ticks at the same moment (sim_advance) and both ends of a link
+ * see carrier at once.  With @timed set (sim_time_start), time runs in
+ * µs through an event queue: a BPDU arrives @latency_us plus a uniform
+ * draw in [0, @jitter_us] after it left, never before the one sent
+ * before it in the same direction of the same link; bridge b ticks at
+ * @phase_us[b] + k s; carrier changes may reach the two ends of a link
+ * at different times (sim_link_skewed); bridges fail and come back
+ * (sim_bridge_fail, sim_bridge_restore).
+ */
+struct sim_model {
+	bool timed;
+	unsigned int latency_us, jitter_us;
+	unsigned int phase_us[SIM_MAX_BRIDGES];	/* < 1 s */
+	uint64_t rng;				/* the jitter's xorshift64 */
+	/* Kept by the simulator. */
+	uint64_t now_us;
+	uint64_t next_tick_us[SIM_MAX_BRIDGES];
+	uint64_t last_at_us[SIM_MAX_LINKS][2];	/* per direction: FIFO */
+	bool down[SIM_MAX_BRIDGES];		/* failed: no tick, no BPDU */
+	struct sim_event {			/* a carrier change to come */
+		uint64_t at_us;
+		unsigned int link;
+		bool end_b, up;
+	} ev[SIM_MAX_EVENTS];
+	unsigned int nev;
 };
 
 struct sim {
@@ -86,6 +117,7 @@ struct sim {
 	unsigned long region_gen[SIM_MAX_BRIDGES];
 	unsigned long heard_gen[SIM_MAX_BRIDGES][SIM_MAX_PORTS];
 	bool verbose;			/* print the bridges' logs */
+	struct sim_model model;
 	struct sim_check {
 		bool off;		/* no loop checks */
 		/* Called for every violation found (NULL: print, abort). */
@@ -128,6 +160,9 @@ bool sim_set_mstis(struct sim *sim, unsigned int b, const uint16_t *mstids,
 unsigned int sim_connect(struct sim *sim, unsigned int a, unsigned int pa,
 			 unsigned int b, unsigned int pb);
 void sim_link_set(struct sim *sim, unsigned int link, bool up);
+/* The link's medium only, its ends told nothing (sim_time.c tells them):
+ * down, the BPDUs in flight on it are lost. */
+void sim_link_medium(struct sim *sim, unsigned int link, bool up);
 /* Brings every link up. */
 void sim_all_up(struct sim *sim);
 /* Delivers BPDUs until none is in flight or @max were delivered;
@@ -136,6 +171,31 @@ unsigned long sim_deliver(struct sim *sim, unsigned long max);
 /* @secs ticks, each followed by delivering everything in flight. */
 void sim_advance(struct sim *sim, unsigned int secs);
 void sim_free(struct sim *sim);
+
+/* ---- the timing model (sim_time.c) ---- */
+
+/* xorshift64 of *@state (nonzero), reduced to [0, @n). */
+unsigned int sim_rnd(uint64_t *state, unsigned int n);
+/* Starts the timed model of sim->model (filled in before): every
+ * bridge's first tick at its phase from now. */
+void sim_time_start(struct sim *sim);
+/* Runs every event (BPDU, tick, carrier change) due until @at_us, in
+ * order of time, checking the network after each; then now is @at_us. */
+void sim_run_until(struct sim *sim, uint64_t at_us);
+/* Link @link's medium fails or comes back now; the port at end A sees
+ * its carrier change @skew_a_us from now, the one at end B @skew_b_us. */
+void sim_link_skewed(struct sim *sim, unsigned int link, bool up,
+		     unsigned int skew_a_us, unsigned int skew_b_us);
+/* Bridge @b dies: its links fail (each neighbour sees it up to
+ * @skew_us later, drawn from the model's rng); it ticks no more. */
+void sim_bridge_fail(struct sim *sim, unsigned int b, unsigned int skew_us);
+/* Bridge @b boots again: its protocol restarts from BEGIN (its settings
+ * kept, as a saved configuration would) and its links come back, each
+ * neighbour seeing carrier up to @skew_us after it. */
+void sim_bridge_restore(struct sim *sim, unsigned int b,
+			unsigned int skew_us);
+/* The earliest BPDU in flight's delivery time; false if none. */
+bool sim_next_frame_us(uint64_t *at_us);
 
 enum mstp_role sim_role(struct sim *sim, unsigned int b, unsigned int p,
 			unsigned int tree);
@@ -168,6 +228,13 @@ bool sim_boundary(struct sim *sim, unsigned int a, unsigned int b);
  * Returns true if so; reports each violation.
  */
 bool sim_check_loops(struct sim *sim, const char *event);
+/*
+ * Connectivity: in each VLAN class the links forwarding at both ends
+ * connect every bridge not failed (meant once the network healed and
+ * settled).
+ * Returns the number of classes split and describes the first in @msg.
+ */
+unsigned int sim_check_connected(struct sim *sim, char *msg, size_t len);
 /* The VLAN classes, again: after a bridge's VID table changed. */
 void sim_check_classes(struct sim *sim);
 

@@ -24,30 +24,33 @@ struct campaign {
 
 static unsigned int rnd(struct campaign *c, unsigned int n)
 {
-	c->rng ^= c->rng << 13;
-	c->rng ^= c->rng >> 7;
-	c->rng ^= c->rng << 17;
-	return (unsigned int)(c->rng % n);
+	return sim_rnd(&c->rng, n);
 }
+
+static const char *const names[] = {
+	[CAMPAIGN_REGION] = "region",
+	[CAMPAIGN_REGIONS] = "regions",
+	[CAMPAIGN_TIMING] = "timing",
+};
 
 const char *campaign_name(enum campaign_kind kind)
 {
-	return kind == CAMPAIGN_REGION ? "region" : "regions";
+	return names[kind];
 }
 
 int campaign_kind(const char *name)
 {
-	if (!strcmp(name, "region"))
-		return CAMPAIGN_REGION;
-	if (!strcmp(name, "regions"))
-		return CAMPAIGN_REGIONS;
+	for (unsigned int k = 0; k < sizeof(names) / sizeof(*names); k++)
+		if (!strcmp(name, names[k]))
+			return (int)k;
 	return -1;
 }
 
 /*
  * The regions: 0 maps VLAN 10 to MSTI 1 and 20 to MSTI 2; 1 the other
- * way round (and 30 to MSTI 2); 2 as 0 but revision 2.  A bridge of
- * region -1 is not MSTP (its force version says which).
+ * way round (and 30 to MSTI 2); 2 as 0 but revision 2, 3 as 1 but
+ * revision 2, 4 as 0 but revision 3.  A bridge of region -1 is not MSTP
+ * (its force version says which).
  */
 static void region_config(struct mstp_bridge_config *cfg,
 			  struct mst_vid_table *vids, unsigned int b,
@@ -60,13 +63,14 @@ static void region_config(struct mstp_bridge_config *cfg,
 		sim_config(cfg, b, SIM_MAX_PORTS, NULL, 0, vids);
 		return;
 	}
-	vids->mstid[10] = region == 1 ? 2 : 1;
-	vids->mstid[20] = region == 1 ? 1 : 2;
-	if (region == 1)
+	vids->mstid[10] = region % 2 ? 2 : 1;
+	vids->mstid[20] = region % 2 ? 1 : 2;
+	if (region % 2)
 		vids->mstid[30] = 2;
 	sim_config(cfg, b, SIM_MAX_PORTS, mstids, 2, vids);
-	if (region == 2)
-		mst_config_id_init(&cfg->mcid, "lab", 2, vids);
+	if (region >= 2)
+		mst_config_id_init(&cfg->mcid, "lab", (uint16_t)(1 + region / 2),
+				   vids);
 }
 
 static bool randomise(struct campaign *c, unsigned int b)
@@ -106,8 +110,10 @@ static void describe(struct campaign *c, unsigned int b, int region,
 static bool add_bridges(struct campaign *c, enum campaign_kind kind,
 			unsigned int n)
 {
-	unsigned int nregions = kind == CAMPAIGN_REGION ? 1 : 2 + rnd(c, 2);
-	bool used[3] = { false };
+	unsigned int nregions = kind == CAMPAIGN_REGION ? 1 :
+				kind == CAMPAIGN_REGIONS ? 2 + rnd(c, 2) :
+				1 + rnd(c, CAMPAIGN_MAX_REGIONS);
+	bool used[CAMPAIGN_MAX_REGIONS] = { false };
 
 	for (unsigned int b = 0; b < n; b++) {
 		struct mstp_bridge_config cfg;
@@ -134,6 +140,7 @@ static bool add_bridges(struct campaign *c, enum campaign_kind kind,
 		}
 		c->r->rstp += v == MSTP_FORCE_RSTP;
 		c->r->stp += v == MSTP_FORCE_STP;
+		c->r->region[b] = region;
 		describe(c, b, region, v);
 	}
 	return true;
@@ -182,9 +189,8 @@ static void found_loop(struct sim *sim, const char *msg)
  * seconds (timers that run out later, rrWhile or fdWhile, move ports
  * within that), at most 200 s.
  */
-static void settle(struct campaign *c)
+void campaign_settle(struct sim *sim)
 {
-	struct sim *sim = c->sim;
 	unsigned int quiet = 0, secs = 0;
 
 	sim_deliver(sim, ~0ul);
@@ -217,20 +223,32 @@ static void figures(struct campaign *c)
 		r->overflows += mstp_run_overflows(sim->br[b]);
 }
 
-bool campaign_run(struct sim *sim, enum campaign_kind kind, uint64_t seed,
-		  bool verbose, struct campaign_result *r)
+bool campaign_region_config(struct mstp_bridge_config *cfg,
+			    struct mst_vid_table *vids, unsigned int b,
+			    int region)
+{
+	if (region < 0 || region >= CAMPAIGN_MAX_REGIONS)
+		return false;
+	region_config(cfg, vids, b, region);
+	return true;
+}
+
+uint64_t campaign_rng(uint64_t seed)
+{
+	return seed * 0x9e3779b97f4a7c15ull + 1;
+}
+
+bool campaign_build(struct sim *sim, enum campaign_kind kind, uint64_t *rng,
+		    bool verbose, struct campaign_result *r)
 {
 	static struct campaign c;
 	unsigned int n;
 
-	memset(r, 0, sizeof(*r));
 	memset(&c, 0, sizeof(c));
 	c = (struct campaign){ .sim = sim, .verbose = verbose, .r = r,
-			       .rng = seed * 0x9e3779b97f4a7c15ull + 1 };
+			       .rng = *rng };
 	sim_reset(sim);
 	sim->verbose = verbose;
-	sim->check.report = found_loop;
-	sim->check.ctx = &c;
 	n = 3 + rnd(&c, 6);
 	snprintf(r->mesh, sizeof(r->mesh), "%u bridges:", n);
 	if (!add_bridges(&c, kind, n)) {
@@ -241,13 +259,31 @@ bool campaign_run(struct sim *sim, enum campaign_kind kind, uint64_t seed,
 	add_links(&c, n);
 	r->bridges = n;
 	r->links = sim->nlinks;
+	*rng = c.rng;
+	return true;
+}
+
+bool campaign_run(struct sim *sim, enum campaign_kind kind, uint64_t seed,
+		  bool verbose, struct campaign_result *r)
+{
+	static struct campaign c;
+	uint64_t rng = campaign_rng(seed);
+
+	memset(r, 0, sizeof(*r));
+	if (!campaign_build(sim, kind, &rng, verbose, r))
+		return false;
+	memset(&c, 0, sizeof(c));
+	c = (struct campaign){ .sim = sim, .verbose = verbose, .r = r,
+			       .rng = rng };
+	sim->check.report = found_loop;
+	sim->check.ctx = &c;
 	sim_all_up(sim);
-	settle(&c);
+	campaign_settle(sim);
 	for (unsigned int l = 0; l < sim->nlinks; l++) {
 		sim_link_set(sim, l, false);
-		settle(&c);
+		campaign_settle(sim);
 		sim_link_set(sim, l, true);
-		settle(&c);
+		campaign_settle(sim);
 		r->link_events += 2;
 	}
 	figures(&c);

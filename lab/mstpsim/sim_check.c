@@ -145,6 +145,14 @@ static void report(struct sim *sim, const char *event, struct msg *m)
 	abort();
 }
 
+/* Union-find: the representative of @b's part. */
+static unsigned int find(const unsigned int *up, unsigned int b)
+{
+	while (up[b] != b)
+		b = up[b];
+	return b;
+}
+
 /* The links of @used (a forest) on the path from bridge @from to @to, in
  * @path; returns how many. */
 static unsigned int forest_path(struct sim *sim, const unsigned int *used,
@@ -194,15 +202,13 @@ static bool forest(struct sim *sim, const struct graph *g, const char *event)
 	for (unsigned int l = 0; l < sim->nlinks; l++) {
 		const struct sim_link *k = &sim->links[l];
 		bool bnd = g->cist_at_boundary && sim_boundary(sim, k->a, k->b);
-		unsigned int ra = k->a, rb = k->b, path[SIM_MAX_LINKS], n;
+		unsigned int ra, rb, path[SIM_MAX_LINKS], n;
 
 		if (!k->up || !end_forwards(sim, g, k->a, k->pa, bnd) ||
 		    !end_forwards(sim, g, k->b, k->pb, bnd))
 			continue;
-		while (up[ra] != ra)
-			ra = up[ra];
-		while (up[rb] != rb)
-			rb = up[rb];
+		ra = find(up, k->a);
+		rb = find(up, k->b);
 		if (ra != rb) {
 			up[ra] = rb;
 			used[nused++] = l;
@@ -336,4 +342,64 @@ bool sim_check_loops(struct sim *sim, const char *event)
 	if (sim->check.observe)
 		sim->check.observe(sim);
 	return ok;
+}
+
+/* The bridges each joins in VLAN class @c: root[b], by union-find;
+ * returns how many parts the bridges up make. */
+static unsigned int components(struct sim *sim, unsigned int c,
+			       unsigned int *root)
+{
+	struct graph g = { .cist_at_boundary = false };
+	unsigned int n = 0;
+
+	for (unsigned int b = 0; b < sim->nbridges; b++) {
+		g.tree[b] = sim->check.tree[c][b];
+		root[b] = b;
+		n += !sim->model.down[b];
+	}
+	for (unsigned int l = 0; l < sim->nlinks; l++) {
+		const struct sim_link *k = &sim->links[l];
+		unsigned int ra, rb;
+
+		if (!k->up || !end_forwards(sim, &g, k->a, k->pa, false) ||
+		    !end_forwards(sim, &g, k->b, k->pb, false))
+			continue;
+		ra = find(root, k->a);
+		rb = find(root, k->b);
+		if (ra != rb) {
+			root[ra] = rb;
+			n--;
+		}
+	}
+	for (unsigned int b = 0; b < sim->nbridges; b++)
+		root[b] = find(root, b);
+	return n;
+}
+
+unsigned int sim_check_connected(struct sim *sim, char *msg, size_t len)
+{
+	unsigned int split = 0;
+
+	for (unsigned int c = 0; c < sim->check.nclasses; c++) {
+		unsigned int root[SIM_MAX_BRIDGES];
+		struct msg m = { .len = 0 };
+
+		if (components(sim, c, root) < 2)
+			continue;
+		if (!split++ && msg && len) {
+			say(&m, "at %lu ms: VLAN %u is split:", sim->now_ms,
+			    sim->check.vid[c]);
+			for (unsigned int r = 0; r < sim->nbridges; r++) {
+				if (root[r] != r || sim->model.down[r])
+					continue;
+				say(&m, " {");
+				for (unsigned int b = 0; b < sim->nbridges; b++)
+					if (root[b] == r)
+						say(&m, " B%u", b);
+				say(&m, " }");
+			}
+			snprintf(msg, len, "%s", m.text);
+		}
+	}
+	return split;
 }

@@ -25,7 +25,7 @@ static int write_one(const struct result_run *r, const char *dir,
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f;
-	int rc;
+	int rc, e;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -34,9 +34,16 @@ static int write_one(const struct result_run *r, const char *dir,
 		errbuf_set(err, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
+	/* Say why (a full disk, most often): the first write that failed
+	 * left its errno, else the flush at fclose does. */
+	errno = 0;
 	rc = files[i].render(r, f);
-	if (fclose(f) || rc) {
-		errbuf_set(err, "%s: could not write it", tmp);
+	e = rc || ferror(f) ? errno : 0;
+	if (fclose(f) && !e)
+		e = errno;
+	if (rc || e) {
+		errbuf_set(err, "%s: could not write it: %s", tmp,
+			   strerror(e ? e : EIO));
 		unlink(tmp);
 		return -1;
 	}

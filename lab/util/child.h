@@ -28,6 +28,13 @@ pid_t spawn_bg(char *const argv[], const char *log);
  */
 pid_t spawn_pipe(char *const argv[], int *to, int *from, const char *log);
 
+/*
+ * What a child of ours holds: 0, 1 and 2 as each spawn says, nothing
+ * else. Whatever else is open here, whether close-on-exec or not, is
+ * closed in the child before it runs (docs/security.md, What children
+ * inherit).
+ */
+
 /* Runs argv to completion (at most timeout_ms); its exit status, or -1. */
 int spawn_run(char *const argv[], const char *log, unsigned timeout_ms);
 
@@ -49,6 +56,16 @@ struct spawn_result {
  */
 int spawn_capture(char *const argv[], const char *input, const char *log,
 		  unsigned timeout_ms, struct spawn_result *r);
+
+/*
+ * For a process forked to live on by itself without exec (a guardian, a
+ * reaper): stdin, stdout and stderr become /dev/null, keep (-1: none)
+ * moves to 3, close-on-exec, and every other descriptor is closed, so it
+ * holds nothing of the process it was forked from (its caller's locks
+ * and pipes among them). Returns the descriptor keep now is (3), 0
+ * without one, or -1 with errno (then the caller must _exit).
+ */
+int fds_keep_only(int keep);
 
 /* Waits up to timeout_ms for our child; 1 exited (*status), 0 not yet. */
 int spawn_wait(pid_t pid, unsigned timeout_ms, int *status);

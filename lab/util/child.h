@@ -3,7 +3,9 @@
  * Child processes without a shell: argv goes to posix_spawnp as is, so no
  * word of user input is ever parsed by a shell. Every child starts the
  * same way (start() in child.c): in its own process group, no signal
- * blocked.
+ * blocked, holding 0, 1 and 2 as its spawn sets them and nothing else:
+ * whatever else is open here, close-on-exec or not, is closed in the
+ * child before it runs (docs/security.md, What children inherit).
  */
 #ifndef MSTLAB_CHILD_H
 #define MSTLAB_CHILD_H
@@ -27,13 +29,6 @@ pid_t spawn_bg(char *const argv[], const char *log);
  * errno.
  */
 pid_t spawn_pipe(char *const argv[], int *to, int *from, const char *log);
-
-/*
- * What a child of ours holds: 0, 1 and 2 as each spawn says, nothing
- * else. Whatever else is open here, whether close-on-exec or not, is
- * closed in the child before it runs (docs/security.md, What children
- * inherit).
- */
 
 /* Runs argv to completion (at most timeout_ms); its exit status, or -1. */
 int spawn_run(char *const argv[], const char *log, unsigned timeout_ms);

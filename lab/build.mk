@@ -99,7 +99,7 @@ endef
 
 # The declared graph, one line per component, "kind name dir: uses...":
 # what scripts/layering checks the sources against and draws.
-.PHONY: layers component-srcs layering
+.PHONY: layers component-srcs layering cloexec
 layers:
 	@$(foreach l,$(LIBRARIES),echo 'library $(l) $($(l)_DIR):$($(l)_USES)';)
 	@$(foreach p,$(PROGRAMS),echo 'program $(p) $(patsubst %/,%,$(dir \
@@ -108,3 +108,6 @@ component-srcs:
 	@echo $(foreach c,$(LIBRARIES) $(PROGRAMS),$($(c)_SRCS))
 layering:
 	@scripts/layering
+# Every descriptor close-on-exec, every process started by child.c.
+cloexec:
+	@scripts/cloexec

@@ -36,6 +36,8 @@ static int start(pid_t *pid)
 	if (*pid == 0) {
 		dup2(p[1], 1);
 		dup2(p[1], 2);
+		/* stdin as busybox init gave it, the pipe: nothing else */
+		closefrom(3);
 		execl(USER_DATA, USER_DATA, (char *)NULL);
 		dprintf(2, "mstlab: cannot run the user-data: %s\n",
 			strerror(errno));

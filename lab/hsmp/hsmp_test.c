@@ -140,7 +140,7 @@ static void test_open_modes(struct suite *t)
 	int fd, g, s;
 
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		fd = open(HSMP_DEV_PATH, modes[i].flags);
+		fd = open(HSMP_DEV_PATH, modes[i].flags | O_CLOEXEC);
 		g = hsmp_call(fd, 0, HSMP_GET_SOCKET_POWER_LIMIT, &arg, r);
 		s = hsmp_call(fd, 0, HSMP_SET_SOCKET_POWER_LIMIT, &arg, r);
 		ok(t, fd >= 0 && (g == 0) == modes[i].get &&
@@ -153,7 +153,7 @@ static void test_open_modes(struct suite *t)
 			close(fd);
 	}
 	/* SET_PCI_RATE is a SET with a response: O_WRONLY still gets it. */
-	fd = open(HSMP_DEV_PATH, O_WRONLY);
+	fd = open(HSMP_DEV_PATH, O_WRONLY | O_CLOEXEC);
 	arg = 2;
 	r[0] = 0xdead;
 	s = hsmp_call(fd, 0, HSMP_SET_PCI_RATE, &arg, r);

@@ -63,7 +63,7 @@ static bool smn_write(int fd, uint32_t addr, uint32_t val)
 static void test_detector(struct suite *t)
 {
 	long long before = sim_stat(0, "violations"), after;
-	int fd = open(ROOT0_CONFIG, O_RDWR);
+	int fd = open(ROOT0_CONFIG, O_RDWR | O_CLOEXEC);
 	bool wrote;
 
 	wrote = fd >= 0 && smn_write(fd, SMN_MSG_ID, HSMP_TEST) &&

@@ -16,7 +16,7 @@ long long kernel_jiffies(void)
 {
 	char line[256];
 	long long j = -1;
-	FILE *f = fopen("/proc/timer_list", "r");
+	FILE *f = fopen("/proc/timer_list", "re");
 
 	if (!f)
 		return -1;

@@ -57,7 +57,7 @@ static struct mstnl *open_socket(int *errp)
 		e = -ENOMEM;
 		goto fail;
 	}
-	nl->sock = mnl_socket_open(NETLINK_ROUTE);
+	nl->sock = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
 	if (!nl->sock) {
 		e = -errno;
 		goto fail;

@@ -117,6 +117,11 @@ int main(int argc, char **argv)
 		mstd_conf_free(&d.conf);
 		return 0;
 	}
+	/* A daemon keeps nothing of whoever started it (a lock, a pipe its
+	 * caller waits on the end of), and has opened nothing yet: 0 to 2
+	 * go to /dev/null once it is set up (background()). */
+	if (!fg)
+		closefrom(3);
 	d.log_level = verbose ? MSTP_LOG_DEBUG : d.conf.log_level;
 	if (!logpath && !fg) {
 		mkdir(MSTD_RUN_DIR, 0755);

@@ -2,6 +2,7 @@
 #include "console.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 #include <poll.h>
@@ -93,8 +94,8 @@ int console_attach(struct hv_libvirt *h, const char *domain, int in_fd,
 			   virGetLastErrorMessage());
 		goto out;
 	}
-	if (pipe(wake)) {
-		errbuf_set(err, "pipe: %s", strerror(errno));
+	if (pipe2(wake, O_CLOEXEC)) {
+		errbuf_set(err, "pipe2: %s", strerror(errno));
 		goto out;
 	}
 	if (tty) {

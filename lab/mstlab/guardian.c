@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "registry.h"
 
 /* The run folder the run sent, then its end (EOF); false when it ended
@@ -80,14 +81,14 @@ int guardian_start(const char *lab, const char *uri)
 		if (setsid() < 0 || (pid = fork()) < 0)
 			_exit(1);
 		if (pid == 0) {
-			int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+			/* It outlives the run: nothing of the run's (its
+			 * caller's lock, say) stays open in it but its end of
+			 * the pipe, at 3; down, run later, gets 0 to 2 only. */
+			int end = fds_keep_only(fds[0]);
 
-			if (devnull >= 0) {
-				dup2(devnull, 0);
-				dup2(devnull, 1);
-				dup2(devnull, 2);
-			}
-			guard(fds[0], lab, uri);
+			if (end < 0)
+				_exit(1);
+			guard(end, lab, uri);
 		}
 		_exit(0);
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "hosts.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static int reach(struct lab_hosts *hs, unsigned h, struct errbuf *err)
 	struct lab_host_rt *r = &hs->h[h];
 	const struct topo_host *th = &hs->t->hosts[h];
 	char log[] = "/tmp/mstlab-ssh-XXXXXX", uri[TOPO_TEXT_MAX * 3 + 32];
-	int fd = mkstemp(log), rc;
+	int fd = mkostemp(log, O_CLOEXEC), rc;
 
 	if (fd >= 0)
 		close(fd);

@@ -9,31 +9,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
+
 /* The reaper's life: start the command, tell its exit status, then reap
  * whatever is left to it until nothing is. Never returns. */
 static void reaper_main(char *const argv[], int (*prepare)(void *),
 			void *ctx, int report)
 {
-	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	int status, code = -1;
 	pid_t pid;
 
 	prctl(PR_SET_NAME, "mstlab-reaper");
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		_exit(1);
-	if (devnull >= 0) {
-		dup2(devnull, 0);
-		dup2(devnull, 1);
-		dup2(devnull, 2);
-	}
-	/* Nothing of mstlab's (its libvirt socket, its captures' files)
-	 * stays open in a process that outlives it. */
-	if (report != 3) {
-		if (dup2(report, 3) < 0)
-			_exit(1);
-		report = 3;
-	}
-	close_range(4, ~0U, 0);
+	/* Nothing of mstlab's (its libvirt socket, its captures' files, its
+	 * caller's locks) stays open in a process that outlives it: only
+	 * the report pipe, at 3, until the daemon's foreground part exits. */
+	report = fds_keep_only(report);
+	if (report < 0)
+		_exit(1);
 	signal(SIGPIPE, SIG_IGN);
 	pid = fork();
 	if (pid == 0) {

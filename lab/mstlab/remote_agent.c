@@ -912,9 +912,9 @@ static int open_beneath(const char *dir, const char *rel)
 	snprintf(buf, sizeof(buf), "%s", rel);
 	for (part = strtok_r(buf, "/", &save); part && fd >= 0;) {
 		char *next = strtok_r(NULL, "/", &save);
-		int flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+		int flags = O_RDONLY | O_NOFOLLOW |
 			    (next ? O_DIRECTORY : O_NONBLOCK);
-		int sub = openat(fd, part, flags);
+		int sub = openat(fd, part, flags | O_CLOEXEC);
 
 		close(fd);
 		fd = sub;

@@ -156,7 +156,7 @@ static int write_json(const char *path, const struct sink *k,
 	FILE *f;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
+	f = fopen(tmp, "we");
 	if (!f)
 		return -1;
 	fputs("{\"flows\":[", f);

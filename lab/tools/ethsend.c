@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ethsend: %s: %s\n", ifname, strerror(errno));
 		return 2;
 	}
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		perror("ethsend: socket");
 		return 1;

@@ -25,7 +25,11 @@ static void nap(unsigned ms)
 /*
  * The one way a child starts. stdin is in (-1: /dev/null); stdout is out
  * and stderr goes to log, or (out -1) both go to log; log NULL is
- * /dev/null, and log is appended to.
+ * /dev/null, and log is appended to. Nothing else: every descriptor from
+ * 3 up is closed in the child before it runs, whatever this process holds
+ * and however it came by it (a lock or pipe of whoever started us, one of
+ * a library's). glibc closes them with close_range(2), or where the kernel
+ * has none by reading /proc/self/fd; if neither works the spawn fails.
  */
 static pid_t start(char *const argv[], int in, int out, const char *log)
 {
@@ -50,6 +54,7 @@ static pid_t start(char *const argv[], int in, int out, const char *log)
 		posix_spawn_file_actions_addopen(&fa, 1, to, flags, 0644);
 		posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	}
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	posix_spawnattr_init(&at);
 	sigemptyset(&none);
 	posix_spawnattr_setsigmask(&at, &none);
@@ -156,17 +161,36 @@ static char *slurp(FILE *f)
 	return buf;
 }
 
+/* An unnamed file in /tmp, read and written, close-on-exec (tmpfile()'s
+ * is not: a child started meanwhile by another thread would keep it). */
+static FILE *scratch(void)
+{
+	char path[] = "/tmp/mstlab-XXXXXX";
+	int fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	FILE *f;
+
+	/* A file system without O_TMPFILE: named, then unlinked. */
+	if (fd < 0 && (fd = mkostemp(path, O_CLOEXEC)) >= 0)
+		unlink(path);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w+");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 int spawn_capture(char *const argv[], const char *input, const char *log,
 		  unsigned timeout_ms, struct spawn_result *r)
 {
-	FILE *in = NULL, *out = tmpfile();
+	FILE *in = NULL, *out = scratch();
 	int rc = -1, saved;
 	pid_t pid;
 
 	*r = (struct spawn_result){ .status = -1 };
 	if (!out)
 		goto done;
-	if (input && (!(in = tmpfile()) || fputs(input, in) == EOF ||
+	if (input && (!(in = scratch()) || fputs(input, in) == EOF ||
 		      fflush(in) || fseek(in, 0, SEEK_SET)))
 		goto done;
 	pid = start(argv, in ? fileno(in) : -1, fileno(out), log);
@@ -191,6 +215,30 @@ done:
 		fclose(out);
 	errno = saved;
 	return rc;
+}
+
+int fds_keep_only(int keep)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	/* Out of the way first: keep may be 0, 1 or 2 when we were started
+	 * without them, and /dev/null lands on them. */
+	if (keep >= 0 && (keep = fcntl(keep, F_DUPFD_CLOEXEC, 4)) < 0)
+		return -1;
+	if (null < 0)
+		return -1;
+	for (int fd = 0; fd < 3; fd++) {
+		/* dup2 onto itself would leave it close-on-exec */
+		int rc = fd == null ? fcntl(fd, F_SETFD, 0) : dup2(null, fd);
+
+		if (rc < 0)
+			return -1;
+	}
+	if (keep >= 0 && dup3(keep, 3, O_CLOEXEC) < 0)
+		return -1;
+	/* close_range(2), or /proc/self/fd read where the kernel lacks it */
+	closefrom(keep >= 0 ? 4 : 3);
+	return keep >= 0 ? 3 : 0;
 }
 
 uint64_t proc_start_time(pid_t pid)

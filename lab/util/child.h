@@ -3,7 +3,9 @@
  * Child processes without a shell: argv goes to posix_spawnp as is, so no
  * word of user input is ever parsed by a shell. Every child starts the
  * same way (start() in child.c): in its own process group, no signal
- * blocked.
+ * blocked, holding 0, 1 and 2 as its spawn sets them and nothing else:
+ * whatever else is open here, close-on-exec or not, is closed in the
+ * child before it runs (docs/security.md, What children inherit).
  */
 #ifndef MSTLAB_CHILD_H
 #define MSTLAB_CHILD_H
@@ -49,6 +51,16 @@ struct spawn_result {
  */
 int spawn_capture(char *const argv[], const char *input, const char *log,
 		  unsigned timeout_ms, struct spawn_result *r);
+
+/*
+ * For a process forked to live on by itself without exec (a guardian, a
+ * reaper): stdin, stdout and stderr become /dev/null, keep (-1: none)
+ * moves to 3, close-on-exec, and every other descriptor is closed, so it
+ * holds nothing of the process it was forked from (its caller's locks
+ * and pipes among them). Returns the descriptor keep now is (3), 0
+ * without one, or -1 with errno (then the caller must _exit).
+ */
+int fds_keep_only(int keep);
 
 /* Waits up to timeout_ms for our child; 1 exited (*status), 0 not yet. */
 int spawn_wait(pid_t pid, unsigned timeout_ms, int *status);

@@ -923,9 +923,11 @@ TEST(a_daemon_runs_under_its_own_reaper)
 	char dir[] = "/tmp/mstlab-reaper-XXXXXX", script[128], pidfile[128];
 	char status[64], line[128];
 	char *argv[] = { "/bin/sh", script, NULL };
-	int ppid = 0, pid = 0;
+	int ppid = 0, pid = 0, held[2];
 	FILE *f;
 
+	/* A caller's pipe, not close-on-exec: neither may keep it. */
+	CHECK_INT(pipe(held), 0);
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(script, sizeof(script), "%s/daemon.sh", dir);
 	snprintf(pidfile, sizeof(pidfile), "%s/pid", dir);
@@ -951,6 +953,10 @@ TEST(a_daemon_runs_under_its_own_reaper)
 	CHECK(fgets(line, sizeof(line), f) != NULL);
 	fclose(f);
 	CHECK_STR(line, "mstlab-reaper\n");
+	close(held[1]);
+	CHECK_INT(fcntl(held[0], F_SETFL, O_NONBLOCK), 0);
+	CHECK_INT(read(held[0], line, 1), 0);
+	close(held[0]);
 	/* With it gone, the reaper has nothing left and leaves too. */
 	kill(pid, SIGKILL);
 	for (int i = 0; i < 500 && proc_start_time(ppid); i++)

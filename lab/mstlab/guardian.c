@@ -7,31 +7,49 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "registry.h"
 
-/* The run folder the run sent, then its end (EOF); false when it ended
- * before sending one. */
+/* What the command says, a line each: its run folder, then "stay" when
+ * it releases the lab. */
+#define GUARDIAN_STAY "stay"
+
+/*
+ * Reads the pipe to its end (EOF: the command exited or was killed, the
+ * kernel closed its end). The run folder the command sent, if any; false
+ * when there is none or the command released the lab.
+ */
 static bool wait_run(int end, char *run_dir, size_t len)
 {
+	char line[PATH_MAX];
+	bool stay = false;
 	size_t n = 0;
-	char c;
 	ssize_t r;
+	char c;
 
+	run_dir[0] = '\0';
 	while ((r = read(end, &c, 1)) != 0) {
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		if (c == '\n' || n + 1 >= len)
+		if (c != '\n') {
+			if (n + 1 < sizeof(line))
+				line[n++] = c;
 			continue;
-		run_dir[n++] = c;
+		}
+		line[n] = '\0';
+		if (!strcmp(line, GUARDIAN_STAY))
+			stay = true;
+		else if (!run_dir[0] && n < len)
+			memcpy(run_dir, line, n + 1);
+		n = 0;
 	}
-	run_dir[n] = '\0';
-	return n > 0;
+	return !stay && run_dir[0];
 }
 
 static void guard(int end, const char *lab, const char *uri)
@@ -41,7 +59,9 @@ static void guard(int end, const char *lab, const char *uri)
 	char log[PATH_MAX + 16], run_dir[PATH_MAX], cur[PATH_MAX];
 	int fd;
 
-	/* A run that tore itself down left no entry for its folder. */
+	prctl(PR_SET_NAME, "mstlab-guardian");
+	/* A run that tore itself down left no entry for its folder; one
+	 * killed before it registered made nothing. */
 	if (!wait_run(end, run_dir, sizeof(run_dir)) ||
 	    registry_find(lab, cur, sizeof(cur)) || strcmp(cur, run_dir))
 		_exit(0);
@@ -55,8 +75,8 @@ static void guard(int end, const char *lab, const char *uri)
 		argv[2] = (char *)lab;
 		argv[3] = NULL;
 	}
-	fprintf(stderr, "mstlab: guardian: the run of %s ended without "
-		"tearing down: mstlab down %s\n", lab, lab);
+	fprintf(stderr, "mstlab: guardian: the command that brought %s up "
+		"ended without tearing it down: mstlab down %s\n", lab, lab);
 	fflush(stderr);
 	execv("/proc/self/exe", argv);
 	fprintf(stderr, "mstlab: guardian: cannot run mstlab: %s\n",
@@ -73,9 +93,10 @@ int guardian_start(const char *lab, const char *uri)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		/* Its own session, away from the terminal's Ctrl-C (the run
-		 * handles that itself); a grandchild, so the run never
-		 * waits for it. */
+		/* Its own session, away from the terminal's Ctrl-C (the
+		 * command handles that itself) and from a kill of the
+		 * command's process group; a grandchild, so the command
+		 * never waits for it. */
 		close(fds[1]);
 		if (setsid() < 0 || (pid = fork()) < 0)
 			_exit(1);
@@ -104,4 +125,14 @@ void guardian_arm(int fd, const char *run_dir)
 {
 	if (fd >= 0 && dprintf(fd, "%s\n", run_dir) < 0)
 		fprintf(stderr, "mstlab: guardian: %s\n", strerror(errno));
+}
+
+void guardian_release(int *fd)
+{
+	if (*fd < 0)
+		return;
+	if (dprintf(*fd, GUARDIAN_STAY "\n") < 0)
+		fprintf(stderr, "mstlab: guardian: %s\n", strerror(errno));
+	close(*fd);
+	*fd = -1;
 }

@@ -75,8 +75,8 @@ static void guard(int end, const char *lab, const char *uri)
 		argv[2] = (char *)lab;
 		argv[3] = NULL;
 	}
-	fprintf(stderr, "mstlab: guardian: the command that brought %s up "
-		"ended without tearing it down: mstlab down %s\n", lab, lab);
+	fprintf(stderr, "mstlab: guardian: the mstlab that brought %s up "
+		"ended without tearing down: mstlab down %s\n", lab, lab);
 	fflush(stderr);
 	execv("/proc/self/exe", argv);
 	fprintf(stderr, "mstlab: guardian: cannot run mstlab: %s\n",

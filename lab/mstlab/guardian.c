@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,7 +90,10 @@ int guardian_start(const char *lab, const char *uri)
 	int fds[2], status;
 	pid_t pid;
 
-	if (pipe2(fds, O_CLOEXEC))
+	/* A socket pair rather than a pipe: the command's words to it go
+	 * with MSG_NOSIGNAL, so a guardian killed meanwhile costs the
+	 * command no SIGPIPE. */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
 		return -1;
 	pid = fork();
 	if (pid == 0) {
@@ -121,18 +125,39 @@ int guardian_start(const char *lab, const char *uri)
 	return fds[1];
 }
 
+static void say(int fd, const char *line)
+{
+	size_t len = strlen(line), done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = send(fd, line + done, len - done, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "mstlab: guardian: %s\n",
+				strerror(errno));
+			return;
+		}
+		done += (size_t)n;
+	}
+}
+
 void guardian_arm(int fd, const char *run_dir)
 {
-	if (fd >= 0 && dprintf(fd, "%s\n", run_dir) < 0)
-		fprintf(stderr, "mstlab: guardian: %s\n", strerror(errno));
+	char line[PATH_MAX + 2];
+
+	if (fd < 0)
+		return;
+	snprintf(line, sizeof(line), "%s\n", run_dir);
+	say(fd, line);
 }
 
 void guardian_release(int *fd)
 {
 	if (*fd < 0)
 		return;
-	if (dprintf(*fd, GUARDIAN_STAY "\n") < 0)
-		fprintf(stderr, "mstlab: guardian: %s\n", strerror(errno));
+	say(*fd, GUARDIAN_STAY "\n");
 	close(*fd);
 	*fd = -1;
 }

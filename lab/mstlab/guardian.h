@@ -5,7 +5,7 @@
  * it reported the lab ready. Killed by any signal, SIGKILL and the OOM
  * killer included, the command leaves nothing behind: the guardian, a
  * process of its own forked before the command has threads, holds the
- * read end of a pipe whose only write end is the command's; the kernel
+ * end of a socket pair whose other end only the command holds; the kernel
  * closes that end when the command dies, however it dies, and the
  * guardian's blocking read returns at once. If the registry still names
  * the guarded run then, and the command had not released it, the
@@ -14,7 +14,7 @@
 #ifndef MSTLAB_GUARDIAN_H
 #define MSTLAB_GUARDIAN_H
 
-/* Starts the guardian of lab: the pipe's end to keep (close-on-exec),
+/* Starts the guardian of lab: the command's end to keep (close-on-exec),
  * or -1. uri: the connection to give down, NULL for its default. */
 int guardian_start(const char *lab, const char *uri);
 /* Tells it the run folder to guard: before the run is registered, so

@@ -170,6 +170,16 @@ static virDomainPtr lookup(struct hv_libvirt *h, const char *name, int *rc,
 	return dom;
 }
 
+/* Gone meanwhile is gone: a killed run's domains die with its
+ * connection (autodestroy) while its guardian's down destroys them. */
+static bool gone(virDomainPtr dom)
+{
+	int active = virDomainIsActive(dom);
+
+	return active == 0 ||
+	       (active < 0 && virGetLastErrorCode() == VIR_ERR_NO_DOMAIN);
+}
+
 static int hv_destroy(void *ctx, const char *name, struct errbuf *err)
 {
 	int rc;
@@ -178,8 +188,16 @@ static int hv_destroy(void *ctx, const char *name, struct errbuf *err)
 	if (!dom)
 		return rc;
 	if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0 &&
-	    virGetLastErrorCode() != VIR_ERR_NO_DOMAIN)
-		rc = fail(err, name);
+	    virGetLastErrorCode() != VIR_ERR_NO_DOMAIN) {
+		virErrorPtr e = virSaveLastError();
+
+		if (!gone(dom)) {
+			errbuf_set(err, "%s: %s", name, e && e->message ?
+				   e->message : "unknown error");
+			rc = -1;
+		}
+		virFreeError(e);
+	}
 	/* Only a persistent domain is still there: a crash of an older
 	 * mstlab may have left one defined. */
 	if (!rc && virDomainIsPersistent(dom) == 1 &&

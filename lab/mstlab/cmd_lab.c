@@ -14,6 +14,7 @@
 #include "runtime.h"
 #include "scenario.h"
 #include "services.h"
+#include "test_hook.h"
 
 #define BOOT_TIMEOUT_MS 180000
 
@@ -75,6 +76,25 @@ static int clear_stale(struct runtime *rt)
 	return teardown(rt, run_dir);
 }
 
+static void arm_guardian(void *ctx, const char *run_dir)
+{
+	guardian_arm(((struct runtime *)ctx)->guardian, run_dir);
+}
+
+/*
+ * Until it is ready, a lab being brought up is guarded whatever the
+ * command (guardian.h): killed then, it is taken down. Started before
+ * libvirt's threads; none, a warning.
+ */
+static void guard(struct runtime *rt)
+{
+	rt->guardian = guardian_start(rt->t->name, rt->uri_given);
+	if (rt->guardian < 0)
+		fprintf(rt->err, "mstlab: warning: no guardian: if mstlab is "
+			"killed, 'mstlab down %s%s' removes what it left\n",
+			runtime_hint(rt), rt->t->name);
+}
+
 /* Connect, pick the accelerator, create the run and start everything. */
 static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 {
@@ -83,11 +103,12 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 
 	if (runtime_start(rt, autodestroy, &pp) || clear_stale(rt))
 		return -1;
+	l->on_run_dir = arm_guardian;
+	l->on_run_dir_ctx = rt;
 	if (lab_init(l, rt->t, &rt->ops, rt->results, rt->err, &err)) {
 		fprintf(rt->err, "mstlab: %s\n", err.msg);
 		return -1;
 	}
-	guardian_arm(rt->guardian, l->run_dir);
 	pp.run_dir = l->pp.run_dir;
 	l->pp = pp;
 	l->boot = rt->boot;
@@ -101,6 +122,7 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 		fprintf(rt->err, "mstlab: %s\n", err.msg);
 		return -1;
 	}
+	test_hook_pause("ready");
 	return 0;
 }
 
@@ -115,11 +137,16 @@ int cmd_up(int argc, char **argv, FILE *out, FILE *err)
 	if (rc)
 		goto out;
 	rc = 1;
+	guard(&rt);
 	if (bring_up(&rt, &l, false) == 0) {
+		/* Meant to stay from now on: before it is said. */
+		guardian_release(&rt.guardian);
 		fprintf(out, "lab %s is up: %s\n  mstlab exec %s%s NODE CMD..."
 			"  |  mstlab down %s%s\n", rt.t->name, l.run_dir,
 			runtime_hint(&rt), rt.t->name, runtime_hint(&rt),
 			rt.t->name);
+		fflush(out);
+		test_hook_pause("up-reported");
 		rc = 0;
 	} else if (l.p) {
 		teardown(&rt, l.run_dir);
@@ -207,19 +234,15 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 	fprintf(out, "TAP version 14\n");
 	/* Without --keep nothing may outlive us, not even after kill -9:
 	 * libvirt destroys the domains when our connection drops, the
-	 * guardian the rest (started before libvirt's threads). */
-	if (!rt.keep) {
-		rt.guardian = guardian_start(rt.t->name, rt.uri_given);
-		if (rt.guardian < 0)
-			fprintf(err, "mstlab: warning: no guardian: if this "
-				"run is killed, 'mstlab down %s%s' removes what "
-				"it left\n", runtime_hint(&rt), rt.t->name);
-	}
+	 * guardian the rest. With --keep, only until the lab is up. */
+	guard(&rt);
 	if (bring_up(&rt, &l, !rt.keep)) {
 		fprintf(out, "not ok %d - lab %s comes up\n", ++tap,
 			rt.t->name);
 		failed = 1;
 	} else {
+		if (rt.keep)
+			guardian_release(&rt.guardian);
 		fprintf(out, "ok %d - lab %s comes up\n", ++tap, rt.t->name);
 		mirror_far(&l, &mir);
 		for (size_t i = 0; i < rt.t->n_scenarios && !lab_interrupted;
@@ -250,6 +273,7 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 		}
 		/* The captures are complete once their tcpdumps stopped. */
 		steps = (struct step_counts){ tap - failed, failed };
+		test_hook_pause("checks");
 		if (!lab_interrupted)
 			failed += run_verdicts(rt.t, l.run_dir, out, &tap,
 					       &checks);

@@ -83,16 +83,22 @@ int cmd_status(int argc, char **argv, FILE *out, FILE *err)
 	print_string(&pr, PRINT_ANY, "run", " run %s\n", l.run_dir);
 	print_open_array(&pr, "nodes");
 	for (size_t i = 0; i < rt.t->n_nodes; i++) {
-		int up = rt.ops.hv->running(rt.ops.hv_ctx,
-					    l.p->nodes[i].domain, &e);
+		const char *dom = l.p->nodes[i].domain;
+		char state[32];
+		int up = rt.ops.hv->state ?
+			 rt.ops.hv->state(rt.ops.hv_ctx, dom, state,
+					  sizeof(state), &e) :
+			 rt.ops.hv->running(rt.ops.hv_ctx, dom, &e);
 
+		if (!rt.ops.hv->state)
+			snprintf(state, sizeof(state), "%s",
+				 up == 1 ? "running" : "stopped");
 		print_open_object(&pr, NULL);
 		print_string(&pr, PRINT_ANY, "node", "node %-12s",
 			     rt.t->nodes[i].name);
-		print_string(&pr, PRINT_ANY, "domain", " %-28s",
-			     l.p->nodes[i].domain);
+		print_string(&pr, PRINT_ANY, "domain", " %-28s", dom);
 		print_string(&pr, PRINT_ANY, "state", " %s\n",
-			     up == 1 ? "running" : up == 0 ? "stopped" : e.msg);
+			     up < 0 ? e.msg : state);
 		print_close_object(&pr);
 		rc |= up != 1;
 	}

@@ -7,32 +7,51 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "child.h"
 #include "registry.h"
 
-/* The run folder the run sent, then its end (EOF); false when it ended
- * before sending one. */
+/* What the command says, a line each: its run folder, then "stay" when
+ * it releases the lab. */
+#define GUARDIAN_STAY "stay"
+
+/*
+ * Reads the pipe to its end (EOF: the command exited or was killed, the
+ * kernel closed its end). The run folder the command sent, if any; false
+ * when there is none or the command released the lab.
+ */
 static bool wait_run(int end, char *run_dir, size_t len)
 {
+	char line[PATH_MAX];
+	bool stay = false;
 	size_t n = 0;
-	char c;
 	ssize_t r;
+	char c;
 
+	run_dir[0] = '\0';
 	while ((r = read(end, &c, 1)) != 0) {
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		if (c == '\n' || n + 1 >= len)
+		if (c != '\n') {
+			if (n + 1 < sizeof(line))
+				line[n++] = c;
 			continue;
-		run_dir[n++] = c;
+		}
+		line[n] = '\0';
+		if (!strcmp(line, GUARDIAN_STAY))
+			stay = true;
+		else if (!run_dir[0] && n < len)
+			memcpy(run_dir, line, n + 1);
+		n = 0;
 	}
-	run_dir[n] = '\0';
-	return n > 0;
+	return !stay && run_dir[0];
 }
 
 static void guard(int end, const char *lab, const char *uri)
@@ -42,7 +61,9 @@ static void guard(int end, const char *lab, const char *uri)
 	char log[PATH_MAX + 16], run_dir[PATH_MAX], cur[PATH_MAX];
 	int fd;
 
-	/* A run that tore itself down left no entry for its folder. */
+	prctl(PR_SET_NAME, "mstlab-guardian");
+	/* A run that tore itself down left no entry for its folder; one
+	 * killed before it registered made nothing. */
 	if (!wait_run(end, run_dir, sizeof(run_dir)) ||
 	    registry_find(lab, cur, sizeof(cur)) || strcmp(cur, run_dir))
 		_exit(0);
@@ -56,8 +77,8 @@ static void guard(int end, const char *lab, const char *uri)
 		argv[2] = (char *)lab;
 		argv[3] = NULL;
 	}
-	fprintf(stderr, "mstlab: guardian: the run of %s ended without "
-		"tearing down: mstlab down %s\n", lab, lab);
+	fprintf(stderr, "mstlab: guardian: the mstlab that brought %s up "
+		"ended without tearing down: mstlab down %s\n", lab, lab);
 	fflush(stderr);
 	execv("/proc/self/exe", argv);
 	fprintf(stderr, "mstlab: guardian: cannot run mstlab: %s\n",
@@ -70,13 +91,17 @@ int guardian_start(const char *lab, const char *uri)
 	int fds[2], status;
 	pid_t pid;
 
-	if (pipe2(fds, O_CLOEXEC))
+	/* A socket pair rather than a pipe: the command's words to it go
+	 * with MSG_NOSIGNAL, so a guardian killed meanwhile costs the
+	 * command no SIGPIPE. */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		/* Its own session, away from the terminal's Ctrl-C (the run
-		 * handles that itself); a grandchild, so the run never
-		 * waits for it. */
+		/* Its own session, away from the terminal's Ctrl-C (the
+		 * command handles that itself) and from a kill of the
+		 * command's process group; a grandchild, so the command
+		 * never waits for it. */
 		close(fds[1]);
 		if (setsid() < 0 || (pid = fork()) < 0)
 			_exit(1);
@@ -101,8 +126,39 @@ int guardian_start(const char *lab, const char *uri)
 	return fds[1];
 }
 
+static void say(int fd, const char *line)
+{
+	size_t len = strlen(line), done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = send(fd, line + done, len - done, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "mstlab: guardian: %s\n",
+				strerror(errno));
+			return;
+		}
+		done += (size_t)n;
+	}
+}
+
 void guardian_arm(int fd, const char *run_dir)
 {
-	if (fd >= 0 && dprintf(fd, "%s\n", run_dir) < 0)
-		fprintf(stderr, "mstlab: guardian: %s\n", strerror(errno));
+	char line[PATH_MAX + 2];
+
+	if (fd < 0)
+		return;
+	snprintf(line, sizeof(line), "%s\n", run_dir);
+	say(fd, line);
+}
+
+void guardian_release(int *fd)
+{
+	if (*fd < 0)
+		return;
+	say(*fd, GUARDIAN_STAY "\n");
+	close(*fd);
+	*fd = -1;
 }

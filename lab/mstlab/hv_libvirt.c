@@ -170,6 +170,16 @@ static virDomainPtr lookup(struct hv_libvirt *h, const char *name, int *rc,
 	return dom;
 }
 
+/* Gone meanwhile is gone: a killed run's domains die with its
+ * connection (autodestroy) while its guardian's down destroys them. */
+static bool gone(virDomainPtr dom)
+{
+	int active = virDomainIsActive(dom);
+
+	return active == 0 ||
+	       (active < 0 && virGetLastErrorCode() == VIR_ERR_NO_DOMAIN);
+}
+
 static int hv_destroy(void *ctx, const char *name, struct errbuf *err)
 {
 	int rc;
@@ -178,8 +188,16 @@ static int hv_destroy(void *ctx, const char *name, struct errbuf *err)
 	if (!dom)
 		return rc;
 	if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0 &&
-	    virGetLastErrorCode() != VIR_ERR_NO_DOMAIN)
-		rc = fail(err, name);
+	    virGetLastErrorCode() != VIR_ERR_NO_DOMAIN) {
+		virErrorPtr e = virSaveLastError();
+
+		if (!gone(dom)) {
+			errbuf_set(err, "%s: %s", name, e && e->message ?
+				   e->message : "unknown error");
+			rc = -1;
+		}
+		virFreeError(e);
+	}
 	/* Only a persistent domain is still there: a crash of an older
 	 * mstlab may have left one defined. */
 	if (!rc && virDomainIsPersistent(dom) == 1 &&
@@ -201,6 +219,49 @@ static int hv_running(void *ctx, const char *name, struct errbuf *err)
 		fail(err, name);
 	virDomainFree(dom);
 	return rc;
+}
+
+static const char *state_word(int state)
+{
+	switch (state) {
+	case VIR_DOMAIN_RUNNING:
+		return "running";
+	case VIR_DOMAIN_BLOCKED:
+		return "blocked";
+	case VIR_DOMAIN_PAUSED:
+		return "paused";
+	case VIR_DOMAIN_SHUTDOWN:
+		return "shutting down";
+	case VIR_DOMAIN_SHUTOFF:
+		return "shut off";
+	case VIR_DOMAIN_CRASHED:
+		return "crashed";
+	case VIR_DOMAIN_PMSUSPENDED:
+		return "suspended";
+	default:
+		return "unknown";
+	}
+}
+
+/* libvirt's "active" is also a paused domain's (one killed while it
+ * loaded its template): only a running one is said running. */
+static int hv_state(void *ctx, const char *name, char *out, size_t len,
+		    struct errbuf *err)
+{
+	int rc, state, reason;
+	virDomainPtr dom = lookup(ctx, name, &rc, err);
+
+	snprintf(out, len, "%s", rc ? "unknown" : "absent");
+	if (!dom)
+		return rc;
+	rc = virDomainGetState(dom, &state, &reason, 0);
+	if (rc < 0)
+		fail(err, name);
+	else
+		snprintf(out, len, "%s", state_word(state));
+	virDomainFree(dom);
+	return rc < 0 ? -1 : state == VIR_DOMAIN_RUNNING ||
+			     state == VIR_DOMAIN_BLOCKED;
 }
 
 /* A domain that must exist; NULL with err set otherwise. */
@@ -320,6 +381,7 @@ const struct hv_ops hv_libvirt_ops = {
 	.start = hv_start,
 	.destroy = hv_destroy,
 	.running = hv_running,
+	.state = hv_state,
 	.description = hv_description,
 	.set_link = hv_set_link,
 	.agent = hv_agent,

@@ -15,6 +15,7 @@
 #include "remote.h"
 #include "registry.h"
 #include "seed.h"
+#include "test_hook.h"
 
 volatile sig_atomic_t lab_interrupted;
 
@@ -107,6 +108,8 @@ int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 	if (lab_base(l, t, ops, results, log, err) || files_mkdir(results, NULL, err) ||
 	    new_run_dir(l, err))
 		return -1;
+	if (l->on_run_dir)
+		l->on_run_dir(l->on_run_dir_ctx, l->run_dir);
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (files_mkdir(l->run_dir, subs[i], err))
 			return -1;
@@ -117,9 +120,11 @@ int lab_init(struct lab *l, const struct topo *t, const struct lab_ops *ops,
 	}
 	snprintf(path, sizeof(path), "%s/topology.yaml", l->run_dir);
 	if (copy_file(t->file, path, err) ||
-	    registry_claim(t->name, l->run_dir, err))
+	    registry_claim(t->name, l->run_dir, err) ||
+	    open_run_files(l, err))
 		return -1;
-	return open_run_files(l, err);
+	test_hook_pause("registered");
+	return 0;
 }
 
 int lab_find_run(const struct topo *t, const struct plan *p,
@@ -288,6 +293,7 @@ static int up_links(struct lab *l, struct errbuf *err)
 				&rt->far_start, err)))
 			return -1;
 	}
+	test_hook_pause("captures");
 	/* Started all at once, as tcpdump takes a while to listen. */
 	for (size_t i = 0; i < l->t->n_links; i++) {
 		const struct plan_link *pl = &l->p->links[i];
@@ -389,6 +395,8 @@ static void *start_domain(void *arg)
 	s->rc = o->hv->start(o->hv_ctx, sbuf_str(&s->xml),
 			     tpl ? HV_START_PAUSED : 0, &s->err);
 	s->started = !s->rc;
+	if (s->started)
+		test_hook_pause("domain-started");
 	if (s->rc || !tpl)
 		return NULL;
 	/* Another host's clone: its agent loads it and tells it who it
@@ -490,6 +498,8 @@ static int up_nodes(struct lab *l, struct errbuf *err)
 		sbuf_init(&s[i].xml);
 	}
 	rc = record_nodes(l, s, err);
+	if (!rc)
+		test_hook_pause("domains");
 	for (size_t i = 0; !rc && i < n; i++) {
 		unsigned h = l->t->nodes[i].host;
 
@@ -535,6 +545,7 @@ int lab_up(struct lab *l, struct errbuf *err)
 		return -1;
 	if (up_links(l, err))
 		return -1;
+	test_hook_pause("links");
 	if (lab_interrupted)
 		return errbuf_set(err, "interrupted");
 	if (l->boot != LAB_BOOT_COLD && lab_templates(l, err))
@@ -672,6 +683,8 @@ int lab_wait_ready(struct lab *l, unsigned timeout_ms, struct errbuf *err)
 		}
 		if (lab_interrupted || !left || now - start > timeout_ms)
 			break;
+		if (pass == 1)
+			test_hook_pause("booting");
 		o->sleep_ms(o->clock_ctx, 50);
 	}
 	for (size_t i = 0; i < n; i++)

@@ -76,6 +76,10 @@ struct lab {
 	bool virt_auto;
 	char tpl_cache[PATH_MAX];	/* the templates' folder */
 	FILE *log;			/* progress for people */
+	/* Told the new run folder before it is registered (cmd_lab arms
+	 * its guardian there); NULL for none. */
+	void (*on_run_dir)(void *ctx, const char *run_dir);
+	void *on_run_dir_ctx;
 	/* A lab across hosts (lab_hosts.h): each other host's tables, its
 	 * run folder there in its plan_params; NULL until reached. */
 	const struct lab_ops *hops[TOPO_MAX_HOSTS];

@@ -15,7 +15,7 @@ mstlabcore_SRCS := lab/mstlab/agent.c lab/mstlab/capture.c lab/mstlab/chan.c \
 	lab/mstlab/reaper.c lab/mstlab/registry.c lab/mstlab/remote.c lab/mstlab/remote_agent.c \
 	lab/mstlab/remote_proto.c lab/mstlab/run_ref.c lab/mstlab/runtime.c lab/mstlab/scenario.c \
 	lab/mstlab/seed.c lab/mstlab/services.c lab/mstlab/state.c \
-	lab/mstlab/template.c \
+	lab/mstlab/template.c lab/mstlab/test_hook.c \
 	lab/mstlab/version.c lab/mstlab/watch_render.c \
 	lab/mstlab/cmd_serve.c lab/mstlab/serve_conns.c lab/mstlab/serve_http.c \
 	lab/mstlab/serve_assets.c lab/mstlab/serve_model.c \

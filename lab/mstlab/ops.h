@@ -38,6 +38,12 @@ struct hv_ops {
 	int (*destroy)(void *ctx, const char *name, struct errbuf *err);
 	/* 1 running, 0 absent or shut off, -1 error. */
 	int (*running)(void *ctx, const char *name, struct errbuf *err);
+	/* What the domain is doing, a word or two for people ("running",
+	 * "paused", "shut off", ...), into out: 1 running, 0 not, -1
+	 * error (absent: 0, "absent"). NULL in tables that cannot tell
+	 * more than running(). */
+	int (*state)(void *ctx, const char *name, char *out, size_t len,
+		     struct errbuf *err);
 	/* A running domain's <description> (plan_domain_xml: its run
 	 * folder), into out. */
 	int (*description)(void *ctx, const char *name, char *out,

@@ -24,7 +24,7 @@ struct runtime {
 	const char *uri;
 	const char *uri_given;		/* --uri, or NULL */
 	char hint[PATH_MAX];		/* options a later command needs */
-	int guardian;			/* guardian.h's pipe, or -1 */
+	int guardian;			/* guardian.h's socket, or -1 */
 	char results[PATH_MAX / 2];
 	char kernel[2][PATH_MAX], initrd[PATH_MAX], tools[PATH_MAX];
 	char cache[PATH_MAX];		/* paths.h */

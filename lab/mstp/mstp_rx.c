@@ -328,19 +328,12 @@ static enum mstp_rcvd_info rcv_info(struct mstp_bridge *br,
 	switch (pt->msg_flags.role) {
 	case BPDU_ROLE_DESIGNATED: {
 		/* Superior: better, or a change from the same port (13.10).
-		 * From another region the Designated Bridge is that region's
-		 * Regional Root (13.9), which changes when the region
-		 * re-elects one: the bridge that sent it is the same
-		 * transmitter still, and what it says now replaces what it
-		 * said (else the old word would stand until it aged out, 3 x
-		 * Hello Time, and hold up the new Regional Root's news). */
-		bool same_port = PORT_ID_NUM(msg->dport) ==
-				 PORT_ID_NUM(prt->dport);
-		bool same_tx = same_port &&
-			       (mac_equal(&msg->dbridge, &prt->dbridge) ||
-				(pt->tree == 0 &&
-				 pt->info_is == INFO_RECEIVED &&
-				 mac_equal(&p->rx.bridge_id, &pt->sender)));
+		 * The Designated Bridge is the sender's, from another region
+		 * too (cist_msg()), so a region that re-elects its Regional
+		 * Root is still the same transmitter here. */
+		bool same_tx = PORT_ID_NUM(msg->dport) ==
+			       PORT_ID_NUM(prt->dport) &&
+			       mac_equal(&msg->dbridge, &prt->dbridge);
 
 		if (cmp < 0 || (same_tx && cmp != 0))
 			return SUPERIOR_DESIGNATED;
@@ -560,17 +553,12 @@ static void updt_rcvd_info_while(struct mstp_bridge *br, struct mstp_pt *pt)
  * rcvdInfoWhile (3 x HelloTime), during which both ends could take the
  * other for the way to the root.
  */
-static void no_longer_designated(struct mstp_bridge *br, struct mstp_pt *pt)
+static void no_longer_designated(struct mstp_pt *pt)
 {
-	const struct bridge_id *from = pt->tree ? &pt->msg_prio.dbridge :
-					      &PORT(br, pt)->rx.bridge_id;
-	const struct bridge_id *held = pt->tree ? &pt->port_prio.dbridge :
-					      &pt->sender;
-
 	if (pt->info_is == INFO_RECEIVED &&
 	    (pt->msg_flags.role == BPDU_ROLE_ROOT ||
 	     pt->msg_flags.role == BPDU_ROLE_ALT_BACKUP) &&
-	    mac_equal(from, held))
+	    mac_equal(&pt->msg_prio.dbridge, &pt->port_prio.dbridge))
 		pt->rcvd_info_while = 0;
 }
 
@@ -708,7 +696,7 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 			pt->agreed = false;
 			record_dispute(br, pt);
 		}
-		no_longer_designated(br, pt);
+		no_longer_designated(pt);
 		set_tc_flags(br, pt);
 		pt->rcvd_msg = false;
 		break;
@@ -722,7 +710,7 @@ static void pim_enter(struct mstp_bridge *br, struct mstp_pt *pt,
 		 * into it until the two agree. */
 		if (pt->msg_flags.role == BPDU_ROLE_ROOT)
 			record_dispute(br, pt);
-		no_longer_designated(br, pt);
+		no_longer_designated(pt);
 		pt->rcvd_msg = false;
 		break;
 	}

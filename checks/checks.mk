@@ -1,6 +1,7 @@
 # checks: captures -> verdicts -> reports. pcap reading, the tree state
 # the captures show, the verdicts into one result model, and the renderers
-# of that model (TAP, summary.json, junit.xml, report.md, report.html);
+# of that model (TAP, summary.json, junit.xml, report.md, report.html)
+# and of the live tree state (watch_render: `watch` and the page);
 # `mstlab decode` and `mstlab verdict`.
 LIBRARIES += checks
 checks_DIR := checks
@@ -14,7 +15,7 @@ checks_SRCS := checks/pcapread.c checks/bpdu_print.c checks/analyze.c \
 	checks/cmd_checks.c checks/follow.c checks/roles.c \
 	checks/trees.c checks/trees_frame.c checks/trees_rules.c \
 	checks/trees_history.c checks/tree_checks.c checks/expect_cover.c \
-	checks/tree_path.c
+	checks/tree_path.c checks/watch_render.c
 checks_USES := model libmst util
 checks_LDLIBS := -lpcap -ljansson -lm
 

@@ -42,7 +42,7 @@
  * to fail or restore a link (tens of ms), short enough for a screen. */
 #define FOLLOW_LAG_NS (200 * 1000000LL)
 /* A capture made on another host reaches this run folder by a mirror's
- * passes (lab/mstlab/mirror.h, every 0.5 s): a run that has one is
+ * passes (lab/orchestrator/mirror.h, every 0.5 s): a run that has one is
  * merged that much further behind the clock, and its frames are put on
  * this host's timeline with the clock file's start measurement (the
  * verdicts interpolate to the end one: within its error bound). */

@@ -8,17 +8,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent_main.h"
 #include "cmd_checks.h"
 #include "cmd_lab.h"
-#include "cmd_serve.h"
 #include "cmd_templates.h"
 #include "cmd_watch.h"
-#include "remote_agent.h"
 #include "graphviz.h"
 #include "opts.h"
 #include "paths.h"
 #include "plan.h"
 #include "print.h"
+#include "serve_main.h"
 #include "topo.h"
 #include "version.h"
 
@@ -362,9 +362,18 @@ LAB_COMMAND(shell)
 LAB_COMMAND(decode)
 LAB_COMMAND(verdict)
 LAB_COMMAND(watch)
-LAB_COMMAND(serve)
 LAB_COMMAND(templates)
-LAB_COMMAND(agent)
+
+/* The two other front ends, each its own library. */
+static int cli_serve(struct cli *c)
+{
+	return serve_main(c->argc, c->argv, c->out, c->err);
+}
+
+static int cli_agent(struct cli *c)
+{
+	return agent_main(c->argc, c->argv, c->out, c->err);
+}
 
 static const struct command {
 	const char *name;

@@ -8,6 +8,7 @@
 
 #include "cmd_checks.h"
 #include "guardian.h"
+#include "lab_args.h"
 #include "mirror.h"
 #include "paths.h"
 #include "registry.h"
@@ -130,7 +131,7 @@ int cmd_up(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct runtime rt;
 	struct lab l = { 0 };
-	int rc = runtime_parse(&rt, argc, argv, out, err,
+	int rc = lab_args_parse(&rt, argc, argv, out, err,
 			       "up TOPO.yaml [--boot cold|template] "
 			       "[--virt auto|qemu|kvm]");
 
@@ -162,7 +163,7 @@ int cmd_down(int argc, char **argv, FILE *out, FILE *err)
 	char run_dir[PATH_MAX];
 	struct runtime rt;
 	struct plan *p = NULL;
-	int rc = runtime_parse(&rt, argc, argv, out, err, "down TOPO.yaml|LAB");
+	int rc = lab_args_parse(&rt, argc, argv, out, err, "down TOPO.yaml|LAB");
 
 	if (rc)
 		goto out;
@@ -217,7 +218,7 @@ int cmd_run(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct runtime rt;
 	struct lab l = { 0 };
-	int rc = runtime_parse(&rt, argc, argv, out, err, run_usage);
+	int rc = lab_args_parse(&rt, argc, argv, out, err, run_usage);
 	int tap = 0, failed = 0, ran = 0;
 	struct result_counts checks = { 0 };
 	struct step_counts steps;

@@ -10,11 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent.h"
 #include "console.h"
+#include "guest_agent.h"
 
-#include "print.h"
+#include "lab_args.h"
 #include "lab_hosts.h"
+#include "print.h"
 #include "remote.h"
 #include "runtime.h"
 
@@ -23,7 +24,7 @@ static int attach(struct runtime *rt, struct lab *l, int argc, char **argv,
 		  FILE *out, FILE *err, const char *usage, int nargs_min)
 {
 	struct errbuf e;
-	int rc = runtime_parse(rt, argc, argv, out, err, usage);
+	int rc = lab_args_parse(rt, argc, argv, out, err, usage);
 
 	if (rc)
 		return rc;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab_args.h"
 #include "paths.h"
 #include "runtime.h"
 #include "template.h"
@@ -83,7 +84,7 @@ static int build(int argc, char **argv, FILE *out, FILE *err)
 		return 1;
 	memcpy(v, argv, (size_t)argc * sizeof(*v));
 	v[0] = "templates build";
-	rc = runtime_parse(&rt, argc, v, out, err, "templates build TOPO.yaml "
+	rc = lab_args_parse(&rt, argc, v, out, err, "templates build TOPO.yaml "
 			   "[--virt auto|qemu|kvm]");
 	if (!rc)
 		rc = build_for(&rt, out);

@@ -22,12 +22,12 @@ fuzz_frames_USES := checks
 fuzz_ctl_USES := mstp libmst util
 fuzz_ctl_SRCS = $(MSTD_LIB_SRCS)
 fuzz_ctl_INC := -Ilab/mstd
-# mstlab agent's line protocol (fakes under it): its own files of
-# mstlabcore, not the whole library (libvirt, the web server).
+# mstlab agent's line protocol (fakes under it): the agent and the few
+# orchestrator files it needs, not the whole library (libvirt).
 fuzz_remote_USES := model util
-fuzz_remote_SRCS := lab/mstlab/remote_agent.c lab/mstlab/remote_proto.c \
-	lab/mstlab/state.c
-fuzz_remote_INC := -Ilab/mstlab
+fuzz_remote_SRCS := lab/agent/agent.c lab/orchestrator/remote_proto.c \
+	lab/orchestrator/state.c
+fuzz_remote_INC := -Ilab/agent -Ilab/orchestrator -Ilab/backends
 
 define fuzz_rules
 $(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(call uses_srcs,$(fuzz_$(1)_USES)) \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for `mstlab agent` (remote_agent.h): any bytes on its
+ * libFuzzer target for `mstlab agent` (agent.h): any bytes on its
  * input get answers, never a crash or a hang, and only the fakes below
  * are ever called, with names of the lab's plan on the agent's host
  * (templates: only its nodes, only paths in its own folders).
@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "files.h"
-#include "remote_agent.h"
+#include "agent.h"
 #include "version.h"
 
-/* version.c is mstlabcore's, built with the version of the tree. */
+/* version.c is the orchestrator's, built with the version of the tree. */
 const char mstlab_version[] = "fuzz";
 
 static int f_create(void *c, const char *br, const char *owner,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The lab runner (lab.c, state.c, scenario.c, agent.c) over fake ops
+ * The lab runner (lab.c, state.c, scenario.c, guest_agent.c) over fake ops
  * that record every call, in virtual time: resources are recorded in the
  * state file before they are created, teardown undoes them last first,
  * failures reach both ends of a link, guests are driven through the

@@ -13,11 +13,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lab_args.h"
 #include "paths.h"
 #include "plan.h"
+#include "print.h"
 #include "runtime.h"
 #include "topo.h"
-#include "print.h"
 #include "unit.h"
 
 static struct topo *load(const char *path)
@@ -1042,7 +1043,7 @@ static void xml_text(const char *xml, const char *tag, char *buf, size_t len)
 }
 
 /* The files `plan --xml sw2` names and those `up` would boot
- * (runtime_parse), from the cwd @dir. */
+ * (lab_args_parse), from the cwd @dir. */
 struct booted {
 	char xml_kernel[PATH_MAX], xml_initrd[PATH_MAX];
 	char kernel[PATH_MAX], initrd[PATH_MAX];
@@ -1065,7 +1066,7 @@ static int booted_from(const char *dir, const char *topo, struct booted *b)
 	free(out);
 	free(err);
 	if (rc == 0)
-		rc = runtime_parse(&rt, 2, argv, stdout, stdout, "up");
+		rc = lab_args_parse(&rt, 2, argv, stdout, stdout, "up");
 	if (rc == 0) {
 		snprintf(b->kernel, sizeof(b->kernel), "%s", rt.kernel[0]);
 		snprintf(b->initrd, sizeof(b->initrd), "%s", rt.initrd);
@@ -1158,7 +1159,7 @@ TEST(up_without_the_images_says_what_to_build)
 	err = fmemopen(msg, sizeof(msg), "w");
 	CHECK(err != NULL);
 	setenv(PATHS_BUILD_ENV, dir, 1);
-	parsed = runtime_parse(&rt, 2, argv, stdout, err, "up");
+	parsed = lab_args_parse(&rt, 2, argv, stdout, err, "up");
 	unsetenv(PATHS_BUILD_ENV);
 	for (int i = 0; i < 4 && parsed == 0; i++) {
 		rc[i] = runtime_check_images(&rt);

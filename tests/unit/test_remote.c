@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The agent protocol (remote_proto.h) and `mstlab agent` (remote_agent.h)
+ * The agent protocol (remote_proto.h) and `mstlab agent` (agent.h)
  * driven through real pipes with fake link and capture tables: a whole
  * session, and hostile input: every bad line gets one precise "err", the
  * agent never touches what the plan does not put on its host, never
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "plan.h"
-#include "remote_agent.h"
+#include "agent.h"
 #include "remote_proto.h"
 #include "unit.h"
 

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "child.h"
-#include "cmd_serve.h"
+#include "serve_main.h"
 #include "lab.h"
 #include "serve_conns.h"
 #include "serve_fixture.h"
@@ -151,7 +151,7 @@ TEST(no_auth_is_for_a_loopback_address_only)
 	CHECK(!serve_http_start(&cfg, &app, &e));
 	CHECK(strstr(e.msg, "only on a loopback address"));
 	err = open_memstream(&text, &len);
-	CHECK_INT(cmd_serve(5, argv, stdout, err), 2);
+	CHECK_INT(serve_main(5, argv, stdout, err), 2);
 	fclose(err);
 	CHECK(strstr(text, "--no-auth is for a loopback address only "
 		      "(127.0.0.0/8, [::1]), not 0.0.0.0:0"));
@@ -159,7 +159,7 @@ TEST(no_auth_is_for_a_loopback_address_only)
 	/* On loopback it is taken (what follows fails: no such run). */
 	text = NULL;
 	err = open_memstream(&text, &len);
-	CHECK(cmd_serve(5, argv_lo, stdout, err) != 2);
+	CHECK(serve_main(5, argv_lo, stdout, err) != 2);
 	fclose(err);
 	CHECK(!strstr(text, "--no-auth"));
 	free(text);
@@ -202,12 +202,12 @@ struct served {
 	FILE *out;
 };
 
-static void *serve_main(void *arg)
+static void *serve_thread(void *arg)
 {
 	struct served *v = arg;
 	FILE *err = fopen("/dev/null", "w");
 
-	v->rc = cmd_serve(v->argc, v->argv, v->out, err);
+	v->rc = serve_main(v->argc, v->argv, v->out, err);
 	fclose(err);
 	fclose(v->out);
 	return NULL;
@@ -230,7 +230,7 @@ static int serve_line(const char *dir, const char *extra, char *line,
 		return -1;
 	v.out = fdopen(p[1], "w");
 	in = fdopen(p[0], "r");
-	pthread_create(&th, NULL, serve_main, &v);
+	pthread_create(&th, NULL, serve_thread, &v);
 	line[0] = 0;
 	if (!fgets(line, (int)len, in))
 		line[0] = 0;

@@ -44,13 +44,6 @@ struct runtime {
 	FILE *out, *err;
 };
 
-/*
- * Parses "TOPO [options] [words...]" (options anywhere), loads the
- * topology; TOPO may be the name of a lab that is up (registry.h).
- * Returns 0, or the exit status to return (usage 2, bad input 1).
- */
-int runtime_parse(struct runtime *rt, int argc, char **argv, FILE *out,
-		  FILE *err, const char *usage);
 /* For a command with options of its own that acts on a lab that is up
  * (serve): rt empty but for its streams and the libvirt URI (NULL: the
  * default), ready for runtime_connect(). */

@@ -8,7 +8,7 @@
 #include "paths.h"
 
 #ifndef MSTLAB_VERSION
-#error "MSTLAB_VERSION is set by lab/mstlab/version.mk"
+#error "MSTLAB_VERSION is set by lab/orchestrator/version.mk"
 #endif
 
 const char mstlab_version[] = MSTLAB_VERSION;

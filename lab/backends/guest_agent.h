@@ -4,8 +4,8 @@
  * running a program with its output captured. Commands are argv vectors
  * handed to the agent's guest-exec: no shell unless argv says so.
  */
-#ifndef MSTLAB_AGENT_H
-#define MSTLAB_AGENT_H
+#ifndef MSTLAB_GUEST_AGENT_H
+#define MSTLAB_GUEST_AGENT_H
 
 #include <stddef.h>
 #include <stdio.h>

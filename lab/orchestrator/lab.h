@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "agent.h"
+#include "guest_agent.h"
 #include "events.h"
 #include "ops.h"
 #include "plan.h"

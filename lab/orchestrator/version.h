@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mstlab --version: this mstlab's version (compiled in as MSTLAB_VERSION
- * by lab/mstlab/version.mk: `git describe`, or the Debian package's
+ * by lab/orchestrator/version.mk: `git describe`, or the Debian package's
  * version), and the build ids of the kernels and the image it would
  * boot, from the files paths.h resolves.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * This host's side of `mstlab agent` on another host of a lab
- * (remote_agent.h): a session over `ssh HOST mstlab agent` (OpenSSH's
+ * (agent.h): a session over `ssh HOST mstlab agent` (OpenSSH's
  * client, an argv built from the host's URI and the user's host
  * settings, host_settings.h: no shell here, and only words that need no
  * quoting reach the shell there, topo_safe_word), and

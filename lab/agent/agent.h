@@ -52,8 +52,8 @@
  * Anything else, or a word out of place: "err TEXT", and the session
  * goes on; a line too long or input that ends inside a request ends it.
  */
-#ifndef MSTLAB_REMOTE_AGENT_H
-#define MSTLAB_REMOTE_AGENT_H
+#ifndef MSTLAB_AGENT_H
+#define MSTLAB_AGENT_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -73,7 +73,7 @@
 
 /*
  * What the agent does with its nodes' templates (template.h) on its own
- * host: cmd_agent's, through this host's libvirt; tests' fakes. Each
+ * host: agent_main's, through this host's libvirt; tests' fakes. Each
  * returns 0, or -1 with err.
  */
 struct agent_tpl {
@@ -98,7 +98,7 @@ struct remote_agent {
 	 * domains go through libvirt's URI), where its run folders go. */
 	const struct lab_ops *ops;
 	char results[PATH_MAX / 2];
-	/* This host's guest files (paths.h: cmd_agent finds them; "":
+	/* This host's guest files (paths.h: agent_main finds them; "":
 	 * unknown), named by images. */
 	char kernel[2][PATH_MAX];
 	char initrd[PATH_MAX];
@@ -143,8 +143,5 @@ int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
  * when in broke off mid-request or out failed. */
 int remote_agent_serve(struct remote_agent *a, int in, int out,
 		       int timeout_ms);
-
-/* mstlab agent [--results DIR] */
-int cmd_agent(int argc, char **argv, FILE *out, FILE *err);
 
 #endif

@@ -7,7 +7,7 @@
  * `mstlab link` does it. serve_http.h says what a client may do,
  * serve_model.h what the page is told.
  */
-#include "cmd_serve.h"
+#include "serve_main.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -470,7 +470,7 @@ static void say_where(struct serve_run *s)
 	fflush(s->out);
 }
 
-int cmd_serve(int argc, char **argv, FILE *out, FILE *err)
+int serve_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct serve_run *s = calloc(1, sizeof(*s));
 	struct errbuf e;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The page of mstlab serve, built into the binary: lab/mstlab/serve/
- * assembled in with .incbin (mstlab.mk makes this object depend on
+ * The page of mstlab serve, built into the binary: lab/serve/page/
+ * assembled in with .incbin (serve.mk makes this object depend on
  * those files), so the page works offline and no request path ever
  * reaches the file system.
  */
@@ -16,7 +16,7 @@
 		".globl " #name "\n"                                    \
 		".hidden " #name "\n"                                   \
 		#name ":\n"                                             \
-		".incbin \"lab/mstlab/serve/" file "\"\n"               \
+		".incbin \"lab/serve/page/" file "\"\n"               \
 		".globl " #name "_end\n"                                \
 		".hidden " #name "_end\n"                               \
 		#name "_end:\n"                                         \

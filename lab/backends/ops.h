@@ -6,7 +6,7 @@
  * guest agent and QEMU's monitor, libvirt C API), hostnet.c (link
  * bridges, rtnetlink), capture.c (tcpdump per link) and chan.c (unix
  * sockets). On another host of a lab, link and cap are remote.c's: they
- * speak to an mstlab agent there (remote_agent.h).
+ * speak to an mstlab agent there (agent.h).
  *
  * Every call returns 0 or -1; on -1 it has written one line of why into
  * err (errbuf.h).

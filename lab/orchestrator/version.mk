@@ -1,14 +1,14 @@
-# mstlab's version, compiled into lab/mstlab/version.c alone as
+# mstlab's version, compiled into lab/orchestrator/version.c alone as
 # MSTLAB_VERSION: scripts/version (`git describe --always --dirty`), or
 # what the caller passes (debian/rules: the package's version). The stamp
 # is rewritten only when the version changes, so a new commit recompiles
-# one file and relinks what links mstlabcore.
+# one file and relinks what links the orchestrator.
 ifeq ($(origin MSTLAB_VERSION),undefined)
 MSTLAB_VERSION := $(shell scripts/version)
 endif
 VERSION_STAMP := $(BUILD)/gen/version
-VERSION_OBJS := $(call obj,lab/mstlab/version.c) \
-	$(call obj_san,lab/mstlab/version.c)
+VERSION_OBJS := $(call obj,lab/orchestrator/version.c) \
+	$(call obj_san,lab/orchestrator/version.c)
 
 .PHONY: version-stamp
 $(VERSION_STAMP): version-stamp

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * mstlab agent [--results DIR]: run by SSH on another host of a lab
- * (remote_agent.h); the protocol on stdin and stdout, messages on
+ * (agent.h); the protocol on stdin and stdout, messages on
  * stderr. It listens on nothing and ends with its input.
  */
-#include "remote_agent.h"
+#include "agent_main.h"
 
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "capture.h"
 #include "chan.h"
 #include "hostnet.h"
@@ -101,7 +102,7 @@ static enum plan_virt agent_virt(const struct remote_agent *a)
 			     agent_cache, stderr);
 }
 
-int cmd_agent(int argc, char **argv, FILE *out, FILE *err)
+int agent_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	static struct remote_agent a;
 	struct lab_ops ops = {

@@ -4,7 +4,7 @@
  * parsed, each word judged against the plan of the topology it was sent,
  * then done through this host's ops tables (remote_agent.h).
  */
-#include "remote_agent.h"
+#include "agent.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "agent.h"
+#include "guest_agent.h"
 
 #include <jansson.h>
 #include <openssl/evp.h>

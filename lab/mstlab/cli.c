@@ -11,6 +11,7 @@
 #include "agent_main.h"
 #include "cmd_checks.h"
 #include "cmd_lab.h"
+#include "cmd_list.h"
 #include "cmd_templates.h"
 #include "cmd_watch.h"
 #include "graphviz.h"
@@ -363,6 +364,7 @@ LAB_COMMAND(decode)
 LAB_COMMAND(verdict)
 LAB_COMMAND(watch)
 LAB_COMMAND(templates)
+LAB_COMMAND(list)
 
 /* The two other front ends, each its own library. */
 static int cli_serve(struct cli *c)
@@ -391,6 +393,7 @@ static const struct command {
 	  "                    up, scenarios, down",
 	  "run TOPO.yaml [-s|--scenario SCENARIO] [--keep] [--boot cold|template]\n"
 	  "                    up, scenarios, down", true },
+	{ "list", cli_list, LIST_USAGE, NULL, false },
 	{ "status", cli_status, "status TOPO.yaml|LAB [--json]  nodes of a lab that is up", NULL, true },
 	{ "exec", cli_exec, "exec [-n] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]  (stdin goes too)",
 	  "exec [-n|--no-stdin] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]\n"

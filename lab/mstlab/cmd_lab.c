@@ -165,7 +165,9 @@ int cmd_down(int argc, char **argv, FILE *out, FILE *err)
 	struct plan *p = NULL;
 	int rc = lab_args_parse(&rt, argc, argv, out, err, "down TOPO.yaml|LAB");
 
-	if (rc)
+	if (rc == LAB_ARGS_NOT_UP)
+		rc = 0;
+	if (rc || !rt.t)
 		goto out;
 	rc = 1;
 	if (runtime_connect(&rt, false, PLAN_VIRT_QEMU) || plan_build(rt.t, &p))

@@ -9,7 +9,7 @@
 # typed on the line is ever evaluated: it is passed to mstlab as an
 # argument.
 
-_mstlab_commands='check graph plan up down run status exec shell console link watch serve decode verdict templates agent'
+_mstlab_commands='check graph plan up down run list status exec shell console link watch serve decode verdict templates agent'
 _mstlab_lab_options='--results --uri --virt --kernel --debug-kernel --initrd'
 
 # _mstlab_options COMMAND: the options it takes (--help aside).
@@ -22,6 +22,7 @@ _mstlab_options() {
 	exec) echo "-n --no-stdin --timeout $_mstlab_lab_options" ;;
 	run) echo "-s --scenario --keep --boot $_mstlab_lab_options" ;;
 	status) echo "--json $_mstlab_lab_options" ;;
+	list) echo '--json -j' ;;
 	watch) echo '--json -j --count --for --replay --follow' ;;
 	serve) echo '--listen --token-file --no-auth --read-only --uri' ;;
 	decode) echo '--json -j' ;;

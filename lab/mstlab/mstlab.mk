@@ -5,7 +5,7 @@
 # tests drive commands as a user types them; the program is main.c.
 LIBRARIES += mstlabcli
 mstlabcli_DIR := lab/mstlab
-mstlabcli_SRCS := lab/mstlab/cli.c lab/mstlab/cmd_lab.c lab/mstlab/lab_args.c \
+mstlabcli_SRCS := lab/mstlab/cli.c lab/mstlab/cmd_lab.c lab/mstlab/cmd_list.c lab/mstlab/lab_args.c \
 	lab/mstlab/cmd_node.c lab/mstlab/cmd_templates.c \
 	lab/mstlab/cmd_watch.c
 mstlabcli_USES := serve agent orchestrator backends checks model libmst util
@@ -24,3 +24,7 @@ test_watch_SRCS := tests/unit/test_watch.c tests/unit/checks_fixture.c tests/uni
 test_watch_USES := mstlabcli
 test_version_SRCS := tests/unit/test_version.c
 test_version_USES := mstlabcli
+# mstlab list over a registry of its own.
+UNIT_TESTS += test_list
+test_list_SRCS := tests/unit/test_list.c
+test_list_USES := mstlabcli

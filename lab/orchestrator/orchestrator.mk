@@ -7,6 +7,7 @@ LIBRARIES += orchestrator
 orchestrator_DIR := lab/orchestrator
 orchestrator_SRCS := lab/orchestrator/guardian.c lab/orchestrator/hosts.c \
 	lab/orchestrator/lab.c lab/orchestrator/lab_hosts.c \
+	lab/orchestrator/lab_list.c \
 	lab/orchestrator/mirror.c lab/orchestrator/registry.c \
 	lab/orchestrator/remote.c lab/orchestrator/remote_proto.c \
 	lab/orchestrator/run_ref.c lab/orchestrator/runtime.c \

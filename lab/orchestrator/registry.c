@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "registry.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -8,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "topo.h"
 
 static void labs_dir(char *out, size_t len)
 {
@@ -95,4 +98,40 @@ void registry_release(const char *lab, const char *run_dir)
 		entry_path(lab, path, sizeof(path));
 		unlink(path);
 	}
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int registry_each(void (*fn)(void *ctx, const char *lab, const char *run_dir,
+			     time_t since),
+		  void *ctx)
+{
+	char dir[PATH_MAX - 32], path[PATH_MAX], run_dir[PATH_MAX];
+	struct dirent **names;
+	struct stat st;
+	int n;
+
+	labs_dir(dir, sizeof(dir));
+	n = scandir(dir, &names, NULL, by_name);
+	if (n < 0)
+		return errno == ENOENT ? 0 : -1;
+	for (int i = 0; i < n; i++) {
+		const char *lab = names[i]->d_name;
+
+		if (lab[0] != '.' && strlen(lab) <= TOPO_LAB_NAME_MAX &&
+		    (size_t)snprintf(path, sizeof(path), "%s/%.*s", dir,
+				     TOPO_LAB_NAME_MAX, lab) < sizeof(path) &&
+		    lstat(path, &st) == 0 &&
+		    S_ISLNK(st.st_mode)) {
+			if (registry_find(lab, run_dir, sizeof(run_dir)))
+				run_dir[0] = '\0';
+			fn(ctx, lab, run_dir, st.st_mtime);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return 0;
 }

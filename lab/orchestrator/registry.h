@@ -12,6 +12,7 @@
 #define MSTLAB_REGISTRY_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "errbuf.h"
 
@@ -24,5 +25,14 @@ int registry_claim(const char *lab, const char *run_dir, struct errbuf *err);
 int registry_find(const char *lab, char *run_dir, size_t len);
 /* Forgets the lab's run, only if it is still run_dir. */
 void registry_release(const char *lab, const char *run_dir);
+/*
+ * Every lab recorded, by name: fn(ctx, lab, run_dir, since) with since
+ * when it was recorded (its entry's time). An entry that is not a lab's
+ * (registry_find refuses it) is passed with run_dir "". 0, or -1 when
+ * the registry cannot be read (none yet is no lab, 0).
+ */
+int registry_each(void (*fn)(void *ctx, const char *lab, const char *run_dir,
+			     time_t since),
+		  void *ctx);
 
 #endif

@@ -1184,3 +1184,30 @@ TEST(up_without_the_images_says_what_to_build)
 		 files[1], dir, files[2]);
 	CHECK_STR(msg, want);
 }
+
+/* down by name and down by file agree: a lab that is not up is nothing
+ * to do (exit 0) — a CI cleanup step by name after a passing run; other
+ * commands by a name that is not up still fail. */
+TEST(down_by_name_of_a_lab_not_up_is_nothing_to_do)
+{
+	char dir[] = "/tmp/mstlab-test-down-XXXXXX";
+	char *down[] = { "mstlab", "down", "nosuchlab", NULL };
+	char *status[] = { "mstlab", "status", "nosuchlab", NULL };
+	char *out, *err;
+	int rc;
+
+	CHECK(mkdtemp(dir) != NULL);
+	setenv("MSTLAB_RUNTIME_DIR", dir, 1);
+	out = unit_capture(mstlab_cli, 3, down, &rc, &err);
+	CHECK_INT(rc, 0);
+	CHECK(strstr(out, "lab nosuchlab is not up: nothing to do") != NULL);
+	free(out);
+	free(err);
+	out = unit_capture(mstlab_cli, 3, status, &rc, &err);
+	CHECK_INT(rc, 1);
+	CHECK(strstr(err, "no lab of that name is up") != NULL);
+	free(out);
+	free(err);
+	unsetenv("MSTLAB_RUNTIME_DIR");
+	rmdir(dir);
+}

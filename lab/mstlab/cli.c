@@ -455,31 +455,79 @@ static int command_help(const struct command *cmd, FILE *f)
 	return 0;
 }
 
-/*
- * Options before the command (mstlab --results DIR run TOPO) are the
- * command's: they go after its name, where it reads them. The words
- * that take a value take the next one. Returns the new argv (free it),
- * or NULL with *bad the word that is not an option of any command.
- */
-static char **options_after_command(int argc, char **argv, const char **bad)
+/* The options that concern every lab: before any command, as git's and
+ * docker's global options. */
+static const char *const global_options[] = { "--results", "--uri",
+	"--virt", "--kernel", "--debug-kernel", "--initrd", NULL };
+
+/* The commands that act on no lab but still take some of them. */
+static const struct {
+	const char *command, *options;
+} global_takers[] = {
+	{ "plan", " --virt --kernel --debug-kernel --initrd " },
+	{ "serve", " --uri " },
+	{ "agent", " --results " },
+};
+
+static bool in_list(const char *const list[], const char *word)
 {
-	static const char *const with_value[] = { "--results", "--uri",
-		"--virt", "--kernel", "--debug-kernel", "--initrd", "-s",
-		"--scenario", "--boot", NULL };
+	for (int k = 0; list[k]; k++)
+		if (strcmp(list[k], word) == 0)
+			return true;
+	return false;
+}
+
+/* Whether command takes the global option opt ("--uri"). */
+static bool takes_global(const char *command, const char *opt)
+{
+	char key[40];
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, command) == 0 && commands[i].lab)
+			return true;
+	snprintf(key, sizeof(key), " %s ", opt);
+	for (size_t i = 0; i < sizeof(global_takers) / sizeof(global_takers[0]);
+	     i++)
+		if (strcmp(global_takers[i].command, command) == 0 &&
+		    strstr(global_takers[i].options, key))
+			return true;
+	return false;
+}
+
+/*
+ * Options before the command (mstlab --results DIR run TOPO) go after
+ * its name, where it reads them. A global option (global_options, also
+ * as --opt=value) is accepted before any command: one that does not
+ * concern the command (--results before check) is left out. Others
+ * (--keep, --json, -s, --scenario, --boot) are the command's to take or
+ * refuse. Returns the new argv (free it) and its length in *n_out, or
+ * NULL with *bad the word that is not an option of any command.
+ */
+static char **options_after_command(int argc, char **argv, int *n_out,
+				    const char **bad)
+{
+	static const char *const with_value[] = { "-s", "--scenario",
+		"--boot", NULL };
+	static const char *const flags[] = { "--keep", "--json", NULL };
 	char **v = calloc((size_t)argc + 1, sizeof(*v));
 	int i = 1, n = 1, first;
+	const char *command;
 
 	if (!v)
 		return NULL;
 	v[0] = argv[0];
 	while (i < argc && argv[i][0] == '-' && !is_help(argv[i]) &&
 	       strcmp(argv[i], "--version")) {
-		bool takes = false;
+		char name[32];
+		bool takes;
 
-		for (int k = 0; with_value[k]; k++)
-			takes |= strcmp(argv[i], with_value[k]) == 0;
-		if (!takes && strcmp(argv[i], "--keep") &&
-		    strcmp(argv[i], "--json") && !strchr(argv[i], '=')) {
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)strcspn(argv[i], "="), argv[i]);
+		takes = !strchr(argv[i], '=') &&
+			(in_list(global_options, name) ||
+			 in_list(with_value, name));
+		if (!in_list(global_options, name) &&
+		    !in_list(with_value, name) && !in_list(flags, name)) {
 			*bad = argv[i];
 			free(v);
 			return NULL;
@@ -487,12 +535,30 @@ static char **options_after_command(int argc, char **argv, const char **bad)
 		i += takes && i + 1 < argc ? 2 : 1;
 	}
 	first = i;
+	command = i < argc ? argv[i] : "";
 	if (i < argc)
-		v[n++] = argv[i];	/* the command */
-	for (int k = 1; k < first; k++)
+		v[n++] = argv[i];
+	for (int k = 1; k < first; k++) {
+		char name[32];
+		bool takes;
+
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)strcspn(argv[k], "="), argv[k]);
+		takes = !strchr(argv[k], '=') &&
+			(in_list(global_options, name) ||
+			 in_list(with_value, name)) && k + 1 < first;
+		if (in_list(global_options, name) &&
+		    !takes_global(command, name)) {
+			k += takes;	/* not this command's: left out */
+			continue;
+		}
 		v[n++] = argv[k];
+		if (takes)
+			v[n++] = argv[++k];
+	}
 	for (int k = first + 1; k < argc; k++)
 		v[n++] = argv[k];
+	*n_out = n;
 	return v;
 }
 
@@ -523,11 +589,11 @@ int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
 {
 	const char *bad = NULL;
 	char **v;
-	int rc;
+	int rc, n;
 
 	if (argc < 2 || argv[1][0] != '-')
 		return dispatch(argc, argv, out, err);
-	v = options_after_command(argc, argv, &bad);
+	v = options_after_command(argc, argv, &n, &bad);
 	if (!v) {
 		if (!bad)
 			return 1;
@@ -535,7 +601,12 @@ int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
 			"commands and their options)\n", bad);
 		return 2;
 	}
-	rc = dispatch(argc, v, out, err);
+	/* mstlab --results D run --help: run's usage. */
+	if (argc >= 3 && is_help(argv[argc - 1]) && argv[argc - 2] == v[1])
+		rc = dispatch(3, (char *[]){ v[0], v[1], argv[argc - 1], NULL },
+			      out, err);
+	else
+		rc = dispatch(n, v, out, err);
 	free(v);
 	return rc;
 }

@@ -41,7 +41,6 @@ static void plan_print_node(struct printer *pr, const struct plan *p, size_t i)
 		print_nl(pr);
 	}
 	print_close_array(pr);
-	plan_print_scenarios(t, pr);
 	print_close_object(pr);
 }
 

@@ -1211,3 +1211,21 @@ TEST(down_by_name_of_a_lab_not_up_is_nothing_to_do)
 	unsetenv("MSTLAB_RUNTIME_DIR");
 	rmdir(dir);
 }
+
+/* plan's text says each scenario once, after the nodes and links. */
+TEST(plan_says_each_scenario_once)
+{
+	char *text[] = { "mstlab", "plan", "topologies/ring4.yaml", NULL };
+	char *out, *err, *at;
+	int rc, n = 0;
+
+	out = unit_capture(mstlab_cli, 3, text, &rc, &err);
+	CHECK_INT(rc, 0);
+	for (at = out; (at = strstr(at, "\nscenario failover:")); at++)
+		n++;
+	CHECK_INT(n, 1);
+	CHECK(strstr(out, "\nscenario failover:") >
+	      strstr(out, "\nlink 1 "));
+	free(out);
+	free(err);
+}

@@ -67,12 +67,40 @@ static int attach_node(struct runtime *rt, struct lab *l, int argc,
 	return *node < 0 ? 1 : 0;
 }
 
+/*
+ * What node i's domain is doing, asked of its own host's libvirt (a far
+ * node's over the lab's connection to its host): 1 running, 0 not
+ * (state says which), -1 when it cannot be told ("unreachable: why" for
+ * a host that cannot be reached).
+ */
+static int node_state(struct lab *l, size_t i, char *state, size_t len)
+{
+	const struct lab_ops *o;
+	struct errbuf e;
+	int up;
+
+	o = lab_node_ops(l, i, &e);
+	if (!o) {
+		snprintf(state, len, "unreachable: %s", e.msg);
+		return -1;
+	}
+	if (o->hv->state) {
+		up = o->hv->state(o->hv_ctx, l->p->nodes[i].domain, state, len,
+				  &e);
+	} else {
+		up = o->hv->running(o->hv_ctx, l->p->nodes[i].domain, &e);
+		snprintf(state, len, "%s", up == 1 ? "running" : "stopped");
+	}
+	if (up < 0)
+		snprintf(state, len, "%s", e.msg);
+	return up;
+}
+
 int cmd_status(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct runtime rt;
 	struct lab l = { 0 };
 	struct printer pr;
-	struct errbuf e;
 	int rc = attach(&rt, &l, argc, argv, out, err,
 			"status TOPO.yaml [--json]", 0);
 
@@ -85,21 +113,17 @@ int cmd_status(int argc, char **argv, FILE *out, FILE *err)
 	print_open_array(&pr, "nodes");
 	for (size_t i = 0; i < rt.t->n_nodes; i++) {
 		const char *dom = l.p->nodes[i].domain;
-		char state[32];
-		int up = rt.ops.hv->state ?
-			 rt.ops.hv->state(rt.ops.hv_ctx, dom, state,
-					  sizeof(state), &e) :
-			 rt.ops.hv->running(rt.ops.hv_ctx, dom, &e);
+		char state[32 + ERRBUF_LEN];
+		int up = node_state(&l, i, state, sizeof(state));
 
-		if (!rt.ops.hv->state)
-			snprintf(state, sizeof(state), "%s",
-				 up == 1 ? "running" : "stopped");
 		print_open_object(&pr, NULL);
 		print_string(&pr, PRINT_ANY, "node", "node %-12s",
 			     rt.t->nodes[i].name);
 		print_string(&pr, PRINT_ANY, "domain", " %-28s", dom);
-		print_string(&pr, PRINT_ANY, "state", " %s\n",
-			     up < 0 ? e.msg : state);
+		if (rt.t->hosts_given)
+			print_string(&pr, PRINT_ANY, "host", " %-10s",
+				     rt.t->hosts[rt.t->nodes[i].host].name);
+		print_string(&pr, PRINT_ANY, "state", " %s\n", state);
 		print_close_object(&pr);
 		rc |= up != 1;
 	}

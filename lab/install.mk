@@ -7,8 +7,10 @@
 #   PREFIX/lib/mstlab/kernel-FLAVOR/bzImage the guest kernels (debug if built)
 #   PREFIX/lib/mstlab/initramfs.cpio.lz4    the guest image, and beside it
 #   PREFIX/lib/mstlab/initramfs.tools/      its tools share (tcpdump, ...)
-#   PREFIX/share/mstlab/topologies/         the example labs
+#   PREFIX/share/mstlab/topologies/         the example labs (multihost/ too)
 #   PREFIX/share/man/man{1,5,8}/            every man page
+#   PREFIX/share/doc/mstlab/                README.md and docs/ as in the
+#                                           tree: the man pages name them
 #   PREFIX/share/bash-completion/completions/mstlab
 #
 # mstd, mstctl, probe-gen, probe-sink, hsmpctl, hsmp-test and ethsend run
@@ -24,6 +26,10 @@ mstlibdir  := $(PREFIX)/lib/mstlab
 mstsharedir := $(PREFIX)/share/mstlab
 mandir     := $(PREFIX)/share/man
 completiondir := $(PREFIX)/share/bash-completion/completions
+docdir     := $(PREFIX)/share/doc/mstlab
+# The pages, their pictures and the schema, at their paths in the tree.
+DOC_FILES  := README.md $(wildcard docs/*.md docs/*.json docs/images/*.png \
+	docs/design/*.md docs/design/*.svg)
 # What an installed mstlab learns about the host (paths.h).
 cachedir   := /var/cache/mstlab
 
@@ -52,6 +58,9 @@ install: $(BUILD)/bin/mstlab $(KERNEL_default) $(INITRAMFS) $(MAN_PAGES) \
 	cp -R --no-dereference --preserve=mode $(INSTALL_TOOLS) \
 		$(DESTDIR)$(mstlibdir)/initramfs.tools
 	install -m 0644 topologies/*.yaml $(DESTDIR)$(mstsharedir)/topologies/
+	install -D -m 0644 -t $(DESTDIR)$(mstsharedir)/topologies/multihost \
+		topologies/multihost/*.yaml
+	$(foreach f,$(DOC_FILES),install -D -m 0644 $(f) $(DESTDIR)$(docdir)/$(f) &&) true
 	$(foreach p,$(MAN_PAGES),install -m 0644 $(p) \
 		$(DESTDIR)$(mandir)/man$(subst .,,$(suffix $(p)))/ &&) true
 	install -m 0644 $(COMPLETION) $(DESTDIR)$(completiondir)/mstlab
@@ -62,7 +71,7 @@ uninstall:
 		$(foreach p,$(MAN_PAGES),$(DESTDIR)$(mandir)/man$(subst \
 		.,,$(suffix $(p)))/$(notdir $(p)))
 	rm -rf $(DESTDIR)$(mstlibdir) $(DESTDIR)$(mstsharedir) \
-		$(DESTDIR)$(cachedir)
+		$(DESTDIR)$(docdir) $(DESTDIR)$(cachedir)
 
 # The Debian package, from this build folder (debian/rules says how):
 # everything is built here first, so the make calls in debian/rules have

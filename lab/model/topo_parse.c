@@ -31,12 +31,23 @@ static int parse_name(struct ty_ctx *c, struct topo *t, const yaml_node_t *n)
 	return 0;
 }
 
+/* Whether path has a ".." component. */
+static bool climbs(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "..")); p += 2)
+		if ((p == path || p[-1] == '/') && (p[2] == '/' || !p[2]))
+			return true;
+	return false;
+}
+
 /*
- * A node's overlay: a directory, relative to the topology file's folder
- * unless absolute, made absolute here (lexically: the parser never looks
+ * A node's overlay: a directory inside the topology file's folder, named
+ * relative to it, made absolute here (lexically: the parser never looks
  * at the host, so a run's copy of its topology still parses where the
- * directory is not) for the domain to share with the guest.
- * topo_check_host() says whether it exists.
+ * directory is not) for the domain to share with the guest. A topology
+ * names no other folder of the host: the guest reads what it shares.
+ * topo_check_host() says whether it exists, and that no symbolic link
+ * leads it out of that folder.
  */
 static int parse_overlay(struct ty_ctx *c, const struct topo *t,
 			 const yaml_node_t *n, struct topo_node *node)
@@ -50,16 +61,17 @@ static int parse_overlay(struct ty_ctx *c, const struct topo *t,
 		return -1;
 	if (!given[0])
 		return ty_fail(c, n, "overlay must name a directory");
-	if (given[0] != '/' && t->file[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+	if (given[0] == '/' || climbs(given))
+		return ty_fail(c, n, "overlay '%s': name a folder inside the "
+			       "topology's folder, relative to it (no absolute "
+			       "path, no '..'): a topology shares no other "
+			       "folder of this host", given);
+	if (t->file[0] != '/' && !getcwd(cwd, sizeof(cwd)))
 		return ty_fail(c, n, "overlay '%s': the current folder: %s",
 			       given, strerror(errno));
-	if (given[0] == '/')
-		len = snprintf(node->overlay, sizeof(node->overlay), "%s",
-			       given);
-	else
-		len = snprintf(node->overlay, sizeof(node->overlay),
-			       "%s%s%.*s%s%s", cwd, cwd[0] ? "/" : "",
-			       base_len, t->file, base_len ? "/" : "", given);
+	len = snprintf(node->overlay, sizeof(node->overlay), "%s%s%.*s%s%s",
+		       cwd, cwd[0] ? "/" : "", base_len, t->file,
+		       base_len ? "/" : "", given);
 	if (len < 0 || (size_t)len >= sizeof(node->overlay))
 		return ty_fail(c, n, "overlay '%s': path longer than %zu "
 			       "characters", given, sizeof(node->overlay) - 1);
@@ -1260,6 +1272,23 @@ int topo_parse_file(const char *path, struct topo **out,
 	return r;
 }
 
+/* Whether dir, symbolic links followed, is in the topology's folder. */
+static bool inside_topology_folder(const struct topo *t, const char *dir)
+{
+	char base[PATH_MAX], real[PATH_MAX], top[PATH_MAX];
+	const char *slash = strrchr(t->file, '/');
+
+	snprintf(base, sizeof(base), "%.*s", slash ? (int)(slash - t->file) :
+		 1, slash ? t->file : ".");
+	if (slash == t->file)
+		snprintf(base, sizeof(base), "/");
+	if (!realpath(base, top) || !realpath(dir, real))
+		return false;
+	return strcmp(top, "/") == 0 ||
+	       (!strncmp(real, top, strlen(top)) &&
+		(real[strlen(top)] == '/' || !real[strlen(top)]));
+}
+
 int topo_check_host(const struct topo *t, struct topo_error *err)
 {
 	for (size_t i = 0; i < t->n_nodes; i++) {
@@ -1273,6 +1302,9 @@ int topo_check_host(const struct topo *t, struct topo_error *err)
 			why = strerror(errno);
 		else if (!S_ISDIR(st.st_mode))
 			why = "not a directory";
+		else if (!inside_topology_folder(t, n->overlay))
+			why = "a symbolic link leads it out of the topology's "
+			      "folder";
 		else
 			continue;
 		memset(err, 0, sizeof(*err));

@@ -323,6 +323,21 @@ TEST(overlay_is_shared_and_copied_first)
 		free(out);
 		free(err);
 	}
+	/* A symbolic link out of the topology's folder: refused at the
+	 * key, though the name is inside. */
+	{
+		char link[160];
+
+		snprintf(link, sizeof(link), "%s/files", dir);
+		CHECK_INT(symlink("/etc", link), 0);
+		CHECK_INT(topo_parse_file(path, &t, &e), 0);
+		CHECK_INT(topo_check_host(t, &e), -1);
+		topo_free(t);
+		CHECK_INT(e.mark.line, 3);
+		CHECK(strstr(e.msg, "a symbolic link leads it out of the "
+			     "topology's folder") != NULL);
+		unlink(link);
+	}
 	unlink(path);
 	rmdir(dir);
 }
@@ -676,7 +691,7 @@ TEST(nodes_share_a_shape_whatever_their_lab_and_names)
 		"  h2: { role: host }\nlinks:\n  - [h1:eth1, h2:eth1]\n";
 	static const char other[] =
 		"name: zz\nnodes:\n  x: { role: bridge }\n"
-		"  far: { role: host, overlay: /tmp }\n"
+		"  far: { role: host, overlay: files }\n"
 		"  big: { role: host, memory: 256 }\n"
 		"  two: { role: host, vcpus: 2 }\n"
 		"  nic2: { role: host }\n"

@@ -61,6 +61,14 @@ static void expect_error(const char *yaml, unsigned line, unsigned col,
 	"  a: { role: bridge }\n"                                       \
 	"  b: { role: bridge }\n"
 
+/* --- what a topology may not name ------------------------------------------ */
+ERROR_CASE(err_overlay_absolute,
+	   "name: t\nnodes:\n  h: { role: host, overlay: /etc }\n",
+	   3, 29, "overlay '/etc': name a folder inside the topology's folder")
+ERROR_CASE(err_overlay_climbs,
+	   "name: t\nnodes:\n  h: { role: host, overlay: files/../../etc }\n",
+	   3, 29, "no absolute path, no '..'")
+
 /* --- the operator controls ------------------------------------------------ */
 ERROR_CASE(err_guard_not_bool,
 	   "name: t\nnodes:\n  a: { role: bridge, ports: { p1: { loop_guard: 2 } } }\n",

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void quiet(void *ud, virErrorPtr e)
 {
@@ -131,6 +132,14 @@ static virConnectPtr live_conn(struct hv_libvirt *h)
 	pthread_mutex_lock(&h->lock);
 	if (virConnectIsAlive(h->conn) == 0) {
 		c = virConnectOpen(h->uri);
+		/* The daemon itself is gone (killed, restarted by hand): a
+		 * run still has to reach its domains, a teardown too. */
+		if (!c && h->revive && !h->revive(h))
+			for (int i = 0; !c && i < 50; i++) {
+				nanosleep(&(struct timespec){ 0, 100000000L },
+					  NULL);
+				c = virConnectOpen(h->uri);
+			}
 		if (c) {
 			virConnectClose(h->conn);
 			h->conn = c;

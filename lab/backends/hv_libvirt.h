@@ -21,6 +21,11 @@ struct hv_libvirt {
 	pthread_mutex_t lock;
 	struct _virConnect *start_conn[HV_START_CONNS];
 	unsigned starting[HV_START_CONNS];	/* in flight on each */
+	/* When the connection died and cannot be opened again: starts the
+	 * daemon again (services.h: this host's libvirtd, which mstlab
+	 * started and which went away), 0 when it did; NULL: none. */
+	int (*revive)(struct hv_libvirt *h);
+	void *revive_ctx;
 };
 
 extern const struct hv_ops hv_libvirt_ops;

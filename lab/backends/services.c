@@ -148,33 +148,72 @@ static int lock_starting(void)
 	return fd;
 }
 
+static int start_daemons(enum plan_virt virt, FILE *log, struct errbuf *err)
+{
+	int lock = lock_starting();
+	int rc = start_daemon("virtlogd", "/usr/sbin/virtlogd", false, log,
+			      err) ||
+		 start_daemon("libvirtd", "/usr/sbin/libvirtd",
+			      virt != PLAN_VIRT_KVM, log, err);
+
+	if (lock >= 0)
+		close(lock);
+	return rc ? -1 : 0;
+}
+
+/* What a connection needs to start this host's daemons again. */
+struct revive_ctx {
+	enum plan_virt virt;
+	FILE *log;
+};
+
+static struct revive_ctx revive_ctx;
+
+/* hv_libvirt's revive: the daemons went away under a lab (killed, or
+ * stopped by hand): they are started again, said on the log. */
+static int revive(struct hv_libvirt *h)
+{
+	const struct revive_ctx *r = h->revive_ctx;
+	struct errbuf err;
+
+	fprintf(r->log, "mstlab: libvirtd went away: starting it again\n");
+	if (start_daemons(r->virt, r->log, &err)) {
+		fprintf(r->log, "mstlab: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
 int services_connect(struct hv_libvirt *h, const char *uri, bool autodestroy,
 		     enum plan_virt virt, FILE *log, struct errbuf *err)
 {
+	bool local = strcmp(uri, "qemu:///system") == 0 && geteuid() == 0;
 	struct errbuf first;
-	int lock, rc;
+	int rc = -1;
 
-	if (!hv_libvirt_open(h, uri, autodestroy, &first))
-		return 0;
-	if (strcmp(uri, "qemu:///system") != 0)
-		return errbuf_set(err, "%s", first.msg);
-	if (geteuid() != 0)
-		return errbuf_set(err, "%s (libvirtd is not running; start it "
-				  "as root or run mstlab as root)", first.msg);
-	lock = lock_starting();
-	rc = start_daemon("virtlogd", "/usr/sbin/virtlogd", false, log, err) ||
-	     start_daemon("libvirtd", "/usr/sbin/libvirtd",
-			  virt != PLAN_VIRT_KVM, log, err);
-	if (lock >= 0)
-		close(lock);
-	if (rc)
-		return -1;
-	for (int i = 0; i < 100; i++) {
-		if (!hv_libvirt_open(h, uri, autodestroy, err))
-			return 0;
-		nap_ms(100);
+	if (hv_libvirt_open(h, uri, autodestroy, &first)) {
+		if (strcmp(uri, "qemu:///system") != 0)
+			return errbuf_set(err, "%s", first.msg);
+		if (!local)
+			return errbuf_set(err, "%s (libvirtd is not running; "
+					  "start it as root or run mstlab as "
+					  "root)", first.msg);
+		if (start_daemons(virt, log, err))
+			return -1;
+		for (int i = 0; i < 100 && rc; i++) {
+			rc = hv_libvirt_open(h, uri, autodestroy, err);
+			if (rc)
+				nap_ms(100);
+		}
+		if (rc)
+			return -1;
 	}
-	return -1;
+	if (local) {
+		revive_ctx = (struct revive_ctx){ virt, log };
+		h->revive = revive;
+		h->revive_ctx = &revive_ctx;
+	}
+	return 0;
 }
 
 static bool boots_with_kvm(const char *kernel, const char *initrd,

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -591,6 +592,10 @@ int mstlab_cli(int argc, char **argv, FILE *out, FILE *err)
 	char **v;
 	int rc, n;
 
+	/* libvirt writes its RPC to a socket the daemon may have closed (a
+	 * libvirtd killed under a run): an error to report, not a death.
+	 * Children get SIGPIPE back (child.c). */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2 || argv[1][0] != '-')
 		return dispatch(argc, argv, out, err);
 	v = options_after_command(argc, argv, &n, &bad);

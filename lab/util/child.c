@@ -37,7 +37,7 @@ static pid_t start(char *const argv[], int in, int out, const char *log)
 	int flags = O_WRONLY | O_CREAT | O_APPEND;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
-	sigset_t none;
+	sigset_t none, dfl;
 	pid_t pid;
 	int rc;
 
@@ -58,9 +58,15 @@ static pid_t start(char *const argv[], int in, int out, const char *log)
 	posix_spawnattr_init(&at);
 	sigemptyset(&none);
 	posix_spawnattr_setsigmask(&at, &none);
+	/* An ignored SIGPIPE would survive the exec: the child gets its
+	 * default back (a pipe's reader gone ends it, as in a shell). */
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawnattr_setsigdefault(&at, &dfl);
 	posix_spawnattr_setpgroup(&at, 0);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
-				 POSIX_SPAWN_SETSIGMASK);
+				 POSIX_SPAWN_SETSIGMASK |
+				 POSIX_SPAWN_SETSIGDEF);
 	rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);

@@ -290,3 +290,19 @@ TEST(without_close_range_children_keep_nothing_either)
 	CHECK(WIFEXITED(status));
 	CHECK_INT(WEXITSTATUS(status), 0);
 }
+
+/* mstlab ignores SIGPIPE (libvirt's sockets); its children do not: an
+ * ignored signal would survive their exec. */
+TEST(a_child_gets_sigpipe_back)
+{
+	char *argv[] = { "grep", "^SigIgn:", "/proc/self/status", NULL };
+	struct spawn_result r;
+	unsigned long long ign = ~0ULL;
+
+	signal(SIGPIPE, SIG_IGN);
+	CHECK_INT(spawn_capture(argv, NULL, NULL, 5000, &r), 0);
+	CHECK(sscanf(r.out, "SigIgn: %llx", &ign) == 1);
+	CHECK((ign & (1ULL << (SIGPIPE - 1))) == 0);
+	free(r.out);
+	signal(SIGPIPE, SIG_DFL);
+}

@@ -1023,9 +1023,24 @@ TEST(cli_help_names_every_option)
 	free(err);
 }
 
+/* mstlab_cli on a writable copy of argv (getopt permutes it): what it
+ * printed (free it), its errors in *err (free it too), its status. */
+static char *cli_copy(int argc, const char *const argv[], int *rc, char **err)
+{
+	char *copy[8] = { 0 }, *out;
+
+	for (int k = 0; k < argc && k < 8; k++)
+		copy[k] = strdup(argv[k]);
+	out = unit_capture(mstlab_cli, argc, copy, rc, err);
+	for (int k = 0; k < argc && k < 8; k++)
+		free(copy[k]);
+	return out;
+}
+
 /* Usage errors name the argument that is wrong (issue 27's list). */
 TEST(usage_errors_name_the_offending_argument)
 {
+	int rc;
 	static const struct {
 		int argc;
 		const char *argv[8];
@@ -1050,15 +1065,9 @@ TEST(usage_errors_name_the_offending_argument)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *argv[8] = { 0 }, *out, *err;
-		int rc;
+		char *err, *out = cli_copy(cases[i].argc, cases[i].argv, &rc,
+					   &err);
 
-		/* getopt permutes argv: a writable copy. */
-		for (int k = 0; k < cases[i].argc; k++)
-			argv[k] = strdup(cases[i].argv[k]);
-		out = unit_capture(mstlab_cli, cases[i].argc, argv, &rc, &err);
-		for (int k = 0; k < cases[i].argc; k++)
-			free(argv[k]);
 		if (!strstr(err, cases[i].says))
 			printf("# case %zu: %s", i, err);
 		CHECK(strstr(err, cases[i].says) != NULL);
@@ -1073,6 +1082,7 @@ TEST(usage_errors_name_the_offending_argument)
  * before the others; COMMAND --help after them is its usage. */
 TEST(global_options_before_any_command)
 {
+	int rc;
 	static const struct {
 		int argc;
 		const char *argv[8];
@@ -1092,14 +1102,9 @@ TEST(global_options_before_any_command)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *argv[8] = { 0 }, *out, *err;
-		int rc;
+		char *err, *out = cli_copy(cases[i].argc, cases[i].argv, &rc,
+					   &err);
 
-		for (int k = 0; k < cases[i].argc; k++)
-			argv[k] = strdup(cases[i].argv[k]);
-		out = unit_capture(mstlab_cli, cases[i].argc, argv, &rc, &err);
-		for (int k = 0; k < cases[i].argc; k++)
-			free(argv[k]);
 		if (!strstr(out, cases[i].says))
 			printf("# case %zu: %s%s", i, out, err);
 		CHECK(strstr(out, cases[i].says) != NULL);

@@ -579,7 +579,8 @@ static void no_longer_designated(struct mstp_pt *pt)
  * least a second (two ticks, long past any BPDU in flight), then
  * proposes again if it still waits for one.  The first proposal after a
  * plain role change or after worse information (agreed cleared by
- * UPDATE) is answered at once, as in 13.37.
+ * UPDATE) is answered at once, as in 13.37.  Measured with and without
+ * the hold at syncMaster: bench/results/2026-12-07-mstp-holds.md.
  */
 void mstp_hold_agreements(struct mstp_bridge *br, struct mstp_pt *pt)
 {

@@ -297,6 +297,8 @@ static void updt_roles_tree(struct mstp_bridge *br, struct mstp_tree *t)
 		t->root_times = rp->port_times;
 		t->root_times.hello = MSTP_HELLO_TIME;
 		if (cist && !br->ports[root_port].info_internal) {
+			/* 13.29.31 c; the region's own count starts here
+			 * (see cist_msg() in mstp_rx.c). */
 			t->root_times.msg_age++;
 			t->root_times.hops = br->cfg.max_hops;
 		} else {

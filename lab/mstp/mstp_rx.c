@@ -61,13 +61,17 @@ static void cist_msg(struct mstp_bridge *br, struct mstp_port *p,
 		pt->msg_times.hops = b->remaining_hops;
 	}
 	if (!p->rcvd_internal) {
-		/* 13.9: from outside the region no internal cost counts and
-		 * hops restart. The Designated Bridge stays the sender's
-		 * CIST Bridge Identifier: 13.10 NOTE 1 takes the Regional
-		 * Root field for it only in an RST or STP BPDU, where the
-		 * decoder has already put the one Bridge Identifier there
-		 * is into both. So a tie between two links into one other
-		 * region goes to the better sending bridge, as in mstpd. */
+		/* 13.9: from outside the region no internal cost counts. Hops
+		 * restart at this bridge's MaxHops, as 13.27.40 says for an
+		 * RST or STP BPDU, also for another region's MST BPDU: its
+		 * count is that region's (13.29.31 c, 13.29.36;
+		 * docs/design/mstd.md). The Designated Bridge stays the
+		 * sender's CIST Bridge Identifier: 13.10 NOTE 1 takes the
+		 * Regional Root field for it only in an RST or STP BPDU,
+		 * where the decoder has already put the one Bridge Identifier
+		 * there is into both. So a tie between two links into one
+		 * other region goes to the better sending bridge, as in
+		 * mstpd. */
 		pt->msg_prio.int_cost = 0;
 		pt->msg_times.hops = br->cfg.max_hops;
 	}
@@ -575,7 +579,8 @@ static void no_longer_designated(struct mstp_pt *pt)
  * least a second (two ticks, long past any BPDU in flight), then
  * proposes again if it still waits for one.  The first proposal after a
  * plain role change or after worse information (agreed cleared by
- * UPDATE) is answered at once, as in 13.37.
+ * UPDATE) is answered at once, as in 13.37.  Measured with and without
+ * the hold at syncMaster: bench/results/2026-12-07-mstp-holds.md.
  */
 void mstp_hold_agreements(struct mstp_bridge *br, struct mstp_pt *pt)
 {

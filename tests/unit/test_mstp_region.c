@@ -160,6 +160,56 @@ TEST(tie_into_another_region_goes_to_the_better_sender)
 }
 
 /*
+ * Remaining hops at a boundary (docs/design/mstd.md): region X is the
+ * chain B0 (CIST Root) - ... - B5 with MaxHops 6, so B5 holds the last
+ * hop and sends 1; beyond it region Y, B6 - B7, MaxHops 8. B6 is Y's
+ * CIST Regional Root (its Root Port a Boundary Port) and restarts the
+ * count at its own MaxHops, as it would behind an RST BPDU (13.27.40);
+ * B7, inside Y, decrements it (13.29.31 c). Passing X's 1 on, as
+ * 13.27.40 and 13.29.31 c read literally do, would have B7 age the
+ * CIST information at once (13.29.36) and lose the CIST Root.
+ */
+TEST(boundary_regional_root_sends_its_own_max_hops)
+{
+	static struct mst_vid_table x, y;
+	struct mstp_bridge_config cfg;
+	struct bpdu b;
+
+	sim_unit_reset(&sim);
+	x.mstid[10] = 1;
+	x.mstid[20] = 2;
+	y.mstid[10] = 2;
+	y.mstid[20] = 1;
+	for (unsigned int i = 0; i < 8; i++) {
+		const struct mst_vid_table *t = i < 6 ? &x : &y;
+
+		sim_config(&cfg, i, 2, mstids, 2, t);
+		cfg.max_hops = i < 6 ? 6 : 8;
+		CHECK(sim_add_bridge(&sim, &cfg, t));
+	}
+	for (unsigned int i = 0; i < 7; i++)
+		sim_connect(&sim, i, 1, i + 1, 0);
+	CHECK_INT(mstp_set_bridge_priority(sim.br[0], 0, 4096), 0);
+	start(30);
+	CHECK_INT(tree(5, 0).remaining_hops, 1);
+	CHECK(sim_last_bpdu(&sim, 5, 1, &b));
+	CHECK_INT(b.remaining_hops, 1);
+	CHECK(port(6, 0, 0).boundary);
+	CHECK_INT(port(6, 0, 0).role, R);
+	CHECK_INT(tree(6, 0).regional_root_id.mac[5], 7);
+	CHECK_INT(tree(6, 0).remaining_hops, 8);
+	CHECK(sim_last_bpdu(&sim, 6, 1, &b));
+	CHECK_INT(b.type, BPDU_TYPE_MST);
+	CHECK_INT(b.remaining_hops, 8);
+	CHECK_INT(tree(7, 0).remaining_hops, 7);
+	CHECK_INT(tree(7, 0).root_id.mac[5], 1);
+	CHECK_INT(tree(7, 0).regional_root_id.mac[5], 7);
+	CHECK_INT(port(7, 0, 0).role, R);
+	CHECK_INT(sim_state(&sim, 7, 0, 0), MSTP_FORWARDING);
+	sim_free(&sim);
+}
+
+/*
  * An RSTP bridge as CIST root next to the region: B1's boundary port is
  * the CIST root port, hence Master for the MSTIs, and B1 is the CIST
  * Regional Root; B0 reaches the root through B1 inside the region.

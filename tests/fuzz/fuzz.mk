@@ -54,3 +54,17 @@ $(foreach f,$(FUZZERS),$(eval $(call fuzz_rules,$(f))))
 fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))
 # serve_assets.c takes the page in with .incbin.
 $(BUILD)/fuzz/fuzz_http: $(wildcard lab/mstlab/serve/*)
+
+# make fuzz-long: every target until FUZZ_RUNS executions (10 M), but the
+# ones that run the protocol core per input (a bridge copied from a
+# settled start, then every BPDU, tick and control until it settles)
+# until FUZZ_SIM_RUNS (1 M): an input there costs a simulation, 20 to 50
+# times a parser's. Niced, one process a target; what it finds is merged
+# into tests/fuzz/corpus/ (tests/fuzz/long).
+FUZZ_RUNS ?= 10000000
+FUZZ_SIM_RUNS ?= 1000000
+FUZZ_SIM := mstp ctl
+.PHONY: fuzz-long
+fuzz-long: fuzz
+	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SIM_RUNS=$(FUZZ_SIM_RUNS) \
+		FUZZ_SIM="$(FUZZ_SIM)" BUILD=$(BUILD) nice tests/fuzz/long

@@ -67,4 +67,4 @@ FUZZ_SIM := mstp ctl
 .PHONY: fuzz-long
 fuzz-long: fuzz
 	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SIM_RUNS=$(FUZZ_SIM_RUNS) \
-		FUZZ_SIM="$(FUZZ_SIM)" BUILD=$(BUILD) nice tests/fuzz/long
+		FUZZ_SIM="$(FUZZ_SIM)" BUILD=$(BUILD) tests/fuzz/long

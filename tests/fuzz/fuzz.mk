@@ -58,9 +58,10 @@ $(BUILD)/fuzz/fuzz_http: $(wildcard lab/mstlab/serve/*)
 # make fuzz-long: every target until FUZZ_RUNS executions (10 M), but the
 # ones that run the protocol core per input (a bridge copied from a
 # settled start, then every BPDU, tick and control until it settles)
-# until FUZZ_SIM_RUNS (1 M): an input there costs a simulation, 20 to 50
-# times a parser's. Niced, one process a target; what it finds is merged
-# into tests/fuzz/corpus/ (tests/fuzz/long).
+# until FUZZ_SIM_RUNS (1 M): an input there costs a simulation (150 and
+# 260 a second in bench/results/2026-12-07-fuzz.md, where the parsers
+# but remote ran 900 to 37,000). Niced, one process a target; what it
+# finds is merged into tests/fuzz/corpus/ (tests/fuzz/long).
 FUZZ_RUNS ?= 10000000
 FUZZ_SIM_RUNS ?= 1000000
 FUZZ_SIM := mstp ctl

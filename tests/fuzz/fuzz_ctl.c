@@ -84,11 +84,12 @@ static bool setup(struct mstd *d)
 {
 	static struct mstd start;
 	static bool made;
-	size_t nconf = start.conf.nports * sizeof(*d->conf.ports);
+	size_t nconf;
 
 	if (!made && !make_start(&start))
 		return false;
 	made = true;
+	nconf = start.conf.nports * sizeof(*d->conf.ports);
 	*d = start;
 	d->ports = malloc(start.nports * sizeof(*d->ports));
 	d->conf.ports = nconf ? malloc(nconf) : NULL;

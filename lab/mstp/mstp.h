@@ -152,6 +152,12 @@ struct mstp_bridge;
 struct mstp_bridge *mstp_bridge_new(const struct mstp_bridge_config *cfg,
 				    const struct mstp_ops *ops, void *ctx);
 void mstp_bridge_free(struct mstp_bridge *br);
+/*
+ * A bridge in @br's exact state, its callbacks called with @ctx: what it
+ * does from then on is what @br would do (a fuzzer's or simulator's
+ * settled start, made once).  NULL with errno ENOMEM.
+ */
+struct mstp_bridge *mstp_bridge_copy(const struct mstp_bridge *br, void *ctx);
 
 /* One second passed (13.30 Port Timers). */
 void mstp_tick(struct mstp_bridge *br);

@@ -274,6 +274,32 @@ int mstp_add_port(struct mstp_bridge *br)
 	return (int)i;
 }
 
+/* Its arrays hold no pointers (ports and trees go by index). */
+struct mstp_bridge *mstp_bridge_copy(const struct mstp_bridge *br, void *ctx)
+{
+	size_t npts = (size_t)br->nports * br->ntrees;
+	struct mstp_bridge *c = malloc(sizeof(*c));
+
+	if (!c)
+		goto nomem;
+	*c = *br;
+	c->ctx = ctx;
+	c->ports = malloc(br->nports * sizeof(*c->ports));
+	c->trees = malloc(br->ntrees * sizeof(*c->trees));
+	c->pts = malloc(npts * sizeof(*c->pts));
+	if (!c->ports || !c->trees || !c->pts) {
+		mstp_bridge_free(c);
+		goto nomem;
+	}
+	memcpy(c->ports, br->ports, br->nports * sizeof(*c->ports));
+	memcpy(c->trees, br->trees, br->ntrees * sizeof(*c->trees));
+	memcpy(c->pts, br->pts, npts * sizeof(*c->pts));
+	return c;
+nomem:
+	errno = ENOMEM;
+	return NULL;
+}
+
 void mstp_bridge_free(struct mstp_bridge *br)
 {
 	if (!br)

@@ -6,6 +6,9 @@
  * (templates: only its nodes, only paths in its own folders).
  * The input is prefixed with a good start (a topology of two hosts, a
  * run opened) half the time, so that the verbs past it are reached.
+ * Its results folder is made once, in memory where /dev/shm is (the
+ * agent's verbs work in files); every input's run folder has the same
+ * name and is removed before the next, so nothing piles up.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -120,6 +123,7 @@ static const struct capture_ops cap_fake = {
 static const struct lab_ops ops = { .link = &link_fake, .cap = &cap_fake };
 
 static char results[64];
+static int null_fd = -1;	/* /dev/null, opened once */
 
 /* Templates: only the far host's nodes (b, c), only paths in the
  * agent's folders. */
@@ -172,7 +176,7 @@ static int c_connect(void *ctx, const char *path, struct errbuf *err)
 	(void)err;
 	if (strncmp(path, results, strlen(results)))
 		abort();
-	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+	return fcntl(null_fd, F_DUPFD_CLOEXEC, 0);
 }
 
 static void c_close(void *ctx, int fd)
@@ -222,39 +226,43 @@ static void clean(void)
 	files_rm_tree(results);
 }
 
+/* The results folder and the agent's own guest files, once. */
+static void make_results(void)
+{
+	const char *shm = "/dev/shm";
+	char path[128];
+
+	snprintf(results, sizeof(results), "%s/fuzz_remote.XXXXXX",
+		 access(shm, W_OK) ? P_tmpdir : shm);
+	if (!mkdtemp(results))
+		abort();
+	atexit(clean);
+	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null_fd < 0)
+		abort();
+	snprintf(path, sizeof(path), "%s/k", results);
+	close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	snprintf(path, sizeof(path), "%s/i.cpio.lz4", results);
+	close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct remote_agent a;
-	char head[512], run[64];
-	int in[2], out;
+	char head[512];
+	int in[2];
 	size_t n = 0;
 
-	if (!results[0]) {
-		snprintf(results, sizeof(results), "/tmp/fuzz_remote.XXXXXX");
-		if (!mkdtemp(results))
-			abort();
-		atexit(clean);
-		/* The agent's own guest files. */
-		snprintf(head, sizeof(head), "%s/k", results);
-		close(open(head, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
-		snprintf(head, sizeof(head), "%s/i.cpio.lz4", results);
-		close(open(head, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
-	}
-	if (size && (data[0] & 1)) {
-		/* A fresh run folder name each time: "run" makes it. */
-		static unsigned k;
-
-		snprintf(run, sizeof(run), "fz-20261207-%06u-%u",
-			 (k / 100) % 1000000, k % 100 + 1);
-		k++;
+	if (!results[0])
+		make_results();
+	if (size && (data[0] & 1))
 		n = (size_t)snprintf(head, sizeof(head),
-				     "topology %zu\n%srun far %s\n",
-				     sizeof(topology) - 1, topology, run);
-	}
+				     "topology %zu\n%srun far "
+				     "fz-20261207-000000\n",
+				     sizeof(topology) - 1, topology);
 	if (size > (1u << 16) - n || pipe(in))
 		return 0;
 	fcntl(in[1], F_SETPIPE_SZ, 1 << 20);
-	out = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (write(in[1], head, n) != (ssize_t)n ||
 	    write(in[1], data, size) != (ssize_t)size)
 		abort();
@@ -265,9 +273,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(a.tpl_cache, sizeof(a.tpl_cache), "%s/cache", results);
 	a.tpl_ops = tpl_ops;
 	a.virt = virt_fake;
-	remote_agent_serve(&a, in[0], out, 100);
+	remote_agent_serve(&a, in[0], null_fd, 100);
 	remote_agent_fini(&a);
 	close(in[0]);
-	close(out);
+	/* The run folder it opened (ours or the input's own "run"). */
+	if (a.run_dir[0])
+		files_rm_tree(a.run_dir);
 	return 0;
 }

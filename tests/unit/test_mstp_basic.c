@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static struct sim sim;
 
@@ -225,4 +226,79 @@ TEST(hello_and_tx_hold)
 	CHECK_INT(st.counters.tx_bpdus - before, 10);
 	CHECK_INT(st.counters.tx_mst, st.counters.tx_bpdus);
 	sim_free(&sim);
+}
+
+/* What a bridge sent, by port, into its ctx. */
+struct sent {
+	uint8_t log[8192];
+	size_t len;
+};
+
+static void copy_tx(void *ctx, unsigned int port, const uint8_t *b, size_t n)
+{
+	struct sent *s = ctx;
+
+	if (s->len + n + 1 <= sizeof(s->log)) {
+		s->log[s->len++] = (uint8_t)port;
+		memcpy(s->log + s->len, b, n);
+		s->len += n;
+	}
+}
+
+static void copy_state(void *ctx, unsigned int port, uint16_t mstid,
+		       enum mstp_port_state state)
+{
+	(void)ctx, (void)port, (void)mstid, (void)state;
+}
+
+static void copy_flush(void *ctx, unsigned int port, int mstid)
+{
+	(void)ctx, (void)port, (void)mstid;
+}
+
+static void copy_drive(struct mstp_bridge *br)
+{
+	for (int i = 0; i < 25; i++) {
+		mstp_tick(br);
+		if (i == 4)
+			mstp_port_set_link(br, 1, false, true);
+	}
+}
+
+/* A copy made mid-convergence does what its original would have done
+ * (a twin made alike shows it), calls back with its own ctx and outlives
+ * the original. */
+TEST(bridge_copy_goes_on_as_the_original)
+{
+	static const struct mstp_ops ops = {
+		.tx_bpdu = copy_tx, .set_state = copy_state,
+		.flush = copy_flush,
+	};
+	static struct sent o, t, c;
+	struct mstp_bridge_config cfg;
+	struct mstp_bridge *orig, *twin, *copy;
+
+	sim_config(&cfg, 0, 3, NULL, 0, NULL);
+	orig = mstp_bridge_new(&cfg, &ops, &o);
+	twin = mstp_bridge_new(&cfg, &ops, &t);
+	CHECK(orig && twin);
+	for (unsigned int p = 0; p < 3; p++) {
+		mstp_port_set_link(orig, p, true, true);
+		mstp_port_set_link(twin, p, true, true);
+	}
+	mstp_tick(orig);
+	mstp_tick(twin);
+	copy = mstp_bridge_copy(orig, &c);
+	CHECK(copy != NULL);
+	mstp_bridge_free(orig);
+	o.len = t.len = 0;
+	copy_drive(twin);
+	copy_drive(copy);
+	CHECK(c.len > 0);
+	CHECK_INT(o.len, 0);
+	CHECK_INT(c.len, t.len);
+	CHECK(!memcmp(c.log, t.log, t.len));
+	CHECK_INT(mstp_nports(copy), 3);
+	mstp_bridge_free(copy);
+	mstp_bridge_free(twin);
 }

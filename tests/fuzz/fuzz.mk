@@ -53,7 +53,7 @@ $(foreach f,$(FUZZERS),$(eval $(call fuzz_rules,$(f))))
 .PHONY: fuzz
 fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))
 # serve_assets.c takes the page in with .incbin.
-$(BUILD)/fuzz/fuzz_http: $(wildcard lab/mstlab/serve/*)
+$(BUILD)/fuzz/fuzz_http: $(wildcard lab/serve/page/*)
 
 # make fuzz-long: every target until FUZZ_RUNS executions (10 M), but the
 # ones that run the protocol core per input (a bridge copied from a

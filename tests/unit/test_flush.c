@@ -785,3 +785,44 @@ TEST(flooding_counts_in_the_tree_of_its_region)
 	CHECK(json_number_value(json_array_get(f2, 0)) == 49.0);
 	json_decref(j);
 }
+
+/* The first check of that name in the scenario, or NULL. */
+static json_t *check_named(json_t *j, const char *name)
+{
+	json_t *checks = json_object_get(json_array_get(
+		json_object_get(j, "scenarios"), 0), "checks"), *c;
+	size_t i;
+
+	json_array_foreach(checks, i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "name")), name))
+			return c;
+	return NULL;
+}
+
+/*
+ * An outage names the frames on the sender's link whose times bound it:
+ * flow 1's frames 0-19 missing, the first of them (seq 0) and the first
+ * that arrived (seq 20), frames 1 and 41 of h1's link (flow 2's frames
+ * between); none without a gap.
+ */
+TEST(an_outage_names_the_frames_that_bound_it)
+{
+	json_t *j = summary(&(struct leak){ .head_lost = 20, .budget_ms = 150 });
+	json_t *ev = json_object_get(check_named(j, "outage"), "evidence");
+
+	CHECK_INT(json_array_size(ev), 2);
+	CHECK_STR(json_string_value(json_object_get(json_array_get(ev, 0),
+						    "pcap")),
+		  "pcap/link4-h1.eth1-sw1.p3.pcap");
+	CHECK_INT(json_integer_value(json_object_get(json_array_get(ev, 0),
+						     "frame")), 1);
+	CHECK_INT(json_integer_value(json_object_get(json_array_get(ev, 1),
+						     "frame")), 41);
+	CHECK(json_integer_value(json_object_get(json_array_get(ev, 1),
+						 "time_ns")) == MS(1700));
+	json_decref(j);
+	j = summary(&(struct leak){ 0 });
+	ev = json_object_get(check_named(j, "outage"), "evidence");
+	CHECK_INT(json_array_size(ev), 0);
+	json_decref(j);
+}

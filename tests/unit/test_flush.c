@@ -751,8 +751,8 @@ static json_t *tree_figures(json_t *j, size_t tree)
 	return json_object_get(json_array_get(trees, tree), "figures");
 }
 
-/* The message of the scenario's first check of that name, or "". */
-static const char *check_message(json_t *j, const char *name)
+/* The first check of that name in the scenario, or NULL. */
+static json_t *check_named(json_t *j, const char *name)
 {
 	json_t *checks = json_object_get(json_array_get(
 		json_object_get(j, "scenarios"), 0), "checks"), *c;
@@ -760,8 +760,17 @@ static const char *check_message(json_t *j, const char *name)
 
 	json_array_foreach(checks, i, c)
 		if (!strcmp(json_string_value(json_object_get(c, "name")), name))
-			return json_string_value(json_object_get(c, "message"));
-	return "";
+			return c;
+	return NULL;
+}
+
+/* Its message, or "". */
+static const char *check_message(json_t *j, const char *name)
+{
+	const char *m = json_string_value(json_object_get(check_named(j, name),
+							  "message"));
+
+	return m ? m : "";
 }
 
 /*
@@ -784,19 +793,6 @@ TEST(flooding_counts_in_the_tree_of_its_region)
 	CHECK(json_number_value(json_array_get(f1, 0)) == 0.0);
 	CHECK(json_number_value(json_array_get(f2, 0)) == 49.0);
 	json_decref(j);
-}
-
-/* The first check of that name in the scenario, or NULL. */
-static json_t *check_named(json_t *j, const char *name)
-{
-	json_t *checks = json_object_get(json_array_get(
-		json_object_get(j, "scenarios"), 0), "checks"), *c;
-	size_t i;
-
-	json_array_foreach(checks, i, c)
-		if (!strcmp(json_string_value(json_object_get(c, "name")), name))
-			return c;
-	return NULL;
 }
 
 /*

@@ -71,13 +71,6 @@ static bool lost_span(unsigned long first, unsigned long last,
 	return any;
 }
 
-/*
- * Bounds gap [first, last] by wire times: the frames either side got
- * through, so the path failed after the one before left and worked again
- * by the time the one after did; the lost ones it did not carry. A gap
- * at an end of the flow has the flow's end on that side: its own lost
- * frame there bounds it. False when the capture lacks those frames.
- */
 bool outage_bounding_seqs(unsigned long first, unsigned long last,
 			  enum outage_edge edge, unsigned long *before,
 			  unsigned long *after)
@@ -95,6 +88,13 @@ bool outage_bounding_seqs(unsigned long first, unsigned long last,
 	return true;
 }
 
+/*
+ * Bounds gap [first, last] by wire times: the frames either side got
+ * through, so the path failed after the one before left and worked again
+ * by the time the one after did; the lost ones it did not carry. A gap
+ * at an end of the flow has the flow's end on that side: its own lost
+ * frame there bounds it. False when the capture lacks those frames.
+ */
 static bool wire_bounds(unsigned long first, unsigned long last,
 			enum outage_edge edge, const struct outage_sender *snd,
 			double *lo, double *hi)

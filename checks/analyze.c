@@ -379,6 +379,16 @@ uint16_t analysis_tree_of_vid(const struct topo_mst *mst, unsigned vid)
 	return 0;
 }
 
+int analysis_node_slot(const struct analysis *a, int node, unsigned vid)
+{
+	const struct topo_node *n = &a->t->nodes[node];
+
+	if (!topo_role_is_bridge(n->role) || n->kernel_stp ||
+	    n->mst->force_version != TOPO_FORCE_MSTP)
+		return -1;
+	return topo_tree_slot(&a->t->mst, analysis_tree_of_vid(n->mst, vid));
+}
+
 /*
  * Frames of two hosts' clocks on one timeline: every settle and outage
  * figure gets the error bound of that merge beside it (clock_bound_ms,

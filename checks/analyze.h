@@ -85,6 +85,14 @@ void analysis_evidence(const struct analysis *a, struct result_run *r,
 		       int64_t ns);
 /* The tree a VLAN belongs to: the MSTI that lists it, else the CIST. */
 uint16_t analysis_tree_of_vid(const struct topo_mst *mst, unsigned vid);
+/*
+ * The tree slot (the lab map's, which the tree engine tracks) a VLAN
+ * takes at an MSTP bridge: its own region's map says which MSTI, so two
+ * regions may put one VLAN in two trees. -1 for a node that is no MSTP
+ * bridge (a host, the kernel's STP, mstd forced to RSTP or STP), or an
+ * MSTI the lab map does not have.
+ */
+int analysis_node_slot(const struct analysis *a, int node, unsigned vid);
 
 /*
  * Checks every scenario of the run against its expectations and adds

@@ -88,9 +88,11 @@ static void compare(const struct analysis *a, size_t node, json_t *before,
 		if (!learnt(e, &mac, &dev, &vid) || on_link(a, node, dev, link) ||
 		    has(after, mac, vid))
 			continue;
-		slot = topo_tree_slot(&a->t->mst,
-				      analysis_tree_of_vid(&a->t->mst,
-							   (unsigned)vid));
+		/* The VLAN's tree in this bridge's own region. */
+		slot = analysis_node_slot(a, (int)node, (unsigned)vid);
+		if (slot < 0)
+			slot = topo_tree_slot(&a->t->mst, analysis_tree_of_vid(
+						      &a->t->mst, (unsigned)vid));
 		if (slot < 0)
 			continue;
 		if (!d->forgotten[slot]++)

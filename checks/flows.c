@@ -31,6 +31,7 @@ void flows_free(struct flows *fl)
 			free(fl->f[i].link[l].r);
 		free(fl->f[i].link);
 		free(fl->f[i].wire);
+		free(fl->f[i].wire_frame);
 	}
 	fl->n = 0;
 }
@@ -86,7 +87,8 @@ static bool parse(const uint8_t *frame, size_t len, struct probe_hdr *h,
 	return !probe_hdr_decode(frame + off + 2, len - off - 2, h);
 }
 
-static void mark_sent(struct flow *f, unsigned long seq, int64_t ns)
+static void mark_sent(struct flow *f, unsigned long seq, int64_t ns,
+		      uint32_t frame_no)
 {
 	int64_t us = ns > f->start_ns ? (ns - f->start_ns) / 1000 : 0;
 
@@ -94,20 +96,26 @@ static void mark_sent(struct flow *f, unsigned long seq, int64_t ns)
 		return;
 	if (seq >= f->wire_n) {
 		size_t n = seq * 2 + 64;
-		uint32_t *m;
+		uint32_t *m, *fr;
 
 		if (n > WIRE_MAX_SEQ)
 			n = WIRE_MAX_SEQ;
 		m = realloc(f->wire, n * sizeof(*m));
-		if (!m)
+		if (m)
+			f->wire = m;
+		fr = realloc(f->wire_frame, n * sizeof(*fr));
+		if (fr)
+			f->wire_frame = fr;
+		if (!m || !fr)
 			return;
 		memset(m + f->wire_n, 0, (n - f->wire_n) * sizeof(*m));
-		f->wire = m;
+		memset(fr + f->wire_n, 0, (n - f->wire_n) * sizeof(*fr));
 		f->wire_n = n;
 	}
-	if (!f->wire[seq])	/* the first copy: a resent one is later */
-		f->wire[seq] = us < WIRE_UNTIMED - 1 ? (uint32_t)us + 1 :
-						       WIRE_UNTIMED;
+	if (f->wire[seq])	/* the first copy: a resent one is later */
+		return;
+	f->wire[seq] = us < WIRE_UNTIMED - 1 ? (uint32_t)us + 1 : WIRE_UNTIMED;
+	f->wire_frame[seq] = frame_no;
 }
 
 bool flows_sent(const struct flow *f, unsigned long seq)
@@ -125,6 +133,15 @@ bool flows_last_sent(const struct flow *f, unsigned long *seq)
 			return true;
 		}
 	return false;
+}
+
+bool flows_wire_frame(const struct flow *f, unsigned long seq,
+		      uint32_t *frame)
+{
+	if (seq >= f->wire_n || !f->wire_frame[seq])
+		return false;
+	*frame = f->wire_frame[seq];
+	return true;
 }
 
 bool flows_wire_ns(const struct flow *f, unsigned long seq, int64_t *ns)
@@ -152,7 +169,7 @@ void flows_frame(struct flows *fl, size_t link, int64_t ns, uint32_t frame_no,
 	if (!f || h.vid != f->vid || vid != f->vid)
 		return;
 	if ((int)link == f->sender_link)
-		mark_sent(f, h.seq, ns);
+		mark_sent(f, h.seq, ns, frame_no);
 	fk = &f->link[link];
 	gap = RUN_GAP_INTERVALS * (1000000000LL / f->pps);
 	if (fk->n && ns >= fk->r[fk->n - 1].last_ns &&

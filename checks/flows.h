@@ -34,6 +34,7 @@ struct flow {
 	 * one (0: not seen; all ones: seen, too late to time). 4 octets per
 	 * seq, up to 16 MiB a flow. */
 	uint32_t *wire;
+	uint32_t *wire_frame;	/* its frame number there (0: unknown) */
 	size_t wire_n;
 	int64_t start_ns, stop_ns;	/* stop: INT64_MAX if never stopped */
 	struct flow_link *link;	/* [n_links] */
@@ -75,5 +76,8 @@ bool flows_last_sent(const struct flow *f, unsigned long *seq);
 /* When frame seq crossed its sender's link (capture time, *ns); false if
  * the capture does not hold it. */
 bool flows_wire_ns(const struct flow *f, unsigned long seq, int64_t *ns);
+/* Its frame number in the sender's link's pcap; false if not captured. */
+bool flows_wire_frame(const struct flow *f, unsigned long seq,
+		      uint32_t *frame);
 
 #endif

@@ -55,6 +55,61 @@ static void toward_node(const struct analysis *a, const struct tree_view *v,
 	tree_toward(&w.tt, to, toward);
 }
 
+/*
+ * Each tree at one instant, and the active topology a VLAN's frames take
+ * then: every bridge's ports as the tree its own region maps the VLAN to
+ * shows them (regions may map it to different MSTIs).
+ */
+struct vid_view {
+	struct tree_view *slot;		/* [tree] */
+	struct tree_view v;
+};
+
+/* The slot vid takes at node: its region's; lab (the lab map's) at a
+ * node that is no MSTP bridge. */
+static int slot_at(const struct analysis *a, int node, unsigned vid, int lab)
+{
+	int s = analysis_node_slot(a, node, vid);
+
+	return s < 0 ? lab : s;
+}
+
+static void vid_view_at(const struct analysis *a, struct vid_view *w,
+			unsigned vid, int lab, int64_t ns)
+{
+	bool have[TOPO_MAX_TREES] = { false };
+	struct tree_port *port = w->v.port;
+
+	trees_view_at(&a->tr, lab, ns, &w->slot[lab]);
+	have[lab] = true;
+	for (size_t n = 0; n < a->t->n_nodes; n++) {
+		int s = slot_at(a, (int)n, vid, lab);
+
+		if (!have[s])
+			trees_view_at(&a->tr, s, ns, &w->slot[s]);
+		have[s] = true;
+		memcpy(port + n * TOPO_MAX_PORTS,
+		       w->slot[s].port + n * TOPO_MAX_PORTS,
+		       TOPO_MAX_PORTS * sizeof(*port));
+	}
+	w->v = w->slot[lab];
+	w->v.port = port;
+}
+
+/* The tree a frame of vid on link counts in: its bridges' region's, the
+ * CIST between two regions that map vid to different trees. */
+static int link_slot(const struct analysis *a, size_t link, unsigned vid,
+		     int lab)
+{
+	const struct topo_link *l = &a->t->links[link];
+	int s0 = analysis_node_slot(a, l->end[0].node, vid),
+	    s1 = analysis_node_slot(a, l->end[1].node, vid);
+
+	if (s0 >= 0 && s1 >= 0 && s0 != s1)
+		return 0;
+	return s0 >= 0 ? s0 : s1 >= 0 ? s1 : lab;
+}
+
 /* What one link event did to one tree. */
 struct tree_flush {
 	bool tc;			/* a BPDU of the tree carried TC */
@@ -89,29 +144,41 @@ static void tree_tc(const struct analysis *a, size_t tree, int64_t from,
 		}
 }
 
-/* Frames of flow f on links outside `keep` within [from, to); the first
- * of them in *tf when it is the earliest so far. */
+/*
+ * Frames of flow f on links outside `keep` within [from, to); unless tf
+ * is NULL, counted into the tree of each link (link_slot: lab is the
+ * flow's by the lab map), marked in crossed[], with the first of them
+ * when it is the tree's earliest so far.
+ */
 static unsigned long off_path(const struct analysis *a, const struct flow *f,
-			      const bool *keep, int64_t from, int64_t to,
-			      struct tree_flush *tf)
+			      int lab, const bool *keep, int64_t from,
+			      int64_t to, struct tree_flush *tf, bool *crossed)
 {
 	unsigned long total = 0;
 
 	for (size_t l = 0; l < a->t->n_links; l++) {
+		struct tree_flush *m;
 		uint32_t first;
 		int64_t first_ns;
 		unsigned long n;
+		int s;
 
 		if (keep[l])
 			continue;
 		n = flows_count(f, l, from, to, &first, &first_ns);
 		total += n;
-		if (n && tf && (!tf->flooded_frame || first_ns < tf->flooded_ns)) {
-			tf->flooded_flow = f->id;
-			tf->flooded_vid = f->vid;
-			tf->flooded_link = l;
-			tf->flooded_frame = first;
-			tf->flooded_ns = first_ns;
+		if (!n || !tf)
+			continue;
+		s = link_slot(a, l, f->vid, lab);
+		m = &tf[s];
+		crossed[s] = true;
+		m->flooded += n;
+		if (!m->flooded_frame || first_ns < m->flooded_ns) {
+			m->flooded_flow = f->id;
+			m->flooded_vid = f->vid;
+			m->flooded_link = l;
+			m->flooded_frame = first;
+			m->flooded_ns = first_ns;
 		}
 	}
 	return total;
@@ -200,16 +267,18 @@ static bool sent_tc(const struct analysis *a, int node, int port, int tree,
  * it lost carrier with the event (event_link) or was flushed. 802.1Q
  * flushes, of a tree, every port but the one a TC arrives on, and a
  * port it flushes sends TC while tcWhile runs: so a flushed port is one
- * that sent a TC, of the flow's tree (tree), or of any (tree < 0: only a
- * whole-port flush could reach a tree without a topology change).
+ * that sent a TC, of the tree the bridge's region puts the flow's VLAN
+ * in if that tree changed (tf), or of any (only a whole-port flush could
+ * reach a tree without a topology change).
  */
 static void forgetting(const struct analysis *a, const int *toward,
-		       int event_link, int tree, int64_t t, int64_t next,
+		       int event_link, const struct tree_flush *tf,
+		       unsigned vid, int lab, int64_t t, int64_t next,
 		       bool *forgets)
 {
 	for (size_t n = 0; n < a->t->n_nodes; n++) {
 		const struct topo_link *lk;
-		int l = toward[n];
+		int l = toward[n], tree = slot_at(a, (int)n, vid, lab);
 
 		forgets[n] = false;
 		if (!topo_role_is_bridge(a->t->nodes[n].role))
@@ -221,13 +290,33 @@ static void forgetting(const struct analysis *a, const int *toward,
 		lk = &a->t->links[l];
 		forgets[n] = sent_tc(a, (int)n,
 				     lk->end[lk->end[0].node != (int)n].port,
-				     tree, t, next);
+				     tf[tree].tc ? tree : -1, t, next);
 	}
+}
+
+/* The trees of the bridges on the links marked in path, in crossed[];
+ * lab's when no MSTP bridge is on it. */
+static void path_trees(const struct analysis *a, const bool *path,
+		       unsigned vid, int lab, bool *crossed)
+{
+	bool any = false;
+
+	for (size_t l = 0; l < a->t->n_links; l++)
+		for (int e = 0; path[l] && e < 2; e++) {
+			int s = analysis_node_slot(a, a->t->links[l].end[e].node,
+						   vid);
+
+			if (s >= 0)
+				crossed[s] = any = true;
+		}
+	if (!any)
+		crossed[lab] = true;
 }
 
 /*
  * One flow across the event at t (until next): where it went before, off
- * both its old and its new path, counted into its tree; or why it could
+ * both its old and its new path, counted into the tree of the link it
+ * was seen on (each region maps its VLAN to its own); or why it could
  * show no flush. A flow that was already off its path before (its
  * destination unknown) shows nothing; nor does one no bridge of whose
  * path forgot the destination, or could flood it off the path.
@@ -235,48 +324,46 @@ static void forgetting(const struct analysis *a, const int *toward,
 static enum flow_fate judge_flow(const struct analysis *a,
 				 const struct flow *f, int64_t t, int64_t next,
 				 int event_link, bool *keep, bool *scratch,
-				 struct tree_flush *tf, struct tree_view *v)
+				 struct tree_flush *tf, struct vid_view *w)
 {
 	int64_t pre = t - STEADY_NS, end = next < f->stop_ns ? next : f->stop_ns;
-	int slot = topo_tree_slot(&a->t->mst,
-				  analysis_tree_of_vid(&a->t->mst, f->vid));
+	int lab = topo_tree_slot(&a->t->mst,
+				 analysis_tree_of_vid(&a->t->mst, f->vid));
 	int toward[TOPO_MAX_NODES];
-	bool forgets[TOPO_MAX_NODES];
-	struct tree_flush *mine;
-	unsigned long flooded;
+	bool forgets[TOPO_MAX_NODES], crossed[TOPO_MAX_TREES] = { false };
 
-	if (slot < 0 || f->start_ns + FLOW_WARMUP_NS > t - STEADY_NS / 2 ||
+	if (lab < 0 || f->start_ns + FLOW_WARMUP_NS > t - STEADY_NS / 2 ||
 	    end <= t)
 		return FLOW_NOT_ACROSS;
 	if (pre < f->start_ns + FLOW_WARMUP_NS)
 		pre = f->start_ns + FLOW_WARMUP_NS;
-	mine = &tf[slot];
-	trees_view_at(&a->tr, slot, t - 1, v);
-	toward_node(a, v, f->to, toward);
+	vid_view_at(a, w, f->vid, lab, t - 1);
+	toward_node(a, &w->v, f->to, toward);
 	if (!tree_path(a->t, toward, f->from, keep))
 		return FLOW_NO_PATH;
-	if (off_path(a, f, keep, pre, t, NULL))
+	if (off_path(a, f, lab, keep, pre, t, NULL, NULL))
 		return FLOW_FLOODED;
-	forgetting(a, toward, event_link, mine->tc ? slot : -1, t, next,
-		   forgets);
-	trees_view_at(&a->tr, slot, end - 1, v);
-	toward_node(a, v, f->to, toward);
+	forgetting(a, toward, event_link, tf, f->vid, lab, t, next, forgets);
+	vid_view_at(a, w, f->vid, lab, end - 1);
+	toward_node(a, &w->v, f->to, toward);
 	if (tree_path(a->t, toward, f->from, scratch))
 		for (size_t l = 0; l < a->t->n_links; l++)
 			keep[l] = keep[l] || scratch[l];
+	path_trees(a, keep, f->vid, lab, crossed);
 	/* The failed or restored link carries what was in flight when
 	 * it went: not flooding. So does any link down meanwhile. */
 	for (size_t l = 0; l < a->t->n_links; l++)
 		if ((int)l == event_link || !analysis_link_up(a, l, t) ||
 		    !analysis_link_up(a, l, end - 1))
 			keep[l] = true;
-	flooded = off_path(a, f, keep, t, end, mine);
-	if (!flooded && !can_flood_off_path(a, v, scratch, keep, NULL))
-		return FLOW_BLIND;
-	if (!flooded && !can_flood_off_path(a, v, scratch, keep, forgets))
-		return FLOW_UNFLUSHED;
-	mine->flows++;
-	mine->flooded += flooded;
+	if (!off_path(a, f, lab, keep, t, end, tf, crossed)) {
+		if (!can_flood_off_path(a, &w->v, scratch, keep, NULL))
+			return FLOW_BLIND;
+		if (!can_flood_off_path(a, &w->v, scratch, keep, forgets))
+			return FLOW_UNFLUSHED;
+	}
+	for (size_t s = 0; s < a->tr.ntrees; s++)
+		tf[s].flows += crossed[s];
 	return FLOW_SHOWS;
 }
 
@@ -493,9 +580,12 @@ void flush_checks(struct analysis *a, struct result_run *r,
 	struct fdb_delta d;
 	struct unseen u;
 	struct tree_flush *tf = calloc(a->tr.ntrees, sizeof(*tf));
-	struct tree_view v;
+	struct vid_view w = { .slot = calloc(a->tr.ntrees, sizeof(*w.slot)) };
+	bool ok = w.slot && keep && tf && !tree_view_alloc(&a->tr, &w.v);
 
-	if (tree_view_alloc(&a->tr, &v) || !keep || !tf)
+	for (size_t s = 0; ok && s < a->tr.ntrees; s++)
+		ok = !tree_view_alloc(&a->tr, &w.slot[s]);
+	if (!ok)
 		goto out;
 	for (size_t i = first; i < a->n_events && a->ev[i].ns < end; i++) {
 		const struct event *e = &a->ev[i];
@@ -516,7 +606,7 @@ void flush_checks(struct analysis *a, struct result_run *r,
 			enum flow_fate fate = judge_flow(
 				a, &a->flows.f[k], e->ns, next,
 				analysis_event_link(a, e), keep,
-				keep + a->t->n_links, tf, &v);
+				keep + a->t->n_links, tf, &w);
 
 			if (fate != FLOW_SHOWS)
 				unseen_add(&u, fate, a->flows.f[k].id);
@@ -525,7 +615,10 @@ void flush_checks(struct analysis *a, struct result_run *r,
 		judge_event(a, r, sc, want, e, tf, &u, &d);
 	}
 out:
-	tree_view_free(&v);
+	for (size_t s = 0; w.slot && s < a->tr.ntrees; s++)
+		tree_view_free(&w.slot[s]);
+	free(w.slot);
+	tree_view_free(&w.v);
 	free(keep);
 	free(tf);
 }

@@ -71,6 +71,23 @@ static bool lost_span(unsigned long first, unsigned long last,
 	return any;
 }
 
+bool outage_bounding_seqs(unsigned long first, unsigned long last,
+			  enum outage_edge edge, unsigned long *before,
+			  unsigned long *after)
+{
+	/* At an end, the lost frame there must be on the wire: the ones a
+	 * failed access link kept off it went out before (or after) any
+	 * that got there. */
+	bool head = edge == GAP_HEAD || edge == GAP_ALL,
+	     tail = edge == GAP_TAIL || edge == GAP_ALL;
+
+	if (!head && !first)
+		return false;
+	*before = head ? first : first - 1;
+	*after = tail ? last : last + 1;
+	return true;
+}
+
 /*
  * Bounds gap [first, last] by wire times: the frames either side got
  * through, so the path failed after the one before left and worked again
@@ -83,32 +100,15 @@ static bool wire_bounds(unsigned long first, unsigned long last,
 			double *lo, double *hi)
 {
 	int64_t before = 0, after = 0, from = 0, to = 0;
+	unsigned long b, a;
 	bool spanned, ok;
 
 	if (!snd || !snd->wire_ns)
 		return false;
 	spanned = lost_span(first, last, snd, &from, &to);
-	switch (edge) {
-	case GAP_INNER:
-		ok = first && snd->wire_ns(snd->ctx, first - 1, &before) &&
-		     snd->wire_ns(snd->ctx, last + 1, &after);
-		break;
-	/* At an end, the lost frame there must be on the wire: the ones a
-	 * failed access link kept off it went out before (or after) any
-	 * that got there. */
-	case GAP_HEAD:
-		ok = snd->wire_ns(snd->ctx, first, &before) &&
-		     snd->wire_ns(snd->ctx, last + 1, &after);
-		break;
-	case GAP_TAIL:
-		ok = first && snd->wire_ns(snd->ctx, first - 1, &before) &&
-		     snd->wire_ns(snd->ctx, last, &after);
-		break;
-	default:
-		ok = snd->wire_ns(snd->ctx, first, &before) &&
-		     snd->wire_ns(snd->ctx, last, &after);
-		break;
-	}
+	ok = outage_bounding_seqs(first, last, edge, &b, &a) &&
+	     snd->wire_ns(snd->ctx, b, &before) &&
+	     snd->wire_ns(snd->ctx, a, &after);
 	if (!ok || after < before)
 		return false;
 	*hi = (double)(after - before) / 1e6;

@@ -70,5 +70,11 @@ struct outage_sender {
 int outage_load(const char *path, unsigned flow, unsigned pps,
 		const struct outage_sender *snd, struct flow_outage *o,
 		struct errbuf *err);
+/* The frames whose times on the sender's wire bound gap [first, last]
+ * of that edge: the ones either side of it, or at an end of the flow its
+ * own lost frame there. False for a gap with no frame before it. */
+bool outage_bounding_seqs(unsigned long first, unsigned long last,
+			  enum outage_edge edge, unsigned long *before,
+			  unsigned long *after);
 
 #endif

@@ -217,6 +217,27 @@ static void headline(char *text, size_t len, const struct analysis *a,
 		snprintf(text + at, len - at, ", no budget");
 }
 
+/* The worst gap's evidence: the frames on the sender's link whose
+ * times bound it (the last before it and the first after). */
+static void outage_evidence(const struct analysis *a, struct result_run *r,
+			    struct result_check *c, const struct flow *f,
+			    const struct flow_outage *o)
+{
+	unsigned long seq[2];
+	uint32_t frame;
+	int64_t ns;
+
+	if (!c || !o->gaps || !o->timed ||
+	    !outage_bounding_seqs(o->worst_first, o->worst_last,
+				  o->worst_edge, &seq[0], &seq[1]))
+		return;
+	for (int k = 0; k < 2; k++)
+		if (flows_wire_frame(f, seq[k], &frame) &&
+		    flows_wire_ns(f, seq[k], &ns))
+			analysis_evidence(a, r, c, (size_t)f->sender_link, frame,
+					  ns);
+}
+
 void probe_checks(struct analysis *a, struct result_run *r,
 		  struct result_scenario *sc, const struct topo_scenario *tsc,
 		  size_t first, int64_t end)
@@ -273,6 +294,7 @@ void probe_checks(struct analysis *a, struct result_run *r,
 		result_add_figure(r, c, "duplicated", (double)o.duplicated, tree);
 		result_add_figure(r, c, "reordered", (double)o.reordered, tree);
 		result_add_figure(r, c, "unsent", (double)o.unsent, tree);
+		outage_evidence(a, r, c, f, &o);
 		check_sink_vs_capture(a, r, sc, f, tree, &o);
 	}
 }

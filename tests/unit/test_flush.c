@@ -21,12 +21,16 @@
 #include "checks_fixture.h"
 #include "unit.h"
 
-static const char yaml[] =
+static const char yaml_head[] =
 	"name: tri\n"
 	"mst: { region: tri, instances: { 1: [10], 2: [20] } }\n"
 	"nodes:\n"
-	"  sw1: { role: bridge }\n  sw2: { role: bridge }\n"
-	"  sw3: { role: bridge }\n"
+	"  sw1: { role: bridge }\n  sw2: { role: bridge }\n";
+/* sw3 alone, or a region of its own mapping the VLANs the other way. */
+static const char sw3_same[] = "  sw3: { role: bridge }\n",
+		  sw3_own[] = "  sw3: { role: bridge, mst: { instances: "
+			      "{ 1: [20], 2: [10] } } }\n";
+static const char yaml[] =
 	"  h1: { role: host }\n  h2: { role: host }\n  h3: { role: host }\n"
 	"links:\n"
 	"  - [sw1:p1, sw2:p1]\n  - [sw2:p2, sw3:p1]\n  - [sw3:p2, sw1:p2]\n"
@@ -47,6 +51,7 @@ struct run {
 	pcap_t *dead;
 	pcap_dumper_t *d[N_LINKS];
 	unsigned long on_link5[3];	/* frames per flow reaching h2 */
+	bool regions;			/* sw3 maps VLAN 10 to MSTI 2 */
 };
 
 static void put(struct run *r, int link, int64_t ns, const uint8_t *f,
@@ -65,8 +70,12 @@ static void bpdu(struct run *r, int link, int64_t ns, int node, int port,
 		 const struct fx_adv adv[3])
 {
 	uint8_t f[BPDU_FRAME_MAX_LEN];
+	/* sw3's own region: what MSTI 1 does elsewhere, its MSTI 2 does. */
+	const struct fx_adv swapped[3] = { adv[0], adv[2], adv[1] };
 	size_t len = fx_mst_bpdu(r->p, node, port, SW1,
-				 (const int[2]){ SW1, SW1 }, adv, f, sizeof(f));
+				 (const int[2]){ SW1, SW1 },
+				 r->regions && node == SW3 ? swapped : adv, f,
+				 sizeof(f));
 
 	if (len)
 		put(r, link, ns, f, len);
@@ -120,6 +129,7 @@ struct leak {
 	/* sw3's FDB dumps around the failure: 0 none, 1 it lost h1 in
 	 * VLAN 10 (MSTI 1) only, 2 in VLAN 20 (MSTI 2) too. */
 	int dumps;
+	bool regions;		/* sw3 a region of its own, VLANs swapped */
 };
 
 /* The event log: both flows from 1.5 s to 8 s, sw1:p1 failing at 5 s
@@ -149,18 +159,22 @@ static const char *events(const struct leak *lk)
 
 static int open_run(struct run *r, const struct leak *lk)
 {
-	char path[256], topo[1024];
+	char path[256], topo[1400];
 	struct topo_error te;
+	int n;
 
 	memset(r, 0, sizeof(*r));
+	r->regions = lk->regions;
 	snprintf(r->dir, sizeof(r->dir), "/tmp/mstlab-flush-XXXXXX");
 	if (!mkdtemp(r->dir))
 		return -1;
+	n = snprintf(topo, sizeof(topo), "%s%s%s", yaml_head,
+		     lk->regions ? sw3_own : sw3_same, yaml);
 	if (lk->budget_ms)
-		snprintf(topo, sizeof(topo), "%s, outage_ms: { 1: %ld } }\n",
-			 yaml, lk->budget_ms);
+		snprintf(topo + n, sizeof(topo) - (size_t)n,
+			 ", outage_ms: { 1: %ld } }\n", lk->budget_ms);
 	else
-		snprintf(topo, sizeof(topo), "%s }\n", yaml);
+		snprintf(topo + n, sizeof(topo) - (size_t)n, " }\n");
 	fx_write_file(r->dir, "topology.yaml", topo);
 	snprintf(path, sizeof(path), "%s/topology.yaml", r->dir);
 	if (topo_parse_file(path, &r->t, &te) || plan_build(r->t, &r->p))
@@ -725,5 +739,86 @@ TEST(tc_figures_line_up_with_the_settle_times)
 	fig = json_object_get(json_array_get(trees, 2), "figures");
 	CHECK(json_is_null(json_array_get(json_object_get(fig, "tc_first_s"), 0)));
 	CHECK(json_is_null(json_array_get(json_object_get(fig, "tc_last_s"), 0)));
+	json_decref(j);
+}
+
+/* The figures of one tree (tree: 0 CIST, 1.. MSTIs) of summary.json. */
+static json_t *tree_figures(json_t *j, size_t tree)
+{
+	json_t *trees = json_object_get(json_array_get(
+		json_object_get(j, "scenarios"), 0), "trees");
+
+	return json_object_get(json_array_get(trees, tree), "figures");
+}
+
+/* The first check of that name in the scenario, or NULL. */
+static json_t *check_named(json_t *j, const char *name)
+{
+	json_t *checks = json_object_get(json_array_get(
+		json_object_get(j, "scenarios"), 0), "checks"), *c;
+	size_t i;
+
+	json_array_foreach(checks, i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "name")), name))
+			return c;
+	return NULL;
+}
+
+/* Its message, or "". */
+static const char *check_message(json_t *j, const char *name)
+{
+	const char *m = json_string_value(json_object_get(check_named(j, name),
+							  "message"));
+
+	return m ? m : "";
+}
+
+/*
+ * Issue 43: sw3 is a region of its own that puts VLAN 10 in MSTI 2 (and
+ * 20 in MSTI 1). Flow 1's flooding onto h3's link, sw3's, is MSTI 2's
+ * there, not MSTI 1's as the lab's map has it; both trees' bridges
+ * carry flow 1, so both count it.
+ */
+TEST(flooding_counts_in_the_tree_of_its_region)
+{
+	json_t *j = summary(&(struct leak){ .flow1 = true, .regions = true });
+	json_t *f1, *f2;
+
+	CHECK(j != NULL);
+	CHECK_STR(check_message(j, "flush-link-down"),
+		  "msti 1 kept 2 flows on their path; msti 2 flooded 49 "
+		  "frames (first: flow 1 vlan 10 on link6)");
+	f1 = json_object_get(tree_figures(j, 1), "flooded_frames");
+	f2 = json_object_get(tree_figures(j, 2), "flooded_frames");
+	CHECK(json_number_value(json_array_get(f1, 0)) == 0.0);
+	CHECK(json_number_value(json_array_get(f2, 0)) == 49.0);
+	json_decref(j);
+}
+
+/*
+ * An outage names the frames on the sender's link whose times bound it:
+ * flow 1's frames 0-19 missing, the first of them (seq 0) and the first
+ * that arrived (seq 20), frames 1 and 41 of h1's link (flow 2's frames
+ * between); none without a gap.
+ */
+TEST(an_outage_names_the_frames_that_bound_it)
+{
+	json_t *j = summary(&(struct leak){ .head_lost = 20, .budget_ms = 150 });
+	json_t *ev = json_object_get(check_named(j, "outage"), "evidence");
+
+	CHECK_INT(json_array_size(ev), 2);
+	CHECK_STR(json_string_value(json_object_get(json_array_get(ev, 0),
+						    "pcap")),
+		  "pcap/link4-h1.eth1-sw1.p3.pcap");
+	CHECK_INT(json_integer_value(json_object_get(json_array_get(ev, 0),
+						     "frame")), 1);
+	CHECK_INT(json_integer_value(json_object_get(json_array_get(ev, 1),
+						     "frame")), 41);
+	CHECK(json_integer_value(json_object_get(json_array_get(ev, 1),
+						 "time_ns")) == MS(1700));
+	json_decref(j);
+	j = summary(&(struct leak){ 0 });
+	ev = json_object_get(check_named(j, "outage"), "evidence");
+	CHECK_INT(json_array_size(ev), 0);
 	json_decref(j);
 }

@@ -5,7 +5,8 @@
 # registry, guardian), guest templates and seeds, mstlab's version.
 LIBRARIES += orchestrator
 orchestrator_DIR := lab/orchestrator
-orchestrator_SRCS := lab/orchestrator/guardian.c lab/orchestrator/hosts.c \
+orchestrator_SRCS := lab/orchestrator/guardian.c lab/orchestrator/host_probe.c \
+	lab/orchestrator/hosts.c lab/orchestrator/hosts_check.c \
 	lab/orchestrator/lab.c lab/orchestrator/lab_hosts.c \
 	lab/orchestrator/lab_list.c \
 	lab/orchestrator/mirror.c lab/orchestrator/registry.c \

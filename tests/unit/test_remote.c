@@ -377,7 +377,7 @@ static char *with_topology(const char *rest)
 	size_t len = strlen(SPLIT) + strlen(rest) + 64;
 	char *s = malloc(len);
 
-	snprintf(s, len, "hello 2\ntopology %zu\n%s%s", strlen(SPLIT), SPLIT,
+	snprintf(s, len, "hello 3\ntopology %zu\n%s%s", strlen(SPLIT), SPLIT,
 		 rest);
 	return s;
 }
@@ -434,7 +434,7 @@ TEST(a_session_builds_and_tears_down_its_host_part)
 	snprintf(want_file, sizeof(want_file), "%s/" RUN, f.dir);
 	{
 		const char *want[] = {
-			"ok mstlab-agent 2 ", "ok split", "ok /tmp/test_remote",
+			"ok mstlab-agent 3 ", "ok split", "ok /tmp/test_remote",
 			"ok created", "ok created", want_tunnel, "ok", "ok",
 			/* link2 is captured here (local has one end of it:
 			 * the far end's pcap); link3 here entirely. */
@@ -1160,7 +1160,7 @@ static int answered(const char *line, struct remote *rc, struct errbuf *err,
 
 	if (pipe(down) || pipe(up))
 		return -9;
-	snprintf(buf, sizeof(buf), "ok mstlab-agent 2 x\n%s\n", line);
+	snprintf(buf, sizeof(buf), "ok mstlab-agent 3 x\n%s\n", line);
 	if (write(up[1], buf, strlen(buf)) != (ssize_t)strlen(buf))
 		return -9;
 	memset(rc, 0, sizeof(*rc));

@@ -22,3 +22,8 @@ orchestrator_LDLIBS := -ljansson -lpthread
 UNIT_TESTS += test_lab
 test_lab_SRCS := tests/unit/test_lab.c
 test_lab_USES := orchestrator
+
+# mstlab hosts check's verdicts and fixes, the probe's own parts.
+UNIT_TESTS += test_hosts_check
+test_hosts_check_SRCS := tests/unit/test_hosts_check.c
+test_hosts_check_USES := orchestrator

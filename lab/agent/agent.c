@@ -240,6 +240,19 @@ static bool run_name_ok(const struct remote_agent *a, const char *run)
 	       strspn(run + n + 1, "0123456789-") == strlen(run + n + 1);
 }
 
+/* One of the lab's other hosts named: its index; -1 when it is none
+ * (said), -2 when saying it failed. */
+static int other_host(const struct remote_agent *a, const char *name,
+		      int out)
+{
+	int h = topo_host_find(a->t, name);
+
+	if (h >= 0 && h != TOPO_LOCAL_HOST)
+		return h;
+	return ERR("'%s' is not one of the lab's other hosts", name) ? -2 :
+	       -1;
+}
+
 /* run or attach. */
 static int v_run(struct remote_agent *a, const struct remote_msg *m, int out)
 {
@@ -251,10 +264,9 @@ static int v_run(struct remote_agent *a, const struct remote_msg *m, int out)
 		return ERR("no topology yet");
 	if (a->have_run)
 		return ERR("a run is open already");
-	h = topo_host_find(a->t, m->word[1]);
-	if (h < 0 || h == TOPO_LOCAL_HOST)
-		return ERR("'%s' is not one of the lab's other hosts",
-			   m->word[1]);
+	h = other_host(a, m->word[1], out);
+	if (h < 0)
+		return h == -1 ? 0 : -1;
 	if (!run_name_ok(a, m->word[2]))
 		return ERR("'%s' is not a run of lab %s (LAB-YYYYmmdd-HHMMSS"
 			   "[-N])", m->word[2], a->t->name);
@@ -1092,10 +1104,9 @@ static int v_host(struct remote_agent *a, const struct remote_msg *m,
 
 	if (a->have_run)
 		return ERR("a run is open: its host is set");
-	h = topo_host_find(a->t, m->word[1]);
-	if (h < 0 || h == TOPO_LOCAL_HOST)
-		return ERR("'%s' is not one of the lab's other hosts",
-			   m->word[1]);
+	h = other_host(a, m->word[1], out);
+	if (h < 0)
+		return h == -1 ? 0 : -1;
 	a->host = (unsigned)h;
 	a->have_host = true;
 	return OK("%s", "");

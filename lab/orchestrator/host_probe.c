@@ -197,7 +197,7 @@ int host_probe_wait(int fd, const char *token, int timeout_ms, char *from,
 
 int host_probe_send(const char *src, const char *dst, unsigned port,
 		    const char *token, unsigned count, unsigned interval_ms,
-		    const volatile bool *stop, char *why, size_t why_len)
+		    const atomic_bool *stop, char *why, size_t why_len)
 {
 	struct sockaddr_storage s, d;
 	socklen_t sl = sockaddr_of(src, 0, &s), dl = sockaddr_of(dst, port, &d);
@@ -215,7 +215,7 @@ int host_probe_send(const char *src, const char *dst, unsigned port,
 			close(fd);
 		return -1;
 	}
-	for (unsigned i = 0; i < count && !(stop && *stop); i++) {
+	for (unsigned i = 0; i < count && !(stop && atomic_load(stop)); i++) {
 		struct timespec ts = { .tv_sec = interval_ms / 1000,
 				       .tv_nsec = (long)(interval_ms % 1000) *
 						  1000000 };

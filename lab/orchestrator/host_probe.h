@@ -12,6 +12,7 @@
 #ifndef MSTLAB_HOST_PROBE_H
 #define MSTLAB_HOST_PROBE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -47,6 +48,6 @@ int host_probe_wait(int fd, const char *token, int timeout_ms, char *from,
  * or -1 with why. */
 int host_probe_send(const char *src, const char *dst, unsigned port,
 		    const char *token, unsigned count, unsigned interval_ms,
-		    const volatile bool *stop, char *why, size_t why_len);
+		    const atomic_bool *stop, char *why, size_t why_len);
 
 #endif

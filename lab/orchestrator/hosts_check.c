@@ -262,7 +262,7 @@ static void check_ssh(struct remote *rc, const struct topo_host *th,
 		      struct hc_report *r, bool *ok)
 {
 	char *argv[REMOTE_ARGV_MAX], log[] = "/tmp/mstlab-hc-XXXXXX";
-	static char text[16384];
+	char text[16384];
 	struct spawn_result res = { 0 };
 	struct hc_item *it = add(r, th->name, "ssh");
 	int fd = mkostemp(log, O_CLOEXEC), status;
@@ -469,7 +469,7 @@ static void check_mtu(struct remote *rc, const struct topo_host *a,
 
 struct sender {
 	const char *src, *dst, *token;
-	volatile bool stop;
+	atomic_bool stop;
 	pthread_t thread;
 };
 
@@ -492,7 +492,8 @@ static void check_udp(struct remote *rc, const struct topo_host *a,
 	char answer[300];
 	const char *listen[] = { "udp-probe", "listen", b->address, token };
 	const char *send[] = { "udp-probe", "send", a->address, token };
-	struct sender s = { a->address, b->address, token, false, 0 };
+	struct sender s = { .src = a->address, .dst = b->address,
+			    .token = token };
 	struct remote_msg ans;
 	struct errbuf err;
 	int fd, got;
@@ -507,7 +508,7 @@ static void check_udp(struct remote *rc, const struct topo_host *a,
 		return;
 	}
 	got = remote_call(rc, listen, 4, NULL, 0, &ans, &err);
-	s.stop = true;
+	atomic_store(&s.stop, true);
 	pthread_join(s.thread, NULL);
 	if (got || ans.n < 2) {
 		fail(add(r, b->name, "udp 4789 in"), err.msg, "");

@@ -2142,7 +2142,7 @@ static unsigned free_port(void)
 
 struct probe_sender {
 	unsigned port;
-	volatile bool stop;
+	atomic_bool stop;
 	int sent;
 };
 
@@ -2217,7 +2217,7 @@ TEST(udp_probe_listens_on_its_address_for_the_token)
 			   "bye\n");
 	CHECK_INT(pthread_create(&th, NULL, probe_send, &s), 0);
 	out = session_str(f.dir, in, &rc);
-	s.stop = true;
+	atomic_store(&s.stop, true);
 	pthread_join(th, NULL);
 	CHECK_INT(rc, 0);
 	{

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cmd_hosts.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +80,8 @@ int cmd_hosts(int argc, char **argv, FILE *out, FILE *err)
 	path = argv[o.ind + 1];
 	text = slurp(path, &len);
 	if (!text) {
-		fprintf(err, "mstlab hosts check: cannot read %s\n", path);
+		fprintf(err, "mstlab hosts check: cannot read %s: %s\n", path,
+			strerror(errno));
 		return 1;
 	}
 	if (topo_parse_buffer(path, text, len, &t, &te)) {

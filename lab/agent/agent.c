@@ -449,16 +449,22 @@ static int v_remove(struct remote_agent *a, const struct remote_msg *m,
 	return OK("%s", "");
 }
 
+/* The host of lab a whose address is address, or -1. */
+static int host_of_address(const struct remote_agent *a, const char *address)
+{
+	for (size_t h = 0; h < a->t->n_hosts; h++)
+		if (a->t->hosts[h].address[0] &&
+		    !strcmp(a->t->hosts[h].address, address))
+			return (int)h;
+	return -1;
+}
+
 static int v_mtu(struct remote_agent *a, const struct remote_msg *m, int out)
 {
 	struct errbuf err;
 	unsigned mtu;
-	bool known = false;
 
-	for (size_t h = 0; h < a->t->n_hosts; h++)
-		known |= a->t->hosts[h].address[0] &&
-			 !strcmp(a->t->hosts[h].address, m->word[1]);
-	if (!known)
+	if (host_of_address(a, m->word[1]) < 0)
 		return ERR("%s is the address of no host of lab %s", m->word[1],
 			   a->t->name);
 	if (a->ops->link->path_mtu(a->ops->link_ctx, m->word[1], &mtu, &err))
@@ -1126,16 +1132,6 @@ static int v_tools(struct remote_agent *a, const struct remote_msg *m,
 			snprintf(path[i], sizeof(path[i]), "%s",
 				 path[i][0] ? "found" : "-");
 	return OK("%s %s %s", path[0], path[1], path[2]);
-}
-
-/* The host of lab a whose address is address, or -1. */
-static int host_of_address(const struct remote_agent *a, const char *address)
-{
-	for (size_t h = 0; h < a->t->n_hosts; h++)
-		if (a->t->hosts[h].address[0] &&
-		    !strcmp(a->t->hosts[h].address, address))
-			return (int)h;
-	return -1;
 }
 
 /*

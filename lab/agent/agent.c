@@ -20,6 +20,7 @@
 
 #include "child.h"
 #include "files.h"
+#include "host_probe.h"
 #include "paths.h"
 #include "version.h"
 
@@ -37,6 +38,7 @@ void remote_agent_init(struct remote_agent *a, const struct lab_ops *ops,
 	memset(a, 0, sizeof(*a));
 	a->ops = ops;
 	a->clock_ns = realtime_ns;
+	a->probe_port = PLAN_VXLAN_PORT;
 	a->st.fd = -1;
 	snprintf(a->results, sizeof(a->results), "%s", results);
 }
@@ -64,6 +66,7 @@ void remote_agent_fini(struct remote_agent *a)
 	a->p = NULL;
 	a->t = NULL;
 	a->have_run = false;
+	a->have_host = false;
 }
 
 /* One answer line; printable ASCII only, cut to a line. */
@@ -223,6 +226,7 @@ static int v_topology(struct remote_agent *a, const struct remote_msg *m,
 	topo_free(a->t);
 	a->t = t;
 	a->p = p;
+	a->have_host = false;
 	return OK("%s", t->name);
 }
 
@@ -236,6 +240,19 @@ static bool run_name_ok(const struct remote_agent *a, const char *run)
 	       strspn(run + n + 1, "0123456789-") == strlen(run + n + 1);
 }
 
+/* One of the lab's other hosts named: its index; -1 when it is none
+ * (said), -2 when saying it failed. */
+static int other_host(const struct remote_agent *a, const char *name,
+		      int out)
+{
+	int h = topo_host_find(a->t, name);
+
+	if (h >= 0 && h != TOPO_LOCAL_HOST)
+		return h;
+	return ERR("'%s' is not one of the lab's other hosts", name) ? -2 :
+	       -1;
+}
+
 /* run or attach. */
 static int v_run(struct remote_agent *a, const struct remote_msg *m, int out)
 {
@@ -247,10 +264,9 @@ static int v_run(struct remote_agent *a, const struct remote_msg *m, int out)
 		return ERR("no topology yet");
 	if (a->have_run)
 		return ERR("a run is open already");
-	h = topo_host_find(a->t, m->word[1]);
-	if (h < 0 || h == TOPO_LOCAL_HOST)
-		return ERR("'%s' is not one of the lab's other hosts",
-			   m->word[1]);
+	h = other_host(a, m->word[1], out);
+	if (h < 0)
+		return h == -1 ? 0 : -1;
 	if (!run_name_ok(a, m->word[2]))
 		return ERR("'%s' is not a run of lab %s (LAB-YYYYmmdd-HHMMSS"
 			   "[-N])", m->word[2], a->t->name);
@@ -271,6 +287,7 @@ static int v_run(struct remote_agent *a, const struct remote_msg *m, int out)
 				   strerror(errno));
 	}
 	a->host = (unsigned)h;
+	a->have_host = true;
 	if (files_mkdir(a->run_dir, "pcap", &err) ||
 	    state_open(&a->st, a->run_dir, &err))
 		return ERR("%s", err.msg);
@@ -432,16 +449,22 @@ static int v_remove(struct remote_agent *a, const struct remote_msg *m,
 	return OK("%s", "");
 }
 
+/* The host of lab a whose address is address, or -1. */
+static int host_of_address(const struct remote_agent *a, const char *address)
+{
+	for (size_t h = 0; h < a->t->n_hosts; h++)
+		if (a->t->hosts[h].address[0] &&
+		    !strcmp(a->t->hosts[h].address, address))
+			return (int)h;
+	return -1;
+}
+
 static int v_mtu(struct remote_agent *a, const struct remote_msg *m, int out)
 {
 	struct errbuf err;
 	unsigned mtu;
-	bool known = false;
 
-	for (size_t h = 0; h < a->t->n_hosts; h++)
-		known |= a->t->hosts[h].address[0] &&
-			 !strcmp(a->t->hosts[h].address, m->word[1]);
-	if (!known)
+	if (host_of_address(a, m->word[1]) < 0)
 		return ERR("%s is the address of no host of lab %s", m->word[1],
 			   a->t->name);
 	if (a->ops->link->path_mtu(a->ops->link_ctx, m->word[1], &mtu, &err))
@@ -1077,6 +1100,85 @@ static int v_down(struct remote_agent *a, const struct remote_msg *m,
 	return OK("%d", left);
 }
 
+/* ---- what hosts check asks (host_probe.h) ---- */
+
+/* host: which of the lab's hosts this one is, without a run (a check). */
+static int v_host(struct remote_agent *a, const struct remote_msg *m,
+		  int out)
+{
+	int h;
+
+	if (a->have_run)
+		return ERR("a run is open: its host is set");
+	h = other_host(a, m->word[1], out);
+	if (h < 0)
+		return h == -1 ? 0 : -1;
+	a->host = (unsigned)h;
+	a->have_host = true;
+	return OK("%s", "");
+}
+
+/* tools: where the programs a lab runs here are in this agent's PATH. */
+static int v_tools(struct remote_agent *a, const struct remote_msg *m,
+		   int out)
+{
+	char path[HOST_TOOLS][PATH_MAX];
+
+	(void)a;
+	(void)m;
+	for (int i = 0; i < HOST_TOOLS; i++)
+		if (!host_which(host_tool_name[i], path[i], sizeof(path[i])) ||
+		    !remote_word_ok(path[i]))
+			snprintf(path[i], sizeof(path[i]), "%s",
+				 path[i][0] ? "found" : "-");
+	return OK("%s %s %s", path[0], path[1], path[2]);
+}
+
+/*
+ * udp-probe listen ADDRESS TOKEN: this host's address bound at the VXLAN
+ * port for 2 s at most, waiting for TOKEN; udp-probe send ADDRESS TOKEN:
+ * TOKEN ten times in 1 s from this host's address to another host's.
+ */
+static int v_udp_probe(struct remote_agent *a, const struct remote_msg *m,
+		       int out)
+{
+	const char *own = a->t->hosts[a->host].address, *to = m->word[2];
+	bool listen = !strcmp(m->word[1], "listen");
+	char why[160], busy[256], from[64];
+	int h = host_of_address(a, to), fd, n;
+
+	if (!listen && strcmp(m->word[1], "send"))
+		return ERR("usage: udp-probe listen|send ADDRESS TOKEN");
+	if (!host_probe_token_ok(m->word[3]))
+		return ERR("a token is 16-%d lowercase hex digits",
+			   HOST_PROBE_TOKEN_MAX);
+	if (!own[0])
+		return ERR("host %s has no address in lab %s",
+			   a->t->hosts[a->host].name, a->t->name);
+	if (listen && h != (int)a->host)
+		return ERR("%s is not this host's address (%s)", to, own);
+	if (!listen && (h < 0 || h == (int)a->host))
+		return ERR("%s is the address of no other host of lab %s", to,
+			   a->t->name);
+	if (!listen) {
+		n = host_probe_send(own, to, a->probe_port, m->word[3], 10,
+				    100, NULL, why, sizeof(why));
+		return n < 0 ? ERR("%s", why) : OK("sent %d", n);
+	}
+	fd = host_probe_bind(own, a->probe_port, busy, sizeof(busy), why,
+			     sizeof(why));
+	if (fd == -2)
+		return OK("busy %s", busy[0] && remote_word_ok(busy) ? busy :
+			  "-");
+	if (fd < 0)
+		return ERR("%s", why);
+	n = host_probe_wait(fd, m->word[3], 2000, from, sizeof(from));
+	if (n < 0)
+		return ERR("receiving on %s:%u: %s", own, a->probe_port,
+			   strerror(errno));
+	return n ? OK("received %s", from) : OK("%s", "none");
+}
+
 /* ---- dispatch ---- */
 
 static int v_clock(struct remote_agent *a, const struct remote_msg *m,
@@ -1113,13 +1215,13 @@ static const struct verb verbs[] = {
 	{ "forward", 2, 3, true, true, v_forward,
 	  "forward on|off|deaf IFNAME [IFNAME]" },
 	{ "remove", 1, 1, true, true, v_remove, "remove NAME" },
-	{ "mtu", 1, 1, true, true, v_mtu, "mtu ADDRESS" },
+	{ "mtu", 1, 1, true, false, v_mtu, "mtu ADDRESS" },
 	{ "capture", 1, 1, true, true, v_capture, "capture BRIDGE" },
 	{ "listening", 3, 3, true, true, v_listening,
 	  "listening BRIDGE PID START" },
 	{ "alive", 2, 2, true, true, v_alive_stop, "alive PID START" },
 	{ "stop", 2, 2, true, true, v_alive_stop, "stop PID START" },
-	{ "images", 0, 0, true, true, v_images, "images" },
+	{ "images", 0, 0, true, false, v_images, "images" },
 	{ "virt", 0, 0, true, true, v_virt, "virt" },
 	{ "template", 2, 2, true, true, v_template, "template NODE qemu|kvm" },
 	{ "clone", 1, 1, true, true, v_clone, "clone NODE" },
@@ -1132,8 +1234,20 @@ static const struct verb verbs[] = {
 	{ "put", 2, 2, true, true, v_put,
 	  "put seed/NODE.img|overlay/NODE.tar LEN" },
 	{ "down", 0, 0, true, true, v_down, "down" },
+	{ "host", 1, 1, true, false, v_host, "host HOST" },
+	{ "tools", 0, 0, false, false, v_tools, "tools" },
+	{ "udp-probe", 3, 3, true, false, v_udp_probe,
+	  "udp-probe listen|send ADDRESS TOKEN" },
 	{ "bye", 0, 0, false, false, v_bye, "bye" },
 };
+
+/* Verbs about this host that need only to know which host it is (host,
+ * run or attach): a check asks them without a run. */
+static bool needs_host(const char *verb)
+{
+	return !strcmp(verb, "mtu") || !strcmp(verb, "images") ||
+	       !strcmp(verb, "udp-probe");
+}
 
 int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 		      const char *line, size_t len, int out)
@@ -1160,6 +1274,11 @@ int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 	if (v->topology && !a->t && strcmp(w, "topology")) {
 		ERR("%s: send the topology first", w);
 		return !strcmp(w, "put") ? -1 : 0;
+	}
+	if (needs_host(w) && !a->have_host) {
+		ERR("%s: say which host this is first (host, run or attach)",
+		    w);
+		return 0;
 	}
 	if (v->run && !a->have_run) {
 		ERR("%s: open a run first (run or attach)", w);

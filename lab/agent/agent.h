@@ -24,6 +24,8 @@
  *   forward on|off IFNAME [IFNAME]    ok
  *   forward deaf IFNAME               ok   (one way: towards it only)
  *   remove NAME                       ok
+ *   host HOST                         ok   (which host this is, no run:
+ *                                     for images, mtu and udp-probe)
  *   mtu ADDRESS                       ok MTU
  *   capture BRIDGE                    ok PID START PCAP (relative)
  *   listening BRIDGE PID START        ok
@@ -40,6 +42,13 @@
  *                                     channel connected, state loaded)
  *   awaken NODE                       ok   (resumed, told its identity)
  *   clock                             ok NS   (CLOCK_REALTIME)
+ *   tools                             ok QEMU TCPDUMP CLOUD_LOCALDS (paths
+ *                                     in its PATH, "-": none)
+ *   udp-probe listen ADDRESS TOKEN    ok received FROM | none | busy DEVS
+ *                                     (its address's port 4789 bound for
+ *                                     2 s, waiting for TOKEN; busy: a
+ *                                     VXLAN device holds it)
+ *   udp-probe send ADDRESS TOKEN      ok sent N (to another host's)
  *   files                             info file SIZE PATH ..., ok N
  *   get PATH [OFFSET MAX]             ok LEN + LEN bytes (at most MAX
  *                                     from OFFSET: a growing file)
@@ -111,13 +120,16 @@ struct remote_agent {
 	const struct agent_tpl *(*tpl_ops)(void *ctx, struct errbuf *err);
 	void *tpl_ctx;
 	char tpl_cache[PATH_MAX];
+	/* The UDP port udp-probe binds and sends to: the VXLAN port
+	 * (tests give their own). */
+	unsigned probe_port;
 	/* CLOCK_REALTIME in ns (tests give their own). */
 	int64_t (*clock_ns)(void);
 	/* The session. */
 	struct topo *t;
 	struct plan *p;
 	unsigned host;
-	bool have_run, done;
+	bool have_run, have_host, done;
 	/* The request's input, for a verb with a payload (topology, put). */
 	struct remote_reader *in;
 	char run_dir[PATH_MAX];

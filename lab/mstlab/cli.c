@@ -12,6 +12,7 @@
 #include "agent_main.h"
 #include "cmd_checks.h"
 #include "cmd_lab.h"
+#include "cmd_hosts.h"
 #include "cmd_list.h"
 #include "cmd_templates.h"
 #include "cmd_watch.h"
@@ -366,6 +367,7 @@ LAB_COMMAND(verdict)
 LAB_COMMAND(watch)
 LAB_COMMAND(templates)
 LAB_COMMAND(list)
+LAB_COMMAND(hosts)
 
 /* The two other front ends, each its own library. */
 static int cli_serve(struct cli *c)
@@ -395,6 +397,7 @@ static const struct command {
 	  "run TOPO.yaml [-s|--scenario SCENARIO] [--keep] [--boot cold|template]\n"
 	  "                    up, scenarios, down", true },
 	{ "list", cli_list, LIST_USAGE, NULL, false },
+	{ "hosts", cli_hosts, HOSTS_USAGE, NULL, false },
 	{ "status", cli_status, "status TOPO.yaml|LAB [--json]  nodes of a lab that is up", NULL, true },
 	{ "exec", cli_exec, "exec [-n] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]  (stdin goes too)",
 	  "exec [-n|--no-stdin] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]\n"
@@ -467,6 +470,7 @@ static const struct {
 } global_takers[] = {
 	{ "plan", " --virt --kernel --debug-kernel --initrd " },
 	{ "serve", " --uri " },
+	{ "hosts", " --uri " },
 	{ "agent", " --results " },
 };
 

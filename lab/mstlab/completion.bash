@@ -9,7 +9,7 @@
 # typed on the line is ever evaluated: it is passed to mstlab as an
 # argument.
 
-_mstlab_commands='check graph plan up down run list status exec shell console link watch serve decode verdict templates agent'
+_mstlab_commands='check graph plan up down run list hosts status exec shell console link watch serve decode verdict templates agent'
 _mstlab_lab_options='--results --uri --virt --kernel --debug-kernel --initrd'
 
 # _mstlab_options COMMAND: the options it takes (--help aside).
@@ -23,6 +23,7 @@ _mstlab_options() {
 	run) echo "-s --scenario --keep --boot $_mstlab_lab_options" ;;
 	status) echo "--json $_mstlab_lab_options" ;;
 	list) echo '--json -j' ;;
+	hosts) echo '--uri' ;;
 	watch) echo '--json -j --count --for --replay --follow' ;;
 	serve) echo '--listen --token-file --no-auth --read-only --uri' ;;
 	decode) echo '--json -j' ;;
@@ -59,7 +60,7 @@ _mstlab_files() {
 	done
 }
 
-# _mstlab_plan_words PROG TOPO nodes|ends|scenarios: read from the
+# _mstlab_plan_words PROG TOPO nodes|ends|scenarios|hosts: read from the
 # topology by the mstlab being completed; nothing when it does not parse.
 _mstlab_plan_words() {
 	local prog=$1 topo=$2 what=$3 kind name rest node=
@@ -69,6 +70,12 @@ _mstlab_plan_words() {
 	if [[ $what == scenarios ]]; then
 		"$prog" check "$topo" 2>/dev/null |
 			sed -n 's/^  scenario \([^:]*\):.*/\1/p'
+		return 0
+	fi
+	if [[ $what == hosts ]]; then
+		"$prog" check "$topo" 2>/dev/null |
+			sed -n 's/^  [0-9]* hosts: \([^;]*\).*/\1/p' |
+			tr ',' '\n' | sed -n 's/^ *\([^ ]*\) (.*/\1/p'
 		return 0
 	fi
 	"$prog" plan "$topo" 2>/dev/null | while read -r kind name rest; do
@@ -186,6 +193,10 @@ _mstlab() {
 		;;
 	link:2) _mstlab_reply -W 'fail restore' ;;
 	templates:0) _mstlab_reply -W 'list build clear' ;;
+	hosts:0) _mstlab_reply -W 'check' ;;
+	hosts:1) [[ $topo == check ]] && _mstlab_files yaml yml ;;
+	hosts:*) [[ $topo == check ]] &&
+		_mstlab_reply -W "$(_mstlab_plan_words "$prog" "${pos[1]}" hosts)" ;;
 	templates:1) [[ $topo == build ]] && _mstlab_files yaml yml ;;
 	link:3) _mstlab_reply -W 'carrier silent deaf' ;;
 	esac

@@ -5,7 +5,8 @@
 # registry, guardian), guest templates and seeds, mstlab's version.
 LIBRARIES += orchestrator
 orchestrator_DIR := lab/orchestrator
-orchestrator_SRCS := lab/orchestrator/guardian.c lab/orchestrator/hosts.c \
+orchestrator_SRCS := lab/orchestrator/guardian.c lab/orchestrator/host_probe.c \
+	lab/orchestrator/hosts.c lab/orchestrator/hosts_check.c \
 	lab/orchestrator/lab.c lab/orchestrator/lab_hosts.c \
 	lab/orchestrator/lab_list.c \
 	lab/orchestrator/mirror.c lab/orchestrator/registry.c \
@@ -21,3 +22,8 @@ orchestrator_LDLIBS := -ljansson -lpthread
 UNIT_TESTS += test_lab
 test_lab_SRCS := tests/unit/test_lab.c
 test_lab_USES := orchestrator
+
+# mstlab hosts check's verdicts and fixes, the probe's own parts.
+UNIT_TESTS += test_hosts_check
+test_hosts_check_SRCS := tests/unit/test_hosts_check.c
+test_hosts_check_USES := orchestrator

@@ -34,9 +34,9 @@
 #include "errbuf.h"
 
 /* 2: images, virt, template, clone and awaken (a host's own guest files,
- * accelerator and templates); an agent of another version refuses the
- * hello. */
-#define REMOTE_PROTO_VERSION 2
+ * accelerator and templates); 3: host, tools and udp-probe (hosts
+ * check); an agent of another version refuses the hello. */
+#define REMOTE_PROTO_VERSION 3
 #define REMOTE_LINE_MAX 4096
 #define REMOTE_WORD_MAX 1024
 #define REMOTE_WORDS_MAX 8

@@ -12,11 +12,15 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "plan.h"
 #include "agent.h"
+#include "host_probe.h"
 #include "remote_proto.h"
 #include "unit.h"
 
@@ -331,6 +335,9 @@ static void fix_fini(struct fix *f)
 	topo_free(f->t);
 }
 
+/* The port udp-probe uses in a session (0: the VXLAN port). */
+static unsigned session_port;
+
 /* Feeds input to a fresh agent through a pipe; its answers, malloc'd;
  * *rc what serve returned. */
 static char *session(const char *results, const char *in, size_t len,
@@ -354,6 +361,8 @@ static char *session(const char *results, const char *in, size_t len,
 	close(p[1]);
 	remote_agent_init(a, &fake_ops, results);
 	a->clock_ns = fixed_clock;
+	if (session_port)
+		a->probe_port = session_port;
 	*rc = remote_agent_serve(a, p[0], q[1], 2000);
 	remote_agent_fini(a);
 	free(a);
@@ -377,7 +386,7 @@ static char *with_topology(const char *rest)
 	size_t len = strlen(SPLIT) + strlen(rest) + 64;
 	char *s = malloc(len);
 
-	snprintf(s, len, "hello 2\ntopology %zu\n%s%s", strlen(SPLIT), SPLIT,
+	snprintf(s, len, "hello 3\ntopology %zu\n%s%s", strlen(SPLIT), SPLIT,
 		 rest);
 	return s;
 }
@@ -434,7 +443,7 @@ TEST(a_session_builds_and_tears_down_its_host_part)
 	snprintf(want_file, sizeof(want_file), "%s/" RUN, f.dir);
 	{
 		const char *want[] = {
-			"ok mstlab-agent 2 ", "ok split", "ok /tmp/test_remote",
+			"ok mstlab-agent 3 ", "ok split", "ok /tmp/test_remote",
 			"ok created", "ok created", want_tunnel, "ok", "ok",
 			/* link2 is captured here (local has one end of it:
 			 * the far end's pcap); link3 here entirely. */
@@ -545,7 +554,7 @@ TEST(the_agent_touches_only_its_hosts_part)
 	refused("reboot now\n", "unknown verb 'reboot'");
 	refused("bridge\n", "usage: bridge NAME");
 	refused("bridge a b\n", "usage: bridge NAME");
-	refused("hello 1\n", "this agent speaks version 2, not 1");
+	refused("hello 1\n", "this agent speaks version 3, not 1");
 	refused("get a;b\n", "word 2: only");
 	/* A part of a file: both numbers or none, digits only. */
 	refused("get state 0\n", "usage: get PATH [OFFSET MAX]");
@@ -1129,7 +1138,7 @@ TEST(the_agent_names_its_own_guest_files)
 		 dir, dir);
 	{
 		const char *lines[] = { "ok mstlab-agent", "ok split",
-			"err images: open a run first", "ok /tmp/test_remote",
+			"err images: say which host this is first", "ok /tmp/test_remote",
 			want, "ok", NULL };
 
 		expect_lines(out, lines);
@@ -1160,7 +1169,7 @@ static int answered(const char *line, struct remote *rc, struct errbuf *err,
 
 	if (pipe(down) || pipe(up))
 		return -9;
-	snprintf(buf, sizeof(buf), "ok mstlab-agent 2 x\n%s\n", line);
+	snprintf(buf, sizeof(buf), "ok mstlab-agent 3 x\n%s\n", line);
 	if (write(up[1], buf, strlen(buf)) != (ssize_t)strlen(buf))
 		return -9;
 	memset(rc, 0, sizeof(*rc));
@@ -2093,4 +2102,220 @@ TEST(a_far_hosts_nodes_come_from_its_own_templates)
 	CHECK(s1 >= 0 && c1 > s1 && p1 > c1 && a1 > p1);
 	CHECK(strstr(calls, "awaken sw2 1\n"));
 	free(log);
+}
+
+/* ---- what hosts check asks: host, tools, udp-probe ---- */
+
+/* SPLIT with the two hosts' addresses on the loopback, then rest. */
+static char *loop_topology(const char *rest)
+{
+	char yaml[sizeof(SPLIT) + 16], *p;
+	size_t len = strlen(SPLIT) + strlen(rest) + 64;
+	char *s = malloc(len);
+
+	snprintf(yaml, sizeof(yaml), "%s", SPLIT);
+	while ((p = strstr(yaml, "10.9.0."))) {
+		memmove(p + 8, p + 7, strlen(p + 7) + 1);
+		memcpy(p, "127.0.0.", 8);
+	}
+	snprintf(s, len, "hello 3\ntopology %zu\n%s%s", strlen(yaml), yaml,
+		 rest);
+	return s;
+}
+
+/* A UDP port free on 127.0.0.1 now. */
+static unsigned free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t l = sizeof(a);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	unsigned port;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &l))
+		abort();
+	port = ntohs(a.sin_port);
+	close(fd);
+	return port;
+}
+
+struct probe_sender {
+	unsigned port;
+	atomic_bool stop;
+	int sent;
+};
+
+static void *probe_send(void *arg)
+{
+	struct probe_sender *s = arg;
+	char why[160];
+
+	s->sent = host_probe_send("127.0.0.1", "127.0.0.2", s->port,
+				  "0123456789abcdef0123", 40, 50, &s->stop, why,
+				  sizeof(why));
+	return NULL;
+}
+
+TEST(the_agent_says_which_host_and_programs_without_a_run)
+{
+	struct fix f;
+	char *in, *out, tools[64];
+	int rc;
+
+	CHECK_INT(fix_init(&f), 0);
+	in = with_topology("images\nmtu 10.9.0.1\nhost local\nhost sw1\n"
+			   "host far\nmtu 10.9.0.1\ntools\nbye\n");
+	out = session_str(f.dir, in, &rc);
+	CHECK_INT(rc, 0);
+	{
+		const char *want[] = {
+			"ok mstlab-agent 3 ", "ok split",
+			"err images: say which host this is first",
+			"err mtu: say which host this is first",
+			"err 'local' is not one of the lab's other hosts",
+			"err 'sw1' is not one of the lab's other hosts",
+			"ok", "ok 1500", "ok ", "ok", NULL };
+
+		expect_lines(out, want);
+	}
+	/* tools: three words, each a path or "-", and no run folder. */
+	{
+		const char *t = strstr(out, "ok 1500\nok ");
+		int n = 0;
+
+		CHECK(t != NULL);
+		if (t)
+			n = sscanf(t + 8, "ok %63s %63s %63s", tools, tools,
+				   tools);
+		CHECK_INT(n, 3);
+	}
+	{
+		struct stat sb;
+		char path[128];
+
+		snprintf(path, sizeof(path), "%s/" RUN, f.dir);
+		CHECK(stat(path, &sb) != 0);
+	}
+	free(in);
+	free(out);
+	fix_fini(&f);
+}
+
+TEST(udp_probe_listens_on_its_address_for_the_token)
+{
+	struct probe_sender s = { .port = free_port() };
+	pthread_t th;
+	struct fix f;
+	char *in, *out;
+	int rc;
+
+	CHECK_INT(fix_init(&f), 0);
+	session_port = s.port;
+	in = loop_topology("host far\n"
+			   "udp-probe listen 127.0.0.2 0123456789abcdef0123\n"
+			   "bye\n");
+	CHECK_INT(pthread_create(&th, NULL, probe_send, &s), 0);
+	out = session_str(f.dir, in, &rc);
+	atomic_store(&s.stop, true);
+	pthread_join(th, NULL);
+	CHECK_INT(rc, 0);
+	{
+		const char *want[] = { "ok mstlab-agent 3 ", "ok split", "ok",
+				       "ok received 127.0.0.1", "ok", NULL };
+
+		expect_lines(out, want);
+	}
+	CHECK(s.sent > 0);
+	free(in);
+	free(out);
+	/* Nobody sends: none, after its 2 s. */
+	in = loop_topology("host far\n"
+			   "udp-probe listen 127.0.0.2 0123456789abcdef0123\n");
+	out = session_str(f.dir, in, &rc);
+	CHECK(strstr(out, "\nok none\n") != NULL);
+	free(in);
+	free(out);
+	session_port = 0;
+	fix_fini(&f);
+}
+
+TEST(udp_probe_sends_to_the_other_host_and_says_a_busy_port)
+{
+	unsigned port = free_port();
+	char busy[256], why[160], from[64];
+	struct fix f;
+	char *in, *out;
+	int fd, held, rc;
+
+	CHECK_INT(fix_init(&f), 0);
+	session_port = port;
+	fd = host_probe_bind("127.0.0.1", port, busy, sizeof(busy), why,
+			     sizeof(why));
+	CHECK(fd >= 0);
+	/* Its own port held by another socket: busy, not a failure. */
+	held = host_probe_bind("127.0.0.2", port, busy, sizeof(busy), why,
+			       sizeof(why));
+	CHECK(held >= 0);
+	in = loop_topology("host far\n"
+			   "udp-probe send 127.0.0.1 0123456789abcdef0123\n"
+			   "udp-probe listen 127.0.0.2 0123456789abcdef0123\n"
+			   "bye\n");
+	out = session_str(f.dir, in, &rc);
+	CHECK_INT(rc, 0);
+	{
+		const char *want[] = { "ok mstlab-agent 3 ", "ok split", "ok",
+				       "ok sent 10", "ok busy ", "ok", NULL };
+
+		expect_lines(out, want);
+	}
+	CHECK_INT(host_probe_wait(fd, "0123456789abcdef0123", 2000, from,
+				  sizeof(from)), 1);
+	CHECK_STR(from, "127.0.0.2");
+	if (held >= 0)
+		close(held);
+	free(in);
+	free(out);
+	session_port = 0;
+	fix_fini(&f);
+}
+
+TEST(udp_probe_refuses_what_is_not_the_labs)
+{
+	struct fix f;
+	char *in, *out;
+	int rc;
+
+	CHECK_INT(fix_init(&f), 0);
+	in = with_topology("udp-probe listen 10.9.0.2 0123456789abcdef0123\n"
+			   "host far\n"
+			   "udp-probe listen 10.9.0.1 0123456789abcdef0123\n"
+			   "udp-probe send 10.9.0.2 0123456789abcdef0123\n"
+			   "udp-probe send 10.9.0.3 0123456789abcdef0123\n"
+			   "udp-probe send 10.9.0.1 0123456789ABCDEF0123\n"
+			   "udp-probe send 10.9.0.1 0123\n"
+			   "udp-probe shout 10.9.0.1 0123456789abcdef0123\n"
+			   "udp-probe listen 10.9.0.2\n"
+			   "bye\n");
+	out = session_str(f.dir, in, &rc);
+	CHECK_INT(rc, 0);
+	{
+		const char *want[] = {
+			"ok mstlab-agent 3 ", "ok split",
+			"err udp-probe: say which host this is first", "ok",
+			"err 10.9.0.1 is not this host's address (10.9.0.2)",
+			"err 10.9.0.2 is the address of no other host of lab "
+			"split",
+			"err 10.9.0.3 is the address of no other host",
+			"err a token is 16-64 lowercase hex digits",
+			"err a token is 16-64 lowercase hex digits",
+			"err usage: udp-probe listen|send ADDRESS TOKEN",
+			"err usage: udp-probe listen|send ADDRESS TOKEN",
+			"ok", NULL };
+
+		expect_lines(out, want);
+	}
+	free(in);
+	free(out);
+	fix_fini(&f);
 }

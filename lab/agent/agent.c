@@ -1160,6 +1160,8 @@ static int v_udp_probe(struct remote_agent *a, const struct remote_msg *m,
 	if (!listen && (h < 0 || h == (int)a->host))
 		return ERR("%s is the address of no other host of lab %s", to,
 			   a->t->name);
+	if (!a->probe_port)
+		return ERR("%s", "this agent probes nothing");
 	if (!listen) {
 		n = host_probe_send(own, to, a->probe_port, m->word[3], 10,
 				    100, NULL, why, sizeof(why));

@@ -121,7 +121,8 @@ struct remote_agent {
 	void *tpl_ctx;
 	char tpl_cache[PATH_MAX];
 	/* The UDP port udp-probe binds and sends to: the VXLAN port
-	 * (tests give their own). */
+	 * (tests give their own; 0: no probe, as a fuzzer wants, which
+	 * must not send datagrams to the addresses it makes up). */
 	unsigned probe_port;
 	/* CLOCK_REALTIME in ns (tests give their own). */
 	int64_t (*clock_ns)(void);

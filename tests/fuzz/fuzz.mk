@@ -26,6 +26,7 @@ fuzz_ctl_INC := -Ilab/mstd
 # orchestrator files it needs, not the whole library (libvirt).
 fuzz_remote_USES := model util
 fuzz_remote_SRCS := lab/agent/agent.c lab/orchestrator/remote_proto.c \
+	lab/orchestrator/host_probe.c \
 	lab/orchestrator/state.c
 fuzz_remote_INC := -Ilab/agent -Ilab/orchestrator -Ilab/backends
 # The event log's reader.

@@ -268,6 +268,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	close(in[1]);
 	remote_agent_init(&a, &ops, results);
+	a.probe_port = 0;	/* no datagram to an address made up */
 	snprintf(a.kernel[0], sizeof(a.kernel[0]), "%s/k", results);
 	snprintf(a.initrd, sizeof(a.initrd), "%s/i.cpio.lz4", results);
 	snprintf(a.tpl_cache, sizeof(a.tpl_cache), "%s/cache", results);

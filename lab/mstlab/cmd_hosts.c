@@ -7,19 +7,49 @@
 
 #include "hosts_check.h"
 #include "opts.h"
+#include "print.h"
 #include "topo.h"
 
-enum { O_URI = 256 };
+enum { O_URI = 256, O_JSON };
 
 static const struct opt hosts_opts[] = {
-	OPT_VALUE("uri", O_URI),
+	OPT_VALUE("uri", O_URI), OPT_FLAG("json", O_JSON),
 	{ 0 },
 };
 
 static const struct opt_spec hosts_spec = {
-	.opts = hosts_opts, .flags = OPT_QUIET,
+	.opts = hosts_opts, .shorts = "j", .flags = OPT_QUIET,
 	.min_words = 2, .max_words = OPT_ANY,
 };
+
+/* The report as JSON: {"items":[{host, what, verdict, seen, fix}],
+ * "failed":bool}, for a CI step that reads it. */
+static void print_json(const struct hc_report *r, FILE *out)
+{
+	static const char *const verdict[] = { "ok", "warn", "fail" };
+	struct printer pr;
+
+	print_init(&pr, out, true);
+	print_open_object(&pr, NULL);
+	print_open_array(&pr, "items");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct hc_item *it = &r->item[i];
+
+		print_open_object(&pr, NULL);
+		print_string(&pr, PRINT_JSON, "host", NULL, it->host);
+		print_string(&pr, PRINT_JSON, "what", NULL, it->what);
+		print_string(&pr, PRINT_JSON, "verdict", NULL,
+			     verdict[it->v]);
+		print_string(&pr, PRINT_JSON, "seen", NULL, it->seen);
+		if (it->fix[0])
+			print_string(&pr, PRINT_JSON, "fix", NULL, it->fix);
+		print_close_object(&pr);
+	}
+	print_close_array(&pr);
+	print_bool(&pr, PRINT_JSON, "failed", NULL, hc_failed(r));
+	print_close_object(&pr);
+	fputc('\n', out);
+}
 
 /* The file whole (its agent is sent the same bytes): malloc'd, or NULL. */
 static char *slurp(const char *path, size_t *len)
@@ -65,12 +95,15 @@ int cmd_hosts(int argc, char **argv, FILE *out, FILE *err)
 	struct opts o;
 	char why[160], *text;
 	size_t len = 0;
+	bool json = false;
 	int k, rc;
 
 	opts_start(&o, &hosts_spec, argc, argv);
 	while ((k = opts_next(&o)) > 0)
 		if (k == O_URI)
 			uri = o.arg;
+		else
+			json = true;	/* --json, -j */
 	if (k == OPT_BAD || strcmp(argv[o.ind], "check")) {
 		fprintf(err, "mstlab hosts: %s\nusage: mstlab %s\n",
 			k == OPT_BAD ? opts_why(&o, why, sizeof(why)) :
@@ -114,10 +147,15 @@ int cmd_hosts(int argc, char **argv, FILE *out, FILE *err)
 	}
 	hosts_check(t, text, len, want, uri && *uri ? uri : "qemu:///system",
 		    r, err);
-	hc_print(r, out);
 	rc = hc_failed(r);
-	fprintf(out, "%s\n", rc ? "something a lab across these hosts needs "
-		"is missing: FAIL above" : "nothing missing");
+	if (json) {
+		print_json(r, out);
+	} else {
+		hc_print(r, out);
+		fprintf(out, "%s\n", rc ? "something a lab across these "
+			"hosts needs is missing: FAIL above" :
+			"nothing missing");
+	}
 	free(r);
 	topo_free(t);
 	free(text);

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#define HOSTS_USAGE "hosts check TOPO.yaml [HOST...] [--uri URI]\n" \
+#define HOSTS_USAGE "hosts check TOPO.yaml [HOST...] [--uri URI] [--json]\n" \
 	"                    what a lab across hosts needs, on each host"
 
 int cmd_hosts(int argc, char **argv, FILE *out, FILE *err);

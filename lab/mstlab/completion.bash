@@ -23,7 +23,7 @@ _mstlab_options() {
 	run) echo "-s --scenario --keep --boot $_mstlab_lab_options" ;;
 	status) echo "--json $_mstlab_lab_options" ;;
 	list) echo '--json -j' ;;
-	hosts) echo '--uri' ;;
+	hosts) echo '--uri --json -j' ;;
 	watch) echo '--json -j --count --for --replay --follow' ;;
 	serve) echo '--listen --token-file --no-auth --read-only --uri' ;;
 	decode) echo '--json -j' ;;

@@ -1244,3 +1244,24 @@ TEST(plan_says_each_scenario_once)
 	free(out);
 	free(err);
 }
+
+/* --json: every item with its verdict, and whether any FAILs; checked
+ * here on this host alone, against libvirt's test driver. */
+TEST(hosts_check_json_lists_every_item)
+{
+	char *argv[] = { "mstlab", "hosts", "check", "topologies/smoke.yaml",
+			 "--uri", "test:///default", "--json", NULL };
+	char *out, *err;
+	int rc;
+
+	out = unit_capture(mstlab_cli, 7, argv, &rc, &err);
+	CHECK(STARTS(out, "{\"items\":[{\"host\":\"local\","));
+	CHECK(strstr(out, "\"what\":\"libvirt\",\"verdict\":\"ok\","
+		     "\"seen\":\"test:///default answers\"") != NULL);
+	CHECK(strstr(out, "\"what\":\"tcpdump\"") != NULL);
+	CHECK(strstr(out, rc ? "\"failed\":true}\n" : "\"failed\":false}\n")
+	      != NULL);
+	CHECK(!strstr(out, "nothing missing"));
+	free(out);
+	free(err);
+}

@@ -1201,55 +1201,50 @@ static int v_bye(struct remote_agent *a, const struct remote_msg *m, int out)
 struct verb {
 	const char *name;
 	size_t min, max;	/* words after the verb */
-	bool topology, run;	/* what it needs first */
+	/* What it needs first: the topology, which host this is (host,
+	 * run or attach: a check asks these without a run), a run. */
+	bool topology, host, run;
 	int (*fn)(struct remote_agent *a, const struct remote_msg *m, int out);
 	const char *usage;
 };
 
 static const struct verb verbs[] = {
-	{ "hello", 1, 1, false, false, v_hello, "hello VERSION" },
-	{ "topology", 1, 1, false, false, v_topology, "topology LEN" },
-	{ "run", 2, 2, true, false, v_run, "run HOST RUN" },
-	{ "attach", 2, 2, true, false, v_run, "attach HOST RUN" },
-	{ "bridge", 1, 1, true, true, v_bridge, "bridge NAME" },
-	{ "tunnel", 1, 1, true, true, v_tunnel, "tunnel NAME" },
-	{ "port", 1, 1, true, true, v_port, "port NAME" },
-	{ "forward", 2, 3, true, true, v_forward,
+	{ "hello", 1, 1, false, false, false, v_hello, "hello VERSION" },
+	{ "topology", 1, 1, false, false, false, v_topology, "topology LEN" },
+	{ "run", 2, 2, true, false, false, v_run, "run HOST RUN" },
+	{ "attach", 2, 2, true, false, false, v_run, "attach HOST RUN" },
+	{ "bridge", 1, 1, true, false, true, v_bridge, "bridge NAME" },
+	{ "tunnel", 1, 1, true, false, true, v_tunnel, "tunnel NAME" },
+	{ "port", 1, 1, true, false, true, v_port, "port NAME" },
+	{ "forward", 2, 3, true, false, true, v_forward,
 	  "forward on|off|deaf IFNAME [IFNAME]" },
-	{ "remove", 1, 1, true, true, v_remove, "remove NAME" },
-	{ "mtu", 1, 1, true, false, v_mtu, "mtu ADDRESS" },
-	{ "capture", 1, 1, true, true, v_capture, "capture BRIDGE" },
-	{ "listening", 3, 3, true, true, v_listening,
+	{ "remove", 1, 1, true, false, true, v_remove, "remove NAME" },
+	{ "mtu", 1, 1, true, true, false, v_mtu, "mtu ADDRESS" },
+	{ "capture", 1, 1, true, false, true, v_capture, "capture BRIDGE" },
+	{ "listening", 3, 3, true, false, true, v_listening,
 	  "listening BRIDGE PID START" },
-	{ "alive", 2, 2, true, true, v_alive_stop, "alive PID START" },
-	{ "stop", 2, 2, true, true, v_alive_stop, "stop PID START" },
-	{ "images", 0, 0, true, false, v_images, "images" },
-	{ "virt", 0, 0, true, true, v_virt, "virt" },
-	{ "template", 2, 2, true, true, v_template, "template NODE qemu|kvm" },
-	{ "clone", 1, 1, true, true, v_clone, "clone NODE" },
-	{ "awaken", 1, 1, true, true, v_awaken, "awaken NODE" },
-	{ "clock", 0, 0, false, false, v_clock, "clock" },
-	{ "files", 0, 0, true, true, v_files, "files" },
-	{ "get", 1, 3, true, true, v_get, "get PATH [OFFSET MAX]" },
-	{ "unlink", 1, 1, true, true, v_unlink,
+	{ "alive", 2, 2, true, false, true, v_alive_stop, "alive PID START" },
+	{ "stop", 2, 2, true, false, true, v_alive_stop, "stop PID START" },
+	{ "images", 0, 0, true, true, false, v_images, "images" },
+	{ "virt", 0, 0, true, false, true, v_virt, "virt" },
+	{ "template", 2, 2, true, false, true, v_template,
+	  "template NODE qemu|kvm" },
+	{ "clone", 1, 1, true, false, true, v_clone, "clone NODE" },
+	{ "awaken", 1, 1, true, false, true, v_awaken, "awaken NODE" },
+	{ "clock", 0, 0, false, false, false, v_clock, "clock" },
+	{ "files", 0, 0, true, false, true, v_files, "files" },
+	{ "get", 1, 3, true, false, true, v_get, "get PATH [OFFSET MAX]" },
+	{ "unlink", 1, 1, true, false, true, v_unlink,
 	  "unlink share/NODE/exec-PID.out|err" },
-	{ "put", 2, 2, true, true, v_put,
+	{ "put", 2, 2, true, false, true, v_put,
 	  "put seed/NODE.img|overlay/NODE.tar LEN" },
-	{ "down", 0, 0, true, true, v_down, "down" },
-	{ "host", 1, 1, true, false, v_host, "host HOST" },
-	{ "tools", 0, 0, false, false, v_tools, "tools" },
-	{ "udp-probe", 3, 3, true, false, v_udp_probe,
+	{ "down", 0, 0, true, false, true, v_down, "down" },
+	{ "host", 1, 1, true, false, false, v_host, "host HOST" },
+	{ "tools", 0, 0, false, false, false, v_tools, "tools" },
+	{ "udp-probe", 3, 3, true, true, false, v_udp_probe,
 	  "udp-probe listen|send ADDRESS TOKEN" },
-	{ "bye", 0, 0, false, false, v_bye, "bye" },
+	{ "bye", 0, 0, false, false, false, v_bye, "bye" },
 };
-
-/* Verbs about this host that need only to know which host it is (host,
- * run or attach): a check asks them without a run. */
-static bool needs_host(const char *verb)
-{
-	return !strcmp(verb, "mtu") || !strcmp(verb, "images") ||
-	       !strcmp(verb, "udp-probe");
-}
 
 int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 		      const char *line, size_t len, int out)
@@ -1277,7 +1272,7 @@ int remote_agent_line(struct remote_agent *a, struct remote_reader *r,
 		ERR("%s: send the topology first", w);
 		return !strcmp(w, "put") ? -1 : 0;
 	}
-	if (needs_host(w) && !a->have_host) {
+	if (v->host && !a->have_host) {
 		ERR("%s: say which host this is first (host, run or attach)",
 		    w);
 		return 0;

@@ -10,6 +10,7 @@
 #include "capture.h"
 #include "chan.h"
 #include "hostnet.h"
+#include "kernels.h"
 #include "paths.h"
 #include "services.h"
 
@@ -54,15 +55,13 @@ void runtime_for(struct runtime *rt, const char *uri, FILE *out, FILE *err)
 
 int runtime_check_images(const struct runtime *rt)
 {
-	bool boots[2] = { false, false };
+	bool boots[TOPO_KERNEL_COUNT];
 	char msg[PATH_MAX + 128];
 	int r = 0;
 
 	/* Another host's nodes boot its own files (its agent names them). */
-	for (size_t i = 0; i < rt->t->n_nodes; i++)
-		if (rt->t->nodes[i].host == TOPO_LOCAL_HOST)
-			boots[rt->t->nodes[i].kernel] = true;
-	for (int k = TOPO_KERNEL_DEFAULT; k <= TOPO_KERNEL_DEBUG && !r; k++)
+	kernel_needed(rt->t, TOPO_LOCAL_HOST, boots);
+	for (int k = 0; k < TOPO_KERNEL_COUNT && !r; k++)
 		if (boots[k])
 			r = paths_need_kernel(rt->kernel[k],
 					      (enum topo_kernel)k, msg,
@@ -118,15 +117,17 @@ int runtime_start(struct runtime *rt, bool autodestroy,
 	runtime_signals();
 	/* The accelerator first: libvirtd must not even try a broken KVM. */
 	virt = rt->virt >= 0 ? (enum plan_virt)rt->virt :
-	       services_virt(rt->kernel[0], rt->initrd, rt->cache, rt->err);
+	       services_virt(rt->kernel[kernel_probe(rt->t, TOPO_LOCAL_HOST)],
+			     rt->initrd, rt->cache, rt->err);
 	if (runtime_connect(rt, autodestroy, virt))
 		return -1;
 	*pp = (struct plan_params){
-		.virt = virt, .kernel = { rt->kernel[0], rt->kernel[1] },
-		.initrd = rt->initrd,
+		.virt = virt, .initrd = rt->initrd,
 		.tools = paths_tools_share(rt->initrd, rt->tools,
 					   sizeof(rt->tools)),
 	};
+	for (int k = 0; k < TOPO_KERNEL_COUNT; k++)
+		pp->kernel[k] = rt->kernel[k];
 	if (!pp->tools)
 		fprintf(rt->err, "mstlab: warning: no tools share beside %s: "
 			"the guests will lack tcpdump, ethtool and bash (make "

@@ -1194,7 +1194,7 @@ TEST(up_without_the_images_says_what_to_build)
 	snprintf(want, sizeof(want),
 		 "mstlab: no guest kernel at %s/%s: build it with 'make "
 		 "kernel'\nmstlab: no guest kernel at %s/%s: build it with "
-		 "'make kernel FLAVOR=debug'\nmstlab: no guest initramfs at "
+		 "'make kernel KERNEL=debug'\nmstlab: no guest initramfs at "
 		 "%s/%s: build it with 'make image'\n", dir, files[0], dir,
 		 files[1], dir, files[2]);
 	CHECK_STR(msg, want);

@@ -101,10 +101,12 @@ TEST(version_names_the_kernels_and_the_image_it_boots)
 
 	snprintf(want, sizeof(want),
 		 "mstlab %s\n"
-		 "kernel-default 6.1.158 #1a2b3c4d          %s/kernel-default" BZ "\n"
-		 "kernel-debug   not built                  %s/kernel-debug" BZ "\n"
-		 "initramfs      sha256:ba7816bf8f01cfea    %s/initramfs.cpio.lz4\n",
-		 mstlab_version, build, build, build);
+		 "kernel-default    6.1.158 #1a2b3c4d          %s/kernel-default" BZ "\n"
+		 "kernel-debug      not built                  %s/kernel-debug" BZ "\n"
+		 "kernel-6.12       not built                  %s/kernel-6.12" BZ "\n"
+		 "kernel-6.12-debug not built                  %s/kernel-6.12-debug" BZ "\n"
+		 "initramfs         sha256:ba7816bf8f01cfea    %s/initramfs.cpio.lz4\n",
+		 mstlab_version, build, build, build, build, build);
 	CHECK_INT(rc, 0);
 	CHECK_STR(err, "");
 	CHECK_STR(out, want);

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "build_id.h"
 #include "capture.h"
 #include "chan.h"
 #include "hostnet.h"
@@ -53,6 +54,36 @@ void runtime_for(struct runtime *rt, const char *uri, FILE *out, FILE *err)
 }
 
 
+/* An hsmp-host or dsa-switch node needs the emulated hardware our patch
+ * series builds in: a kernel scripts/build-kernel built. 0, or -1 with
+ * why in msg. */
+static int emulators_there(const struct runtime *rt, char *msg, size_t len)
+{
+	for (size_t i = 0; i < rt->t->n_nodes; i++) {
+		const struct topo_node *n = &rt->t->nodes[i];
+		const char *image = rt->kernel[n->kernel];
+		int ours;
+
+		if (n->host != TOPO_LOCAL_HOST ||
+		    (n->role != TOPO_ROLE_HSMP_HOST &&
+		     n->role != TOPO_ROLE_DSA_SWITCH))
+			continue;
+		ours = build_id_kernel_ours(image);
+		if (ours == 1)
+			continue;
+		snprintf(msg, len, "%s (%s) needs the emulated %s that "
+			 "mstlab's patch series builds into its kernels; %s is "
+			 "%s: boot it on bridge and host nodes only, or pick a "
+			 "kernel of mstlab kernels", n->name,
+			 topo_role_name(n->role), n->role == TOPO_ROLE_HSMP_HOST ?
+			 "AMD SMU" : "Marvell switch", image, ours == 0 ?
+			 "another kernel (not built by scripts/build-kernel)" :
+			 "no bzImage");
+		return -1;
+	}
+	return 0;
+}
+
 int runtime_check_images(const struct runtime *rt)
 {
 	bool boots[TOPO_KERNEL_COUNT];
@@ -68,6 +99,8 @@ int runtime_check_images(const struct runtime *rt)
 					      sizeof(msg));
 	if (!r)
 		r = paths_need_initrd(rt->initrd, msg, sizeof(msg));
+	if (!r)
+		r = emulators_there(rt, msg, sizeof(msg));
 	if (r)
 		fprintf(rt->err, "mstlab: %s\n", msg);
 	return r;

@@ -525,12 +525,25 @@ static bool takes_global(const char *command, const char *opt)
  * refuse. Returns the new argv (free it) and its length in *n_out, or
  * NULL with *bad the word that is not an option of any command.
  */
+static const char *const with_value[] = { "-s", "--scenario", "--boot",
+	NULL };
+static const char *const flags[] = { "--keep", "--json", NULL };
+
+/* An option word before the command: its name (of --opt=value: --opt)
+ * into name; whether it takes the next word as its value; false for a
+ * word that is no option of any command. */
+static bool front_option(const char *word, char name[32], bool *takes)
+{
+	snprintf(name, 32, "%.*s", (int)strcspn(word, "="), word);
+	*takes = !strchr(word, '=') && (in_list(global_options, name) ||
+					in_list(with_value, name));
+	return in_list(global_options, name) || in_list(with_value, name) ||
+	       in_list(flags, name);
+}
+
 static char **options_after_command(int argc, char **argv, int *n_out,
 				    const char **bad)
 {
-	static const char *const with_value[] = { "-s", "--scenario",
-		"--boot", NULL };
-	static const char *const flags[] = { "--keep", "--json", NULL };
 	char **v = calloc((size_t)argc + 1, sizeof(*v));
 	int i = 1, n = 1, first;
 	const char *command;
@@ -543,13 +556,7 @@ static char **options_after_command(int argc, char **argv, int *n_out,
 		char name[32];
 		bool takes;
 
-		snprintf(name, sizeof(name), "%.*s",
-			 (int)strcspn(argv[i], "="), argv[i]);
-		takes = !strchr(argv[i], '=') &&
-			(in_list(global_options, name) ||
-			 in_list(with_value, name));
-		if (!in_list(global_options, name) &&
-		    !in_list(with_value, name) && !in_list(flags, name)) {
+		if (!front_option(argv[i], name, &takes)) {
 			*bad = argv[i];
 			free(v);
 			return NULL;
@@ -564,11 +571,8 @@ static char **options_after_command(int argc, char **argv, int *n_out,
 		char name[32];
 		bool takes;
 
-		snprintf(name, sizeof(name), "%.*s",
-			 (int)strcspn(argv[k], "="), argv[k]);
-		takes = !strchr(argv[k], '=') &&
-			(in_list(global_options, name) ||
-			 in_list(with_value, name)) && k + 1 < first;
+		front_option(argv[k], name, &takes);
+		takes = takes && k + 1 < first;
 		if (in_list(global_options, name) &&
 		    !takes_global(command, name)) {
 			k += takes;	/* not this command's: left out */

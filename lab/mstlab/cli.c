@@ -15,6 +15,7 @@
 #include "cmd_hosts.h"
 #include "cmd_kernels.h"
 #include "cmd_list.h"
+#include "cmd_matrix.h"
 #include "cmd_templates.h"
 #include "cmd_watch.h"
 #include "graphviz.h"
@@ -382,6 +383,7 @@ LAB_COMMAND(watch)
 LAB_COMMAND(templates)
 LAB_COMMAND(list)
 LAB_COMMAND(kernels)
+LAB_COMMAND(matrix)
 LAB_COMMAND(hosts)
 
 /* The two other front ends, each its own library. */
@@ -413,6 +415,7 @@ static const struct command {
 	  "                    up, scenarios, down", true },
 	{ "list", cli_list, LIST_USAGE, NULL, false },
 	{ "kernels", cli_kernels, KERNELS_USAGE, NULL, false },
+	{ "matrix", cli_matrix, MATRIX_USAGE, NULL, false },
 	{ "hosts", cli_hosts, HOSTS_USAGE, NULL, false },
 	{ "status", cli_status, "status TOPO.yaml|LAB [--json]  nodes of a lab that is up", NULL, true },
 	{ "exec", cli_exec, "exec [-n] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]  (stdin goes too)",

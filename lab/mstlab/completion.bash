@@ -9,7 +9,7 @@
 # typed on the line is ever evaluated: it is passed to mstlab as an
 # argument.
 
-_mstlab_commands='check graph plan up down run list kernels hosts status exec shell console link watch serve decode verdict templates agent'
+_mstlab_commands='check graph plan up down run matrix list kernels hosts status exec shell console link watch serve decode verdict templates agent'
 _mstlab_lab_options='--results --uri --virt --kernel --debug-kernel --initrd'
 
 # _mstlab_options COMMAND: the options it takes (--help aside).
@@ -23,6 +23,7 @@ _mstlab_options() {
 	run) echo "-s --scenario --keep --boot $_mstlab_lab_options" ;;
 	status) echo "--json $_mstlab_lab_options" ;;
 	list | kernels) echo '--json -j' ;;
+	matrix) echo '--kernel --repeat --retries -o --resume' ;;
 	hosts) echo '--uri --json -j' ;;
 	watch) echo '--json -j --count --for --replay --follow' ;;
 	serve) echo '--listen --token-file --no-auth --read-only --uri' ;;
@@ -37,7 +38,7 @@ _mstlab_takes_value() {
 	-o | -s | --scenario | --results | --uri | --virt | --kernel | \
 		--debug-kernel | --initrd | --xml | --user-data | --meta-data | \
 		--mstd-conf | --run | --count | --for | --timeout | --listen | \
-		--token-file | --boot) return 0 ;;
+		--token-file | --boot | --repeat | --retries | --resume) return 0 ;;
 	esac
 	return 1
 }
@@ -156,7 +157,7 @@ _mstlab() {
 			fi
 			;;
 		--boot) _mstlab_reply -W 'cold template' ;;
-		--results | --run) compopt -o filenames 2>/dev/null
+		--results | --run | --resume) compopt -o filenames 2>/dev/null
 			_mstlab_reply -d ;;
 		--kernel)
 			_mstlab_reply -W 'default debug 6.12 6.12-debug'
@@ -202,6 +203,7 @@ _mstlab() {
 		_mstlab_reply -W "$(_mstlab_plan_words "$prog" "${pos[1]}" hosts)" ;;
 	templates:1) [[ $topo == build ]] && _mstlab_files yaml yml ;;
 	link:3) _mstlab_reply -W 'carrier silent deaf' ;;
+	matrix:*) _mstlab_files yaml yml ;;
 	esac
 	return 0
 }

@@ -5,10 +5,10 @@
 # tests drive commands as a user types them; the program is main.c.
 LIBRARIES += mstlabcli
 mstlabcli_DIR := lab/mstlab
-mstlabcli_SRCS := lab/mstlab/cli.c lab/mstlab/cmd_hosts.c lab/mstlab/cmd_kernels.c lab/mstlab/cmd_lab.c lab/mstlab/cmd_list.c lab/mstlab/lab_args.c \
+mstlabcli_SRCS := lab/mstlab/cli.c lab/mstlab/cmd_hosts.c lab/mstlab/cmd_kernels.c lab/mstlab/cmd_lab.c lab/mstlab/cmd_list.c lab/mstlab/cmd_matrix.c lab/mstlab/lab_args.c \
 	lab/mstlab/cmd_node.c lab/mstlab/cmd_templates.c \
 	lab/mstlab/cmd_watch.c
-mstlabcli_USES := serve agent orchestrator backends checks model libmst util
+mstlabcli_USES := serve agent matrix orchestrator backends checks model libmst util
 mstlabcli_LDLIBS :=
 
 PROGRAMS += mstlab

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#include "cmd_matrix.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "matrix.h"
+#include "opts.h"
+#include "paths.h"
+#include "version.h"
+
+enum { O_KERNEL = 256, O_REPEAT, O_RETRIES, O_RESUME };
+
+static const struct opt matrix_opts[] = {
+	OPT_VALUE("kernel", O_KERNEL), OPT_VALUE("repeat", O_REPEAT),
+	OPT_VALUE("retries", O_RETRIES), OPT_VALUE("resume", O_RESUME),
+	{ "output", 'o', true, NULL },
+	{ 0 },
+};
+
+static const struct opt_spec matrix_spec = {
+	.opts = matrix_opts, .flags = OPT_QUIET, .min_words = 1,
+	.max_words = 64,
+};
+
+static volatile int stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int number(const char *s, unsigned max, unsigned *v)
+{
+	char *end;
+	unsigned long x;
+
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (errno || end == s || *end || x > max || s[0] == '-')
+		return -1;
+	*v = (unsigned)x;
+	return 0;
+}
+
+/* results/matrix-YYYYMMDD-HHMMSS beside the runs (paths.h). */
+static int default_dir(char *dir, size_t len)
+{
+	struct paths ps;
+	time_t now = time(NULL);
+	char stamp[32];
+
+	if (paths_find(&ps))
+		return -1;
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	return (size_t)snprintf(dir, len, "%s/matrix-%s", ps.results,
+				stamp) < len ? 0 : -1;
+}
+
+int cmd_matrix(int argc, char **argv, FILE *out, FILE *err)
+{
+	char *kernels[16], why[PATH_MAX + 160];
+	const char *dir = NULL, *resume = NULL;
+	struct matrix m = { .retries = 1, .version = mstlab_version };
+	unsigned repeats = 1;
+	size_t n_kernels = 0;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct opts o;
+	ssize_t n;
+	int k, rc;
+
+	opts_start(&o, &matrix_spec, argc, argv);
+	while ((k = opts_next(&o)) > 0) {
+		if (k == O_KERNEL && n_kernels < 16)
+			kernels[n_kernels++] = (char *)o.arg;
+		else if (k == O_KERNEL) {
+			snprintf(why, sizeof(why), "at most 16 --kernel");
+			goto bad;
+		} else if (k == O_REPEAT && (number(o.arg, 100, &repeats) ||
+					     !repeats)) {
+			snprintf(why, sizeof(why), "--repeat takes 1 to 100");
+			goto bad;
+		} else if (k == O_RETRIES && number(o.arg, 5, &m.retries)) {
+			snprintf(why, sizeof(why), "--retries takes 0 to 5");
+			goto bad;
+		} else if (k == 'o')
+			dir = o.arg;
+		else if (k == O_RESUME)
+			resume = o.arg;
+	}
+	if (k != OPT_END) {
+		opts_why(&o, why, sizeof(why));
+		goto bad;
+	}
+	if (dir && resume) {
+		snprintf(why, sizeof(why), "-o and --resume exclude each "
+			 "other: --resume DIR goes on in DIR");
+		goto bad;
+	}
+	if (matrix_plan(&m, argv + o.ind, (size_t)(argc - o.ind), kernels,
+			n_kernels, repeats, why, sizeof(why))) {
+		fprintf(err, "mstlab matrix: %s\n", why);
+		matrix_free(&m);
+		return 1;
+	}
+	n = readlink("/proc/self/exe", m.mstlab, sizeof(m.mstlab) - 1);
+	if (n <= 0 || (!resume && !dir && default_dir(m.dir, sizeof(m.dir)))) {
+		fprintf(err, "mstlab matrix: cannot work out where mstlab "
+			"and its results are\n");
+		matrix_free(&m);
+		return 1;
+	}
+	m.mstlab[n] = 0;
+	if (dir || resume)
+		snprintf(m.dir, sizeof(m.dir), "%s", resume ? resume : dir);
+	if (resume && matrix_load(&m, why, sizeof(why))) {
+		fprintf(err, "mstlab matrix: --resume: %s\n", why);
+		matrix_free(&m);
+		return 1;
+	}
+	if (mkdir(m.dir, 0755) && errno != EEXIST) {
+		fprintf(err, "mstlab matrix: %s: %s\n", m.dir,
+			strerror(errno));
+		matrix_free(&m);
+		return 1;
+	}
+	gethostname(m.host, sizeof(m.host) - 1);
+	fprintf(err, "mstlab matrix: %zu cells into %s\n", m.n_cells, m.dir);
+	/* Ctrl-C: the cell running stops in order, the rest stay pending
+	 * for --resume. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rc = matrix_run(&m, out, err, &stop);
+	if (matrix_save(&m) || matrix_junit(&m))
+		fprintf(err, "mstlab matrix: cannot write its files in %s: "
+			"%s\n", m.dir, strerror(errno));
+	fprintf(out, "MATRIX: %s — %s/matrix.json, %s/junit.xml\n",
+		stop ? "STOPPED" : rc ? "FAIL" : "PASS", m.dir, m.dir);
+	if (stop)
+		fprintf(err, "mstlab matrix: stopped; go on with: mstlab "
+			"matrix --resume %s%s ...\n", m.dir,
+			n_kernels ? " --kernel ..." : "");
+	matrix_free(&m);
+	return stop ? 130 : rc;
+bad:
+	fprintf(err, "mstlab matrix: %s\nusage: mstlab %s\n", why,
+		MATRIX_USAGE);
+	return 2;
+}

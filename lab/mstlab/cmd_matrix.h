@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* mstlab matrix: labs × kernels × repeats, one verdict (matrix.h). */
+#ifndef MSTLAB_CMD_MATRIX_H
+#define MSTLAB_CMD_MATRIX_H
+
+#include <stdio.h>
+
+#define MATRIX_USAGE "matrix [--kernel K]... [--repeat N] [--retries N] [-o DIR | --resume DIR]\n" \
+	"                    TOPO.yaml...  every lab on every kernel, N times"
+
+int cmd_matrix(int argc, char **argv, FILE *out, FILE *err);
+
+#endif

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mstlab matrix's own parts: the cells a matrix has and their names,
+ * matrix.json written and read back (--resume), junit.xml from a run
+ * folder's summary.json. tests/vm/matrix-test runs real cells.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "matrix.h"
+#include "unit.h"
+
+static char dir[] = "/tmp/mstlab-matrix-XXXXXX";
+
+static void put(const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		abort();
+}
+
+static char *slurp(const char *name)
+{
+	char path[PATH_MAX], *buf = calloc(1, 65536);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f || !buf)
+		abort();
+	if (fread(buf, 1, 65535, f) == 0)
+		buf[0] = 0;
+	fclose(f);
+	return buf;
+}
+
+static void setup(void)
+{
+	if (!mkdtemp(dir))
+		abort();
+	put("a.yaml", "name: alpha\nnodes:\n  h: { role: host }\n");
+	put("b.yaml", "name: beta\ndefaults: { kernel: 6.12 }\nnodes:\n"
+	    "  h: { role: host }\n");
+	put("a2.yaml", "name: alpha\nnodes:\n  g: { role: host }\n");
+}
+
+static void plan(struct matrix *m, char **topos, size_t nt, char **kernels,
+		 size_t nk, unsigned repeats, int want, const char *why)
+{
+	char err[512] = "", paths[4][PATH_MAX], *p[4];
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < nt; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, topos[i]);
+		p[i] = paths[i];
+	}
+	CHECK_INT(matrix_plan(m, p, nt, kernels, nk, repeats, err,
+			      sizeof(err)), want);
+	if (why && !strstr(err, why))
+		unit_fail(__FILE__, __LINE__, "error \"%s\", want \"%s\"", err,
+			  why);
+}
+
+/* Cells in order topology × kernel × repeat, named by what they are;
+ * without --kernel each topology's own. */
+TEST(cells_are_labs_by_kernels_by_repeats)
+{
+	char *topos[] = { "a.yaml", "b.yaml" }, *kernels[] = { "6.12",
+							      "6.1" };
+	struct matrix m;
+
+	setup();
+	plan(&m, topos, 2, NULL, 0, 2, 0, NULL);
+	CHECK_INT(m.n_cells, 4);
+	CHECK_STR(m.cells[0].name, "alpha.default.r1");
+	CHECK_STR(m.cells[1].name, "alpha.default.r2");
+	CHECK_STR(m.cells[2].name, "beta.6.12.r1");
+	CHECK_STR(m.cells[2].kernel, "");
+	matrix_free(&m);
+	plan(&m, topos, 1, kernels, 2, 1, 0, NULL);
+	CHECK_INT(m.n_cells, 2);
+	CHECK_STR(m.cells[0].name, "alpha.6.12.r1");
+	CHECK_STR(m.cells[1].name, "alpha.default.r1");	/* 6.1 is default */
+	CHECK_STR(m.cells[1].kernel, "default");
+	matrix_free(&m);
+}
+
+TEST(a_bad_matrix_is_refused_with_why)
+{
+	char *ab[] = { "a.yaml", "a2.yaml" }, *bad[] = { "6.13" };
+	char *same[] = { "6.1", "default" }, *none[] = { "nope.yaml" };
+	struct matrix m;
+
+	plan(&m, ab, 2, NULL, 0, 1, -1, "two topologies name lab alpha");
+	matrix_free(&m);
+	plan(&m, ab, 1, bad, 1, 1, -1, "--kernel '6.13' is no kernel");
+	matrix_free(&m);
+	plan(&m, ab, 1, same, 2, 1, -1, "cell alpha.default.r1 twice");
+	matrix_free(&m);
+	plan(&m, none, 1, NULL, 0, 1, -1, "nope.yaml: No such file");
+	matrix_free(&m);
+	plan(&m, ab, 1, NULL, 0, 600, -1, "a matrix has 1 to 512");
+	matrix_free(&m);
+}
+
+/* What one run leaves: a verdict with a failed check, by its id. */
+static void fake_run(struct matrix_cell *c)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/run-alpha", dir);
+	mkdir(path, 0755);
+	put("run-alpha/summary.json",
+	    "{\"result\": \"fail\", \"counts\": {\"checks\": 2, \"failed\": 1},"
+	    " \"scenarios\": [{\"name\": \"failover\", \"checks\": ["
+	    "{\"name\": \"settle-link-down\", \"id\": \"settle-link-down[link4]\","
+	    " \"result\": \"fail\", \"message\": \"took <5 s> & more\"},"
+	    "{\"name\": \"no-loop\", \"id\": \"no-loop\", \"result\": \"pass\"}"
+	    "]}]}\n");
+	snprintf(c->run_dir, sizeof(c->run_dir), "%s", path);
+}
+
+/* matrix.json holds every cell's verdict; --resume reads them back into
+ * the cells of the same name; junit.xml has a testcase per check, a
+ * flaky cell never green. */
+TEST(verdicts_are_saved_resumed_and_reported)
+{
+	char *topos[] = { "a.yaml" };
+	struct matrix m, again;
+	char err[256], *json, *xml;
+
+	plan(&m, topos, 1, NULL, 0, 3, 0, NULL);
+	snprintf(m.dir, sizeof(m.dir), "%s", dir);
+	m.cells[0] = (struct matrix_cell){ .status = MATRIX_FAIL,
+					   .attempts = 2, .checks = 2,
+					   .failed = 1, .seconds = 61.5 };
+	memcpy(m.cells[0].name, "alpha.default.r1", 17);
+	memcpy(m.cells[0].lab, "alpha", 6);
+	fake_run(&m.cells[0]);
+	m.cells[1].status = MATRIX_FLAKY;
+	m.cells[1].attempts = 2;
+	CHECK_INT(matrix_save(&m), 0);
+	CHECK_INT(matrix_junit(&m), 0);
+	json = slurp("matrix.json");
+	CHECK(strstr(json, "\"fail\": 1") != NULL);
+	CHECK(strstr(json, "\"pending\": 1") != NULL);
+	xml = slurp("junit.xml");
+	CHECK(strstr(xml, "<testcase classname=\"alpha.default.r1.failover\" "
+		      "name=\"settle-link-down[link4]\">") != NULL);
+	CHECK(strstr(xml, "message=\"took &lt;5 s&gt; &amp; more\"") != NULL);
+	CHECK(strstr(xml, "name=\"no-loop\"/>") != NULL);
+	CHECK(strstr(xml, "name=\"flaky\">") != NULL);
+	CHECK(strstr(xml, "alpha.default.r3") == NULL);	/* pending */
+	plan(&again, topos, 1, NULL, 0, 3, 0, NULL);
+	snprintf(again.dir, sizeof(again.dir), "%s", dir);
+	CHECK_INT(matrix_load(&again, err, sizeof(err)), 0);
+	CHECK_INT(again.cells[0].status, MATRIX_FAIL);
+	CHECK_INT(again.cells[0].attempts, 2);
+	CHECK_INT(again.cells[0].failed, 1);
+	CHECK_STR(again.cells[0].run_dir, m.cells[0].run_dir);
+	CHECK_INT(again.cells[1].status, MATRIX_FLAKY);
+	CHECK_INT(again.cells[2].status, MATRIX_PENDING);
+	matrix_free(&again);
+	matrix_free(&m);
+	free(json);
+	free(xml);
+	{
+		static const char *const files[] = { "a.yaml", "b.yaml",
+			"a2.yaml", "matrix.json", "junit.xml",
+			"run-alpha/summary.json", "run-alpha", NULL };
+
+		for (int i = 0; files[i]; i++) {
+			snprintf(err, sizeof(err), "%s/%s", dir, files[i]);
+			CHECK_INT(remove(err), 0);
+		}
+		CHECK_INT(rmdir(dir), 0);
+	}
+}

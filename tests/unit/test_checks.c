@@ -708,8 +708,8 @@ static bool run_with(struct fixture *fx, bool inserted, struct result_run *r)
 		"nodes:\n  sw1: { role: bridge }\n  h2: { role: host }\n"
 		"links:\n  - [sw1:p1, h2:eth1]\n"
 		"scenarios:\n  s:\n    steps:\n      - sleep: 1s\n";
+	static const char *const subs[] = { "share", "share/h2", "exec" };
 	char dir[300], share[300];
-	bool ok;
 
 	if (make_run_of(fx, yaml))
 		return false;
@@ -723,12 +723,11 @@ static bool run_with(struct fixture *fx, bool inserted, struct result_run *r)
 		      "1000000000 scenario s\n"
 		      "2000000000 probe-start 1 sw1 h2 10 200\n"
 		      "9000000000 run-end ok\n");
-	snprintf(share, sizeof(share), "%s/share", fx->dir);
-	mkdir(share, 0755);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", fx->dir, subs[i]);
+		mkdir(dir, 0755);
+	}
 	snprintf(share, sizeof(share), "%s/share/h2", fx->dir);
-	mkdir(share, 0755);
-	snprintf(dir, sizeof(dir), "%s/exec", fx->dir);
-	mkdir(dir, 0755);
 	if (inserted) {
 		sink_report(share, 1, 11);
 		sink_report(share, 2, 10);
@@ -738,8 +737,7 @@ static bool run_with(struct fixture *fx, bool inserted, struct result_run *r)
 		sink_report(share, 1, 10);
 		fx_write_file(dir, "s-step1-h2.txt", "ok 1 - reads\n");
 	}
-	ok = analyse(fx, r);
-	return ok;
+	return analyse(fx, r);
 }
 
 /* A check's id is what it is about: a step put before it, which has

@@ -33,9 +33,38 @@ static int by_step(const struct dirent **a, const struct dirent **b)
 	return strverscmp((*a)->d_name, (*b)->d_name);
 }
 
-/* One check per TAP line; a failure's message is the comment after it.
- * Its subject is the node and the line's text, not the step's number:
- * a step put before it must not rename it. */
+/*
+ * What a guest suite's test is called in the check's id: the node and
+ * the TAP description, not the step's number (a step put before it must
+ * not rename it), and without the trailing "(...)" where suites put what
+ * they saw ("ENOMSG (got -42)"): a value must not rename it either.
+ */
+static void guest_subject(char *out, size_t len, const char *node,
+			  const char *text)
+{
+	size_t end = strlen(text);
+	int depth = 0;
+
+	while (end && text[end - 1] == ' ')
+		end--;
+	if (end && text[end - 1] == ')') {
+		size_t i = end;
+
+		while (i--) {
+			depth += text[i] == ')' ? 1 : text[i] == '(' ? -1 : 0;
+			if (!depth)
+				break;
+		}
+		/* Unbalanced, or the whole text: kept as it is. */
+		if (!depth && i > 0)
+			end = i;
+		while (end && text[end - 1] == ' ')
+			end--;
+	}
+	snprintf(out, len, "%s: %.*s", node, (int)end, text);
+}
+
+/* One check per TAP line; a failure's message is the comment after it. */
 static void one_file(struct result_run *r, struct result_scenario *sc,
 		     const char *path, const char *label, const char *node)
 {
@@ -62,7 +91,7 @@ static void one_file(struct result_run *r, struct result_scenario *sc,
 			}
 		}
 		snprintf(text, sizeof(text), "%s: %s", label, t);
-		snprintf(subject, sizeof(subject), "%s: %s", node, t);
+		guest_subject(subject, sizeof(subject), node, t);
 		result_add_check_on(r, sc, "guest", RESULT_NO_TREE, NULL,
 				    subject, ok, text, why);
 	}

@@ -699,7 +699,8 @@ static void sink_report(const char *share, unsigned flow, unsigned vid)
  * Scenario s with a probe flow sw1->h2 on VLAN 10 and a guest suite on
  * h2; with @inserted, a step before each that has nothing to do with
  * them: a flow on VLAN 11 (the same tree) started first, and a suite on
- * sw1 run first, so the flow is number 2 and the suite step 2.
+ * sw1 run first, so the flow is number 2 and the suite step 2; and the
+ * suite saw another value.
  */
 static bool run_with(struct fixture *fx, bool inserted, struct result_run *r)
 {
@@ -732,10 +733,12 @@ static bool run_with(struct fixture *fx, bool inserted, struct result_run *r)
 		sink_report(share, 1, 11);
 		sink_report(share, 2, 10);
 		fx_write_file(dir, "s-step1-sw1.txt", "ok 1 - reads\n");
-		fx_write_file(dir, "s-step2-h2.txt", "ok 1 - reads\n");
+		fx_write_file(dir, "s-step2-h2.txt", "ok 1 - reads (got 42)\n"
+			      "ok 2 - (7)\n");
 	} else {
 		sink_report(share, 1, 10);
-		fx_write_file(dir, "s-step1-h2.txt", "ok 1 - reads\n");
+		fx_write_file(dir, "s-step1-h2.txt", "ok 1 - reads (got 41)\n"
+			      "ok 2 - (7)\n");
 	}
 	return analyse(fx, r);
 }
@@ -763,6 +766,8 @@ TEST(a_step_inserted_before_a_check_does_not_rename_it)
 		  "sink-vs-capture[msti 1][link1][sw1->h2 vlan 10]");
 	CHECK_STR(id_of(&a, "step 1 on h2: reads"), "guest[h2: reads]");
 	CHECK_STR(id_of(&b, "step 2 on h2: reads"), "guest[h2: reads]");
+	/* A description that is nothing but parentheses stays whole. */
+	CHECK_STR(id_of(&b, "step 2 on h2: (7)"), "guest[h2: (7)]");
 	CHECK_STR(id_of(&b, "step 1 on sw1: reads"), "guest[sw1: reads]");
 	/* Every check of the first run keeps its id; ids are unique. */
 	sc = &a.scenarios[0];

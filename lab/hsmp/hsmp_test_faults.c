@@ -56,7 +56,7 @@ static void one_case(struct suite *t, unsigned int sock, const struct fault_case
 	   sock, c->what, c->expect ? hsmp_strerror(c->expect) : "answered", ret, ms, next);
 	if (c->expect == -ETIMEDOUT)
 		ok(t, j0 >= 0 && j1 - j0 >= least && ms < 400,
-		   "socket %u: the driver waits 100 ms (%lld jiffies >= %lld at HZ %d, %.1f ms)",
+		   "socket %u: the driver waited its 100 ms timeout in jiffies (%lld >= %lld at HZ %d, %.1f ms)",
 		   sock, j1 - j0, least, hz, ms);
 	if (c->expect == 0)
 		ok(t, ms >= 30, "socket %u: the answer takes 30 ms or more (%.1f ms)", sock, ms);

@@ -115,6 +115,19 @@ int cmd_decode(int argc, char **argv, FILE *out, FILE *err)
 	return rc;
 }
 
+/* What produced the run, from its folder; none from an older mstlab's. */
+static void load_provenance(struct result_run *r, const char *run_dir)
+{
+	struct provenance *pv = malloc(sizeof(*pv));
+	struct errbuf e;
+
+	if (!pv)
+		r->oom = true;
+	else if (!provenance_load(pv, run_dir, &e))
+		result_set_provenance(r, pv);
+	free(pv);
+}
+
 /* The verdicts of run_dir as a model; a run folder that cannot be read
  * is one failed check. */
 static void build_results(const struct topo *t, const char *run_dir,
@@ -126,6 +139,7 @@ static void build_results(const struct topo *t, const char *run_dir,
 	struct plan *p = NULL;
 
 	result_init(r, t->name);
+	load_provenance(r, run_dir);
 	if (!a || plan_build(t, &p)) {
 		r->oom = true;
 	} else if (analysis_load(a, t, p, run_dir, &e)) {

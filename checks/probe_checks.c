@@ -22,6 +22,16 @@ static unsigned long captured_while_down(const struct analysis *a,
 	return n;
 }
 
+/* What a flow's checks are about, in their ids: its ends and VLAN, not
+ * its number (the order the probes started in). */
+static const char *flow_subject(const struct analysis *a,
+				const struct flow *f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s->%s vlan %u", a->t->nodes[f->from].name,
+		 a->t->nodes[f->to].name, f->vid);
+	return buf;
+}
+
 /*
  * The sink and the wire should agree: every copy of the flow's frames
  * that the capture saw on the sink's link, the sink counted (as received
@@ -36,7 +46,7 @@ static void check_sink_vs_capture(const struct analysis *a,
 {
 	const struct topo_node *to = &a->t->nodes[f->to];
 	unsigned long counted = o->received + o->duplicated, seen, down, need;
-	char text[240], why[200] = "", name[16];
+	char text[240], why[200] = "", name[16], subject[64];
 	struct result_check *c;
 	uint32_t first;
 	int64_t first_ns;
@@ -66,8 +76,9 @@ static void check_sink_vs_capture(const struct analysis *a,
 			 "; its receive ring had no room for %lu",
 			 o->sink_dropped);
 	snprintf(name, sizeof(name), "link%u", a->t->links[link].index);
-	c = result_add_check(r, sc, "sink-vs-capture", tree, name,
-			     counted >= need && counted <= seen, text, why);
+	c = result_add_check_on(r, sc, "sink-vs-capture", tree, name,
+				flow_subject(a, f, subject, sizeof(subject)),
+				counted >= need && counted <= seen, text, why);
 	/* A capture that lost frames cannot vouch for the sink. */
 	if (counted > seen && a->drops && a->drops[link] > 0) {
 		snprintf(why, sizeof(why), "the capture of %s lost %ld frames",
@@ -246,7 +257,7 @@ void probe_checks(struct analysis *a, struct result_run *r,
 		const struct flow *f = &a->flows.f[k];
 		const char *from = a->t->nodes[f->from].name,
 			   *to = a->t->nodes[f->to].name;
-		char path[8192], text[256], why[600] = "";
+		char path[8192], text[256], why[600] = "", subject[64];
 		uint16_t tree = analysis_tree_of_vid(&a->t->mst, f->vid);
 		int slot = topo_tree_slot(&a->t->mst, tree);
 		long bound = slot >= 0 ? tsc->expect.outage_max_ms[slot] : -1;
@@ -266,9 +277,10 @@ void probe_checks(struct analysis *a, struct result_run *r,
 		if (outage_load(path, f->id, f->pps, &os, &o, &e)) {
 			snprintf(text, sizeof(text), "flow %u %s->%s vlan %u has a sink report",
 				 f->id, from, to, f->vid);
-			result_add_check(r, sc, "outage", tree, NULL, false,
-					 text,
-					 e.msg);
+			result_add_check_on(r, sc, "outage", tree, NULL,
+					    flow_subject(a, f, subject,
+							 sizeof(subject)),
+					    false, text, e.msg);
 			continue;
 		}
 		cut_ms = sender_cut_ms(a, f);
@@ -285,8 +297,10 @@ void probe_checks(struct analysis *a, struct result_run *r,
 				 "%sthe sender never sent %lu of the missing frames "
 				 "(first seq %lu-%lu)", why[0] ? "; " : "",
 				 o.unsent, o.unsent_first, o.unsent_last);
-		c = result_add_check(r, sc, "outage", tree, NULL, ok, text,
-				     why[0] ? why : NULL);
+		c = result_add_check_on(r, sc, "outage", tree, NULL,
+					flow_subject(a, f, subject,
+						     sizeof(subject)),
+					ok, text, why[0] ? why : NULL);
 		result_add_figure(r, c, "outage_ms", outage, tree);
 		result_add_figure(r, c, "outage_min_ms", o.min_ms, tree);
 		result_add_figure(r, c, "received", (double)o.received, tree);

@@ -29,9 +29,14 @@ int report_write_files(const struct result_run *r, const char *dir,
 void report_put_xml(FILE *out, const char *s);
 /* s safe inside a Markdown table cell: no '|', no raw HTML. */
 void report_put_md(FILE *out, const char *s);
-/* "[cist][link4]"-style suffix naming a check's tree and link. */
-const char *report_check_id(const struct result_check *c, char *buf,
-			    size_t len);
+/* The provenance table of report.md and report.html, and the keys of
+ * junit.xml's properties: each node's fields by column (the node's
+ * name first), "" where not known. */
+#define REPORT_PROV_COLS 7
+extern const char *const report_prov_cols[REPORT_PROV_COLS];
+const char *report_prov_cell(const struct provenance_node *n, size_t col);
+/* Said where a run has no provenance. */
+extern const char report_prov_none[];
 /* Seconds from ns, for display. */
 double report_seconds(int64_t ns);
 /* A capture time as Wireshark's frame.time_epoch: "1796350664.080709803". */

@@ -103,13 +103,13 @@ static void table(FILE *out, const struct result_scenario *sc)
 	      "<th>evidence</th></tr>\n", out);
 	for (size_t i = 0; i < sc->n_checks; i++) {
 		const struct result_check *c = &sc->checks[i];
-		char tree[16], id[256];
+		char tree[16];
 		const char *st = result_status_name(c->status);
 
 		fprintf(out, "<tr class=\"%s\" id=\"", st);
 		put_id(out, sc->name);
 		fputc('-', out);
-		put_id(out, report_check_id(c, id, sizeof(id)));
+		put_id(out, c->id);
 		fprintf(out, "\"><td>%zu</td>", i + 1);
 		cell(out, NULL, c->text);
 		cell(out, NULL, result_tree_name(c->msti, tree, sizeof(tree)));
@@ -199,6 +199,32 @@ static void scenario(FILE *out, const struct result_run *r,
 	fputs("</section>\n", out);
 }
 
+/* Which mstlab, and per node where, under what and on which kernel. */
+static void produced_by(FILE *out, const struct provenance *pv)
+{
+	fputs("<section id=\"produced-by\">\n<h2>Produced by</h2>\n<p>", out);
+	if (!pv) {
+		fprintf(out, "%s.</p>\n</section>\n", report_prov_none);
+		return;
+	}
+	fputs("mstlab ", out);
+	report_put_xml(out, pv->mstlab[0] ? pv->mstlab : "unknown");
+	fputs(".</p>\n<table>\n<tr>", out);
+	for (size_t k = 0; k < REPORT_PROV_COLS; k++)
+		fprintf(out, "<th>%s</th>", report_prov_cols[k]);
+	fputs("</tr>\n", out);
+	for (size_t i = 0; i < pv->n_nodes; i++) {
+		fputs("<tr>", out);
+		for (size_t k = 0; k < REPORT_PROV_COLS; k++) {
+			const char *v = report_prov_cell(&pv->nodes[i], k);
+
+			cell(out, NULL, v[0] ? v : "unknown");
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n</section>\n", out);
+}
+
 int report_html(const struct result_run *r, FILE *out)
 {
 	struct result_counts n = result_count(r, NULL);
@@ -220,6 +246,7 @@ int report_html(const struct result_run *r, FILE *out)
 		report_put_xml(out, r->warning);
 		fputs("</p>\n", out);
 	}
+	produced_by(out, r->prov);
 	for (size_t i = 0; i < r->n_scenarios; i++)
 		scenario(out, r, &r->scenarios[i]);
 	fputs("</body>\n</html>\n", out);

@@ -10,7 +10,7 @@
 
 #include "topo.h"
 
-#define SUMMARY_VERSION 1
+#define SUMMARY_VERSION 2
 
 static json_t *str_or_null(const char *s)
 {
@@ -54,10 +54,12 @@ static json_t *check_json(const struct result_check *c)
 	char tree[16];
 
 	json_object_set_new(o, "name", json_string(c->name));
+	json_object_set_new(o, "id", json_string(c->id));
 	json_object_set_new(o, "text", json_string(c->text));
 	json_object_set_new(o, "msti", tree_id(c->msti));
 	json_object_set_new(o, "tree", tree_label(c->msti));
 	json_object_set_new(o, "link", str_or_null(c->link));
+	json_object_set_new(o, "subject", str_or_null(c->subject));
 	json_object_set_new(o, "result",
 			    json_string(result_status_name(c->status)));
 	json_object_set_new(o, "message", str_or_null(c->message));
@@ -228,6 +230,8 @@ int report_json(const struct result_run *r, FILE *out)
 	json_object_set_new(root, "malformed_bpdus",
 			    json_integer(r->bad_bpdus));
 	json_object_set_new(root, "warning", str_or_null(r->warning));
+	json_object_set_new(root, "provenance", r->prov ?
+			    provenance_json(r->prov) : json_null());
 	for (size_t t = 0; t < r->n_trees; t++)
 		json_array_append_new(trees, json_pack(
 			"{s:i, s:o}", "msti", r->trees[t], "tree",

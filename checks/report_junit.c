@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * junit.xml as GitLab and Jenkins read it: one <testsuite> per scenario,
- * classname "lab.scenario", test names "check[tree][link]" (stable from
- * run to run), the settle time as the test's time, and the evidence
- * pcaps as [[ATTACHMENT|...]] lines (paths relative to the run folder).
+ * what produced the run as its <properties>, classname "lab.scenario",
+ * test names the checks' ids (stable from run to run), the settle time
+ * as the test's time, and the evidence pcaps as [[ATTACHMENT|...]] lines
+ * (paths relative to the run folder).
  */
 #include "report.h"
 
@@ -71,11 +72,9 @@ static void system_out(FILE *out, const struct result_check *c)
 static void testcase(FILE *out, const char *classname,
 		     const struct result_check *c)
 {
-	char id[256];
-
 	fputs("    <testcase", out);
 	attr(out, "classname", classname);
-	attr(out, "name", report_check_id(c, id, sizeof(id)));
+	attr(out, "name", c->id);
 	fprintf(out, " time=\"%.3f\">\n", check_time(c));
 	if (c->status == RESULT_FAIL) {
 		fputs("      <failure", out);
@@ -93,6 +92,37 @@ static void testcase(FILE *out, const char *classname,
 	fputs("    </testcase>\n", out);
 }
 
+static void property(FILE *out, const char *name, const char *node,
+		     const char *value)
+{
+	if (!value[0])
+		return;
+	fputs("      <property name=\"", out);
+	if (node) {
+		fputs("node.", out);
+		report_put_xml(out, node);
+		fputc('.', out);
+	}
+	report_put_xml(out, name);
+	fputs("\"", out);
+	attr(out, "value", value);
+	fputs("/>\n", out);
+}
+
+/* What produced the run, in every suite: a CI shows a suite's own. */
+static void properties(FILE *out, const struct provenance *pv)
+{
+	if (!pv)
+		return;
+	fputs("    <properties>\n", out);
+	property(out, "mstlab", NULL, pv->mstlab);
+	for (size_t i = 0; i < pv->n_nodes; i++)
+		for (size_t k = 1; k < REPORT_PROV_COLS; k++)
+			property(out, report_prov_cols[k], pv->nodes[i].name,
+				 report_prov_cell(&pv->nodes[i], k));
+	fputs("    </properties>\n", out);
+}
+
 static void testsuite(FILE *out, const struct result_run *r,
 		      const struct result_scenario *sc)
 {
@@ -107,6 +137,7 @@ static void testsuite(FILE *out, const struct result_run *r,
 	fprintf(out, " tests=\"%u\" failures=\"%u\" errors=\"0\" "
 		"skipped=\"%u\" time=\"%.3f\">\n", n.checks, n.failed,
 		n.skipped, secs);
+	properties(out, r->prov);
 	for (size_t i = 0; i < sc->n_checks; i++)
 		testcase(out, classname, &sc->checks[i]);
 	fputs("  </testsuite>\n", out);

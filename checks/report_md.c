@@ -74,6 +74,35 @@ static void scenario(FILE *out, const struct result_run *r,
 	}
 }
 
+/* Which mstlab, and per node where, under what and on which kernel. */
+static void produced_by(FILE *out, const struct provenance *pv)
+{
+	fputs("\n## Produced by\n\n", out);
+	if (!pv) {
+		fprintf(out, "%s.\n", report_prov_none);
+		return;
+	}
+	fputs("mstlab ", out);
+	report_put_md(out, pv->mstlab[0] ? pv->mstlab : "unknown");
+	fputs(".\n\n|", out);
+	for (size_t k = 0; k < REPORT_PROV_COLS; k++)
+		fprintf(out, " %s |", report_prov_cols[k]);
+	fputs("\n|", out);
+	for (size_t k = 0; k < REPORT_PROV_COLS; k++)
+		fputs("---|", out);
+	for (size_t i = 0; i < pv->n_nodes; i++) {
+		fputs("\n|", out);
+		for (size_t k = 0; k < REPORT_PROV_COLS; k++) {
+			const char *v = report_prov_cell(&pv->nodes[i], k);
+
+			fputc(' ', out);
+			report_put_md(out, v[0] ? v : "unknown");
+			fputs(" |", out);
+		}
+	}
+	fputc('\n', out);
+}
+
 int report_md(const struct result_run *r, FILE *out)
 {
 	struct result_counts n = result_count(r, NULL);
@@ -90,6 +119,7 @@ int report_md(const struct result_run *r, FILE *out)
 		report_put_md(out, r->warning);
 		fputc('\n', out);
 	}
+	produced_by(out, r->prov);
 	for (size_t i = 0; i < r->n_scenarios; i++)
 		scenario(out, r, &r->scenarios[i]);
 	return ferror(out) ? -1 : 0;

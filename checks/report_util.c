@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* What the renderers share: escaping and the names of checks. */
+/* What the renderers share: escaping, times, the provenance table. */
 #include "report.h"
 
 #include <math.h>
@@ -34,17 +34,22 @@ void report_put_md(FILE *out, const char *s)
 		}
 }
 
-const char *report_check_id(const struct result_check *c, char *buf,
-			    size_t len)
-{
-	char tree[16];
+const char *const report_prov_cols[REPORT_PROV_COLS] = {
+	"node", "host", "virt", "kernel", "release", "series", "image",
+};
 
-	result_tree_name(c->msti, tree, sizeof(tree));
-	snprintf(buf, len, "%s%s%s%s%s%s%s", c->name, *tree ? "[" : "", tree,
-		 *tree ? "]" : "", c->link ? "[" : "", c->link ? c->link : "",
-		 c->link ? "]" : "");
-	return buf;
+const char *report_prov_cell(const struct provenance_node *n, size_t col)
+{
+	const char *const cells[REPORT_PROV_COLS] = {
+		n->name, n->host, n->virt, n->kernel, n->release, n->series,
+		n->image,
+	};
+
+	return col < REPORT_PROV_COLS ? cells[col] : "";
 }
+
+const char report_prov_none[] =
+	"not recorded (the run folder has no provenance.json)";
 
 double report_seconds(int64_t ns)
 {

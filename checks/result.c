@@ -96,6 +96,8 @@ void result_init(struct result_run *r, const char *lab)
 static void free_check(struct result_check *c)
 {
 	free(c->name);
+	free(c->id);
+	free(c->subject);
 	free(c->text);
 	free(c->link);
 	free(c->message);
@@ -141,6 +143,7 @@ void result_free(struct result_run *r)
 	free(r->scenarios);
 	free(r->lab);
 	free(r->warning);
+	free(r->prov);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -191,27 +194,116 @@ void result_add_event(struct result_run *r, struct result_scenario *sc,
 	sc->n_events++;
 }
 
-static bool same_opt(const char *a, const char *b)
+/* s cleaned in place: clean_dup never makes a string longer. */
+static void clean_field(struct result_run *r, char *s, size_t size)
 {
-	return (!a && !b) || (a && b && !strcmp(a, b));
+	char *c = clean_dup(r, s);
+
+	if (c)
+		snprintf(s, size, "%s", c);
+	else
+		s[0] = '\0';
+	free(c);
 }
 
-/* How many checks of the scenario already carry this name, tree, link. */
-static unsigned same_key(const struct result_scenario *sc, const char *name,
-			 int msti, const char *link)
+#define CLEAN(r, field) clean_field(r, field, sizeof(field))
+
+void result_set_provenance(struct result_run *r, const struct provenance *pv)
 {
-	size_t len = strlen(name);
+	struct provenance *p;
+
+	if (r->oom)
+		return;
+	p = malloc(sizeof(*p));
+	if (!p) {
+		r->oom = true;
+		return;
+	}
+	*p = *pv;
+	CLEAN(r, p->mstlab);
+	for (size_t i = 0; i < p->n_nodes; i++) {
+		struct provenance_node *n = &p->nodes[i];
+
+		CLEAN(r, n->name);
+		CLEAN(r, n->host);
+		CLEAN(r, n->virt);
+		CLEAN(r, n->kernel);
+		CLEAN(r, n->release);
+		CLEAN(r, n->series);
+		CLEAN(r, n->image);
+	}
+	free(r->prov);
+	r->prov = p;
+}
+
+/* How many checks of the scenario have the id base, with or without a
+ * "#N" of their own. */
+static unsigned same_id(const struct result_scenario *sc, const char *base)
+{
+	size_t len = strlen(base);
 	unsigned n = 0;
 
 	for (size_t i = 0; i < sc->n_checks; i++) {
-		const struct result_check *c = &sc->checks[i];
+		const char *id = sc->checks[i].id;
 
-		if (c->msti == msti && same_opt(c->link, link) &&
-		    !strncmp(c->name, name, len) &&
-		    (c->name[len] == 0 || c->name[len] == '#'))
+		if (!strncmp(id, base, len) &&
+		    (id[len] == 0 ||
+		     (id[len] == '#' && strspn(id + len + 1, "0123456789") ==
+					     strlen(id + len + 1))))
 			n++;
 	}
 	return n;
+}
+
+/* name[tree][link][subject], and "#N" when that is taken. */
+static char *make_id(struct result_run *r, const struct result_scenario *sc,
+		     const char *name, int msti, const char *link,
+		     const char *subject)
+{
+	char base[512], tree[16], id[528];
+	unsigned dup;
+
+	result_tree_name(msti, tree, sizeof(tree));
+	snprintf(base, sizeof(base), "%s%s%s%s%s%s%s%s%s%s", name,
+		 *tree ? "[" : "", tree, *tree ? "]" : "", link ? "[" : "",
+		 link ? link : "", link ? "]" : "", subject ? "[" : "",
+		 subject ? subject : "", subject ? "]" : "");
+	dup = same_id(sc, base);
+	if (dup)
+		snprintf(id, sizeof(id), "%s#%u", base, dup + 1);
+	else
+		snprintf(id, sizeof(id), "%s", base);
+	return clean_dup(r, id);
+}
+
+struct result_check *result_add_check_on(struct result_run *r,
+					 struct result_scenario *sc,
+					 const char *name, int msti,
+					 const char *link, const char *subject,
+					 bool ok, const char *text,
+					 const char *message)
+{
+	struct result_check *c;
+
+	if (!sc || !grow(r, (void **)&sc->checks, sc->n_checks,
+			 sizeof(*sc->checks)))
+		return NULL;
+	c = &sc->checks[sc->n_checks];
+	memset(c, 0, sizeof(*c));
+	c->msti = msti;
+	c->status = ok ? RESULT_PASS : RESULT_FAIL;
+	c->name = clean_dup(r, name);
+	c->id = make_id(r, sc, name, msti, link, subject);
+	c->text = clean_dup(r, text);
+	c->link = link ? clean_dup(r, link) : NULL;
+	c->subject = subject ? clean_dup(r, subject) : NULL;
+	c->message = message && *message ? clean_dup(r, message) : NULL;
+	if (r->oom) {
+		free_check(c);
+		return NULL;
+	}
+	sc->n_checks++;
+	return c;
 }
 
 struct result_check *result_add_check(struct result_run *r,
@@ -220,32 +312,8 @@ struct result_check *result_add_check(struct result_run *r,
 				      const char *link, bool ok,
 				      const char *text, const char *message)
 {
-	struct result_check *c;
-	unsigned dup;
-	char unique[160];
-
-	if (!sc || !grow(r, (void **)&sc->checks, sc->n_checks,
-			 sizeof(*sc->checks)))
-		return NULL;
-	dup = same_key(sc, name, msti, link);
-	if (dup)
-		snprintf(unique, sizeof(unique), "%s#%u", name, dup + 1);
-	else
-		snprintf(unique, sizeof(unique), "%s", name);
-	c = &sc->checks[sc->n_checks];
-	memset(c, 0, sizeof(*c));
-	c->msti = msti;
-	c->status = ok ? RESULT_PASS : RESULT_FAIL;
-	c->name = clean_dup(r, unique);
-	c->text = clean_dup(r, text);
-	c->link = link ? clean_dup(r, link) : NULL;
-	c->message = message && *message ? clean_dup(r, message) : NULL;
-	if (r->oom) {
-		free_check(c);
-		return NULL;
-	}
-	sc->n_checks++;
-	return c;
+	return result_add_check_on(r, sc, name, msti, link, NULL, ok, text,
+				   message);
 }
 
 void result_skip(struct result_run *r, struct result_check *c,

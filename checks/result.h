@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "provenance.h"
 #include "roles.h"
 
 /* A check (or figure) about no single tree. 0 is the CIST. */
@@ -44,10 +45,17 @@ struct result_evidence {
 };
 
 struct result_check {
-	char *name;		/* short and stable: "settle-link-down" */
+	char *name;		/* what is checked: "settle-link-down" */
+	/* The test name, unique in its scenario and made of what the check
+	 * is about, never of its place in the run (docs/results.md): name,
+	 * then [tree], [link] and [subject] where there are. */
+	char *id;
 	char *text;		/* one line for people (the TAP description) */
 	int msti;		/* 0 CIST, 1..4094 an MSTI, RESULT_NO_TREE */
 	char *link;		/* "link4", or NULL */
+	/* What else it is about: a flow "h1->h2 vlan 10", a guest suite's
+	 * test "sw1: reads the SMU version"; or NULL. */
+	char *subject;
 	enum result_status status;
 	char *message;		/* why it failed / what was seen; or NULL */
 	int64_t at_ns;		/* the instant judged (an event), 0: none */
@@ -121,6 +129,8 @@ struct result_run {
 	struct result_link *links;
 	size_t n_scenarios;
 	struct result_scenario *scenarios;
+	/* What produced the run (provenance.h), or NULL: not recorded. */
+	struct provenance *prov;
 	bool oom;
 };
 
@@ -139,11 +149,23 @@ struct result_scenario *result_add_scenario(struct result_run *r,
 void result_add_event(struct result_run *r, struct result_scenario *sc,
 		      int64_t ns, const char *kind, const char *arg);
 
+/* A copy of what produced the run, its strings made safe as above. */
+void result_set_provenance(struct result_run *r, const struct provenance *pv);
+
 /*
- * A new check, or NULL. A name already used in the scenario for the same
- * tree and link gets "#2", "#3"... so JUnit test names stay unique.
- * link and message may be NULL.
+ * A new check, or NULL; link, subject and message may be NULL. Its id is
+ * name[tree][link][subject]; should the scenario have that id already (a
+ * check of the very same things: the same link failed twice), "#2",
+ * "#3"... counts the checks of that id alone, so no other check moves
+ * it.
  */
+struct result_check *result_add_check_on(struct result_run *r,
+					 struct result_scenario *sc,
+					 const char *name, int msti,
+					 const char *link, const char *subject,
+					 bool ok, const char *text,
+					 const char *message);
+/* The same about no subject. */
 struct result_check *result_add_check(struct result_run *r,
 				      struct result_scenario *sc,
 				      const char *name, int msti,

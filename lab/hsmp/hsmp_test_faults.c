@@ -52,14 +52,14 @@ static void one_case(struct suite *t, unsigned int sock, const struct fault_case
 	j1 = kernel_jiffies();
 	next = msg1(t, sock, HSMP_TEST, 41, &r);
 	ok(t, ret == c->expect && next == 0 && r == 42,
-	   "socket %u: %s -> %s (got %d in %.1f ms); the next message works (%d)",
+	   "socket %u: %s -> %s; the next message works (got %d in %.1f ms, then %d)",
 	   sock, c->what, c->expect ? hsmp_strerror(c->expect) : "answered", ret, ms, next);
 	if (c->expect == -ETIMEDOUT)
 		ok(t, j0 >= 0 && j1 - j0 >= least && ms < 400,
-		   "socket %u: the driver waited %lld jiffies (>= %lld: 100 ms at HZ %d), %.1f ms",
+		   "socket %u: the driver waited its 100 ms timeout in jiffies (%lld >= %lld at HZ %d, %.1f ms)",
 		   sock, j1 - j0, least, hz, ms);
 	if (c->expect == 0)
-		ok(t, ms >= 30, "socket %u: the answer took %.1f ms (>= 30)", sock, ms);
+		ok(t, ms >= 30, "socket %u: the answer takes 30 ms or more (%.1f ms)", sock, ms);
 }
 
 void test_faults(struct suite *t)

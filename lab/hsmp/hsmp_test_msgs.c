@@ -94,7 +94,7 @@ static void test_power(struct suite *t)
 	ok(t, lim == 150000 && below, "SET_SOCKET_POWER_LIMIT 150 W reads back; power stays below (%u mW)", p);
 	msg1(t, 0, HSMP_GET_RAILS_SVI, 0, &svi);
 	msg1(t, 0, HSMP_GET_SOCKET_POWER, 0, &p);
-	ok(t, svi >= p * 95 / 100 && svi <= 150000 * 106 / 100, "GET_RAILS_SVI %u mW near socket power %u mW", svi, p);
+	ok(t, svi >= p * 95 / 100 && svi <= 150000 * 106 / 100, "GET_RAILS_SVI near socket power (%u mW, %u mW)", svi, p);
 	msg1(t, 0, HSMP_SET_SOCKET_POWER_LIMIT, 1000000, NULL);
 	msg1(t, 0, HSMP_GET_SOCKET_POWER_LIMIT, 0, &lim);
 	ok(t, lim == POWER_MAX_MW, "a limit above the maximum is clamped to it (%u)", lim);

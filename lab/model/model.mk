@@ -1,9 +1,9 @@
 # model: what a lab is, on paper — the topology model and its YAML parser,
 # the plan (names, MACs, port maps, and the files a lab's guests boot
-# with, and where they are built: paths.c), the run's event log. Pure:
-# nothing here touches the host but reading a topology file and the
-# user's host settings, writing the event log and looking for the built
-# files.
+# with, and where they are built: paths.c), the run's event log and what
+# produced it (provenance.c). Pure: nothing here touches the host but
+# reading a topology file and the user's host settings, writing the event
+# log and provenance.json, and looking for the built files.
 LIBRARIES += model
 model_DIR := lab/model
 model_SRCS := lab/model/topo_model.c lab/model/topo_yaml.c \
@@ -12,10 +12,11 @@ model_SRCS := lab/model/topo_model.c lab/model/topo_yaml.c \
 	lab/model/host_settings.c lab/model/clock_sync.c \
 	lab/model/plan.c lab/model/plan_xml.c lab/model/plan_seed.c \
 	lab/model/plan_print.c lab/model/plan_scenarios.c lab/model/plan_dot.c lab/model/events.c \
-	lab/model/paths.c lab/model/kernels.c lab/model/build_id.c lab/model/event_parse.c
+	lab/model/paths.c lab/model/kernels.c lab/model/build_id.c lab/model/event_parse.c \
+	lab/model/provenance.c
 model_USES := libmst util
-# libyaml; SHA-256 of the lab name (libcrypto).
-model_LDLIBS := -lyaml -lcrypto
+# libyaml; SHA-256 of the lab name (libcrypto); provenance.json (jansson).
+model_LDLIBS := -lyaml -lcrypto -ljansson
 
 UNIT_TESTS += test_paths
 test_paths_SRCS := tests/unit/test_paths.c

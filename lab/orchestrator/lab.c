@@ -12,6 +12,7 @@
 
 #include "files.h"
 #include "lab_hosts.h"
+#include "lab_provenance.h"
 #include "remote.h"
 #include "registry.h"
 #include "seed.h"
@@ -540,6 +541,10 @@ int lab_up(struct lab *l, struct errbuf *err)
 
 	events_run_start(&l->ev, l->t->name);
 	if (lab_hosts_up(l, err))
+		return -1;
+	/* Each host's accelerator is known now: before anything can fail,
+	 * so that the verdicts of a lab that did not come up say it too. */
+	if (lab_provenance_save(l, err))
 		return -1;
 	if (seed_make_all(l->p, l->run_dir, TOPO_LOCAL_HOST, err))
 		return -1;

@@ -2,12 +2,14 @@
 # through the ops tables (lab/backends; on another host the agent client,
 # remote.c, over the protocol in remote_proto.c): the runner (lab.c,
 # scenarios, labs across hosts), what outlives a command (state file,
-# registry, guardian), guest templates and seeds, mstlab's version.
+# registry, guardian), guest templates and seeds, mstlab's version and
+# what a run records of what produced it (lab_provenance.c).
 LIBRARIES += orchestrator
 orchestrator_DIR := lab/orchestrator
 orchestrator_SRCS := lab/orchestrator/guardian.c lab/orchestrator/host_probe.c \
 	lab/orchestrator/hosts.c lab/orchestrator/hosts_check.c \
 	lab/orchestrator/lab.c lab/orchestrator/lab_hosts.c \
+	lab/orchestrator/lab_provenance.c \
 	lab/orchestrator/lab_list.c \
 	lab/orchestrator/mirror.c lab/orchestrator/registry.c \
 	lab/orchestrator/remote.c lab/orchestrator/remote_proto.c \

@@ -165,8 +165,9 @@ static void checks_json(const char *run_dir, json_t *lab)
 
 			json_array_append_new(checks, json_pack(
 				"{s:s?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, "
-				"s:O?, s:O?}", "scenario", name,
+				"s:O?, s:O?, s:O?}", "scenario", name,
 				"name", json_object_get(ck, "name"),
+				"id", json_object_get(ck, "id"),
 				"text", json_object_get(ck, "text"),
 				"tree", json_object_get(ck, "tree"),
 				"link", json_object_get(ck, "link"),
@@ -219,6 +220,19 @@ static void replay_json(struct serve_model *m, const char *run_dir,
 			"kind", m->a->ev[i].word, "arg", m->a->ev[i].arg));
 	json_object_set_new(lab, "events", ev);
 	checks_json(run_dir, lab);
+}
+
+/* What produced the run (provenance.h): null when its folder has none. */
+static json_t *provenance_of(const char *run_dir)
+{
+	struct provenance *pv = malloc(sizeof(*pv));
+	struct errbuf err;
+	json_t *o = NULL;
+
+	if (pv && !provenance_load(pv, run_dir, &err))
+		o = provenance_json(pv);
+	free(pv);
+	return o ? o : json_null();
 }
 
 /* ---- opening ------------------------------------------------------------------- */
@@ -281,11 +295,12 @@ int serve_model_open(struct serve_model *m, const struct run_ref *ref,
 	} else if (open_live(m, ref)) {
 		return errbuf_set(err, "out of memory");
 	}
-	m->lab = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "lab",
+	m->lab = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "lab",
 			   m->t->name, "run", base ? base + 1 : ref->run_dir,
 			   "mode", replay ? "replay" : "live", "trees",
 			   trees_json(serve_model_trees(m)), "nodes",
-			   nodes_json(m->t), "links", links_json(m->t));
+			   nodes_json(m->t), "links", links_json(m->t),
+			   "provenance", provenance_of(ref->run_dir));
 	if (!m->lab)
 		return errbuf_set(err, "out of memory");
 	drawing(m, m->lab);

@@ -581,8 +581,15 @@ static char *slurp(const char *dir, const char *name)
 /* mstlab verdict: the TAP of before, one RESULT line, and the reports
  * naming the BPDUs that decided: write_captures' 7th frame (5.5 s) is
  * the last change after the failure, its 6th (4 s) names the roots. */
+static const struct provenance fx_provenance = {
+	.mstlab = "v9", .n_nodes = 1,
+	.nodes = { { "sw1", "ci-3", "tcg", "default", "6.1.158", "#1a2b3c4d",
+		     "sha256:0011223344556677" } },
+};
+
 TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 {
+	struct errbuf e;
 	struct fixture fx;
 	char *argv[2] = { "verdict" }, *out, *err, *json, *junit, *html, *md;
 	char want[256];
@@ -590,6 +597,7 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 
 	CHECK(make_run(&fx) == 0);
 	CHECK(write_captures(&fx) == 0);
+	CHECK_INT(provenance_save(&fx_provenance, fx.dir, &e), 0);
 	argv[1] = fx.dir;
 	out = unit_capture(cmd_verdict, 2, argv, &rc, &err);
 	CHECK_INT(rc, 1);
@@ -606,8 +614,15 @@ TEST(verdict_writes_reports_with_evidence_and_a_result_line)
 	md = slurp(fx.dir, "report.md");
 	CHECK(json && junit && html && md);
 	CHECK(strstr(json, "\"name\": \"settle-link-down\",\n"
+			   "          \"id\": \"settle-link-down[link1]\",\n"
 			   "          \"text\": \"link-down link1 carrier "
 			   "settles in 0.500 s (msti 1)\"") != NULL);
+	/* What produced it, from the run folder's provenance.json. */
+	CHECK(strstr(json, "\"release\": \"6.1.158\"") != NULL);
+	CHECK(strstr(junit, "<property name=\"node.sw1.release\" "
+			    "value=\"6.1.158\"/>") != NULL);
+	CHECK(strstr(md, "| sw1 | ci-3 | tcg | default | 6.1.158 |") != NULL);
+	CHECK(strstr(html, "<td>6.1.158</td>") != NULL);
 	CHECK(strstr(json, "\"msti 1\": {\n              \"settle_s\": 0.5\n")
 	      != NULL);
 	CHECK(strstr(json, "\"pcap\": \"pcap/link1-sw1.p1-sw2.p1.pcap\",\n"
@@ -655,6 +670,123 @@ static bool analyse(struct fixture *fx, struct result_run *r)
 	analysis_results(&a, r);
 	analysis_free(&a);
 	return true;
+}
+
+/* The id of scenario s's check whose text starts with text, or NULL. */
+static const char *id_of(const struct result_run *r, const char *text)
+{
+	const struct result_scenario *sc = &r->scenarios[0];
+
+	for (size_t i = 0; i < sc->n_checks; i++)
+		if (!strncmp(sc->checks[i].text, text, strlen(text)))
+			return sc->checks[i].id;
+	return NULL;
+}
+
+static void sink_report(const char *share, unsigned flow, unsigned vid)
+{
+	char name[32], text[300];
+
+	snprintf(name, sizeof(name), "probe-%u.json", flow);
+	snprintf(text, sizeof(text), "{\"flows\":[{\"flow\":%u,\"vid\":%u,"
+		 "\"received\":1000,\"lost\":0,\"duplicated\":0,"
+		 "\"reordered\":0,\"first_seq\":0,\"last_seq\":999,"
+		 "\"gaps\":[]}]}\n", flow, vid);
+	fx_write_file(share, name, text);
+}
+
+/*
+ * Scenario s with a probe flow sw1->h2 on VLAN 10 and a guest suite on
+ * h2; with @inserted, a step before each that has nothing to do with
+ * them: a flow on VLAN 11 (the same tree) started first, and a suite on
+ * sw1 run first, so the flow is number 2 and the suite step 2; and the
+ * suite saw another value.
+ */
+static bool run_with(struct fixture *fx, bool inserted, struct result_run *r)
+{
+	static const char yaml[] =
+		"name: duo\nmst: { region: duo, instances: { 1: [10, 11] } }\n"
+		"nodes:\n  sw1: { role: bridge }\n  h2: { role: host }\n"
+		"links:\n  - [sw1:p1, h2:eth1]\n"
+		"scenarios:\n  s:\n    steps:\n      - sleep: 1s\n";
+	static const char *const subs[] = { "share", "share/h2", "exec" };
+	char dir[300], share[300];
+
+	if (make_run_of(fx, yaml))
+		return false;
+	pcap_dump_close(fx->d);
+	fx->d = NULL;
+	fx_write_file(fx->dir, "events", inserted ?
+		      "1000000000 scenario s\n"
+		      "2000000000 probe-start 1 sw1 h2 11 200\n"
+		      "2000000000 probe-start 2 sw1 h2 10 200\n"
+		      "9000000000 run-end ok\n" :
+		      "1000000000 scenario s\n"
+		      "2000000000 probe-start 1 sw1 h2 10 200\n"
+		      "9000000000 run-end ok\n");
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", fx->dir, subs[i]);
+		mkdir(dir, 0755);
+	}
+	snprintf(share, sizeof(share), "%s/share/h2", fx->dir);
+	if (inserted) {
+		sink_report(share, 1, 11);
+		sink_report(share, 2, 10);
+		fx_write_file(dir, "s-step1-sw1.txt", "ok 1 - reads\n");
+		fx_write_file(dir, "s-step2-h2.txt", "ok 1 - reads (got 42)\n"
+			      "ok 2 - (7)\n");
+	} else {
+		sink_report(share, 1, 10);
+		fx_write_file(dir, "s-step1-h2.txt", "ok 1 - reads (got 41)\n"
+			      "ok 2 - (7)\n");
+	}
+	return analyse(fx, r);
+}
+
+/* A check's id is what it is about: a step put before it, which has
+ * nothing to do with it, leaves it as it was (issue 38/39: "outage#2"
+ * and "guest" depended on the order). */
+TEST(a_step_inserted_before_a_check_does_not_rename_it)
+{
+	struct fixture fa, fb;
+	struct result_run a, b;
+	const struct result_scenario *sc;
+
+	CHECK(run_with(&fa, false, &a));
+	CHECK(run_with(&fb, true, &b));
+	CHECK_STR(id_of(&a, "flow 1 sw1->h2 vlan 10:"),
+		  "outage[msti 1][sw1->h2 vlan 10]");
+	CHECK_STR(id_of(&b, "flow 2 sw1->h2 vlan 10:"),
+		  "outage[msti 1][sw1->h2 vlan 10]");
+	CHECK_STR(id_of(&b, "flow 1 sw1->h2 vlan 11:"),
+		  "outage[msti 1][sw1->h2 vlan 11]");
+	CHECK_STR(id_of(&a, "flow 1: the sink counted"),
+		  "sink-vs-capture[msti 1][link1][sw1->h2 vlan 10]");
+	CHECK_STR(id_of(&b, "flow 2: the sink counted"),
+		  "sink-vs-capture[msti 1][link1][sw1->h2 vlan 10]");
+	CHECK_STR(id_of(&a, "step 1 on h2: reads"), "guest[h2: reads]");
+	CHECK_STR(id_of(&b, "step 2 on h2: reads"), "guest[h2: reads]");
+	/* A description that is nothing but parentheses stays whole. */
+	CHECK_STR(id_of(&b, "step 2 on h2: (7)"), "guest[h2: (7)]");
+	CHECK_STR(id_of(&b, "step 1 on sw1: reads"), "guest[sw1: reads]");
+	/* Every check of the first run keeps its id; ids are unique. */
+	sc = &a.scenarios[0];
+	for (size_t i = 0; i < sc->n_checks; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < b.scenarios[0].n_checks; k++)
+			found |= !strcmp(sc->checks[i].id,
+					 b.scenarios[0].checks[k].id);
+		CHECK(found);
+	}
+	sc = &b.scenarios[0];
+	for (size_t i = 0; i < sc->n_checks; i++)
+		for (size_t k = i + 1; k < sc->n_checks; k++)
+			CHECK(strcmp(sc->checks[i].id, sc->checks[k].id));
+	result_free(&a);
+	result_free(&b);
+	fixture_free(&fa);
+	fixture_free(&fb);
 }
 
 /* Scenario s: before the failure at 5 s, MSTI 1's root is sw2 and

@@ -153,14 +153,28 @@ TEST(the_model_counts_and_names_checks)
 	n = result_count_tree(&r.scenarios[0], 1);
 	CHECK_INT(n.checks, 2);
 	CHECK_INT(n.failed, 0);
-	/* A second check of the same name, tree and link is told apart. */
+	/* Ids are made of what a check is about. */
+	CHECK_STR(r.scenarios[0].checks[0].id, "root-before-failure[msti 1]");
+	CHECK_STR(r.scenarios[0].checks[1].id, "settle-link-down[link1]");
+	c = result_add_check_on(&r, &r.scenarios[0], "outage", 1, NULL,
+				"h1->h2 vlan 10", true, "flow", NULL);
+	CHECK_STR(c->id, "outage[msti 1][h1->h2 vlan 10]");
+	/* A second check of the very same things is told apart. */
 	c = result_add_check(&r, &r.scenarios[0], "settle-link-down",
 			     RESULT_NO_TREE, "link1", true, "again", NULL);
 	CHECK(c != NULL);
-	CHECK_STR(c->name, "settle-link-down#2");
+	CHECK_STR(c->name, "settle-link-down");
+	CHECK_STR(c->id, "settle-link-down[link1]#2");
 	c = result_add_check(&r, &r.scenarios[0], "settle-link-down",
 			     RESULT_NO_TREE, "link2", true, "other", NULL);
-	CHECK_STR(c->name, "settle-link-down");
+	CHECK_STR(c->id, "settle-link-down[link2]");
+	c = result_add_check(&r, &r.scenarios[0], "settle-link-down",
+			     RESULT_NO_TREE, "link1", true, "third", NULL);
+	CHECK_STR(c->id, "settle-link-down[link1]#3");
+	/* Another scenario counts its own. */
+	c = result_add_check(&r, &r.scenarios[1], "settle-link-down",
+			     RESULT_NO_TREE, "link1", true, "calm", NULL);
+	CHECK_STR(c->id, "settle-link-down[link1]");
 	/* Bytes no renderer could emit become '?'. */
 	c = result_add_check(&r, &r.scenarios[1], "x", 0, NULL, true,
 			     "a\x01" "b\xff" "c\xc3\xa9\xed\xa0\x80", NULL);
@@ -403,6 +417,8 @@ TEST(report_files_land_in_the_run_folder)
 }
 
 /* Our schema of the junit.xml CI reads. */
+static json_t *summary_of(const struct result_run *r);
+
 static int junit_schema(const char *doc)
 {
 	return xmllint_schema(doc, "tests/unit/junit.xsd");
@@ -425,6 +441,116 @@ TEST(junit_xml_is_valid_against_the_schema)
 	memset(p, ' ', strlen(" type=\"settle-link-down\""));
 	CHECK(junit_schema(out) != 0);
 	free(out);
+	result_free(&r);
+}
+
+/* build()'s run as produced by two nodes: sw1 here under TCG, sw2 on
+ * another host whose files are not known here; one field with a control
+ * character and markup, as a hostile provenance.json could have it. */
+static void build_with_provenance(struct result_run *r)
+{
+	static const struct provenance pv = {
+		.mstlab = "v1.2-3-gabc\x01<x>",
+		.n_nodes = 2,
+		.nodes = {
+			{ "sw1", "ci-3", "tcg", "default", "6.1.158",
+			  "#1a2b3c4d", "sha256:0011223344556677" },
+			{ "sw2", "far.example", "kvm", "debug", "", "", "" },
+		},
+	};
+
+	build(r);
+	result_set_provenance(r, &pv);
+}
+
+TEST(provenance_is_in_every_verdict_file)
+{
+	struct result_run r;
+	json_t *root, *prov, *n;
+	char *junit, *md, *html;
+	int rc;
+
+	build_with_provenance(&r);
+	CHECK(!r.oom);
+	CHECK_STR(r.prov->mstlab, "v1.2-3-gabc?<x>");
+	root = summary_of(&r);
+	CHECK(root != NULL);
+	CHECK_INT(json_integer_value(json_object_get(root, "version")), 2);
+	prov = json_object_get(root, "provenance");
+	CHECK_STR(json_string_value(json_object_get(prov, "mstlab")),
+		  "v1.2-3-gabc?<x>");
+	n = json_array_get(json_object_get(prov, "nodes"), 0);
+	CHECK_STR(json_string_value(json_object_get(n, "name")), "sw1");
+	CHECK_STR(json_string_value(json_object_get(n, "host")), "ci-3");
+	CHECK_STR(json_string_value(json_object_get(n, "virt")), "tcg");
+	CHECK_STR(json_string_value(json_object_get(n, "kernel")), "default");
+	CHECK_STR(json_string_value(json_object_get(n, "release")), "6.1.158");
+	CHECK_STR(json_string_value(json_object_get(n, "series")),
+		  "#1a2b3c4d");
+	CHECK_STR(json_string_value(json_object_get(n, "image")),
+		  "sha256:0011223344556677");
+	n = json_array_get(json_object_get(prov, "nodes"), 1);
+	CHECK(json_is_null(json_object_get(n, "release")));
+	CHECK_STR(json_string_value(json_object_get(n, "virt")), "kvm");
+	json_decref(root);
+
+	junit = render(report_junit, &r, &rc);
+	CHECK_INT(rc, 0);
+	CHECK_INT(junit_schema(junit), 0);
+	/* In every suite, so that a CI showing one suite shows it. */
+	CHECK_INT(count(junit, "<properties>"), 2);
+	CHECK(strstr(junit, "<property name=\"mstlab\" "
+			    "value=\"v1.2-3-gabc?&lt;x&gt;\"/>"));
+	CHECK(strstr(junit, "<property name=\"node.sw1.release\" "
+			    "value=\"6.1.158\"/>"));
+	CHECK(strstr(junit, "<property name=\"node.sw1.series\" "
+			    "value=\"#1a2b3c4d\"/>"));
+	CHECK(strstr(junit, "<property name=\"node.sw2.host\" "
+			    "value=\"far.example\"/>"));
+	/* What is not known is left out, not written empty. */
+	CHECK(!strstr(junit, "node.sw2.release"));
+
+	md = render(report_md, &r, &rc);
+	CHECK_INT(rc, 0);
+	CHECK(strstr(md, "\n## Produced by\n\nmstlab v1.2-3-gabc?&lt;x&gt;."
+			 "\n\n| node | host | virt | kernel | release | series "
+			 "| image |\n"));
+	CHECK(strstr(md, "\n| sw1 | ci-3 | tcg | default | 6.1.158 | "
+			 "#1a2b3c4d | sha256:0011223344556677 |\n"));
+	CHECK(strstr(md, "\n| sw2 | far.example | kvm | debug | unknown | "
+			 "unknown | unknown |\n"));
+
+	html = render(report_html, &r, &rc);
+	CHECK_INT(rc, 0);
+	CHECK_INT(xmllint(html), 0);
+	CHECK(strstr(html, "<h2>Produced by</h2>\n<p>mstlab "
+			   "v1.2-3-gabc?&lt;x&gt;.</p>"));
+	CHECK(strstr(html, "<td>sw1</td><td>ci-3</td><td>tcg</td>"
+			   "<td>default</td><td>6.1.158</td><td>#1a2b3c4d</td>"));
+	free(junit);
+	free(md);
+	free(html);
+	result_free(&r);
+}
+
+TEST(a_run_without_provenance_says_so)
+{
+	struct result_run r;
+	json_t *root;
+	char *junit, *md;
+	int rc;
+
+	build(&r);
+	root = summary_of(&r);
+	CHECK(json_is_null(json_object_get(root, "provenance")));
+	json_decref(root);
+	junit = render(report_junit, &r, &rc);
+	CHECK(!strstr(junit, "<properties>"));
+	md = render(report_md, &r, &rc);
+	CHECK(strstr(md, "\n## Produced by\n\nnot recorded (the run folder "
+			 "has no provenance.json).\n"));
+	free(junit);
+	free(md);
 	result_free(&r);
 }
 

@@ -664,11 +664,15 @@ TEST(the_page_data_is_the_engine_at_the_instant_asked)
 	fx_write_file(r.dir, "summary.json",
 		      "{\"version\":1,\"scenarios\":[{\"name\":\"s\",\"result\":"
 		      "\"fail\",\"start_ns\":1000000000,\"end_ns\":9000000000,"
-		      "\"checks\":[{\"name\":\"settle-link-down\",\"tree\":"
+		      "\"checks\":[{\"name\":\"settle-link-down\",\"id\":"
+		      "\"settle-link-down[link3]\",\"tree\":"
 		      "\"cist\",\"link\":\"link3\",\"result\":\"fail\","
 		      "\"message\":\"too slow\",\"at_ns\":5000000000,"
 		      "\"evidence\":[{\"pcap\":\"pcap/x\",\"frame\":3,"
 		      "\"time_ns\":1796599695854705046}]}]}]}\n");
+	fx_write_file(r.dir, "provenance.json",
+		      "{\"mstlab\":\"v9\",\"nodes\":[{\"name\":\"sw1\","
+		      "\"release\":\"6.1.158\"}]}\n");
 	CHECK(run_ref_find(&ref, r.dir, stderr) == 0);
 	CHECK(!ref.live);
 	CHECK(serve_model_open(&m, &ref, true, &e) == 0);
@@ -693,6 +697,11 @@ TEST(the_page_data_is_the_engine_at_the_instant_asked)
 	/* A check's evidence instant, exact to the ns. */
 	CHECK(strstr(lab, "\"evidence_ns\":1796599695854705046"));
 	CHECK(strstr(lab, "\"result\":\"fail\""));
+	CHECK(strstr(lab, "\"id\":\"settle-link-down[link3]\""));
+	/* What produced the run, from its folder. */
+	CHECK_STR(json_string_value(json_object_get(json_object_get(o,
+		  "provenance"), "mstlab")), "v9");
+	CHECK(strstr(lab, "\"release\":\"6.1.158\""));
 	json_decref(o);
 	free(lab);
 	/* Before the failure sw3:p2 is the CIST's root port, after it the

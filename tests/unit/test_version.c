@@ -17,6 +17,7 @@
 #include "child.h"
 #include "cli.h"
 #include "lab_args.h"
+#include "lab_provenance.h"
 #include "paths.h"
 #include "unit.h"
 #include "version.h"
@@ -32,6 +33,11 @@ static int write_file(const char *path, const void *buf, size_t len)
 		return -1;
 	n = write(fd, buf, len);
 	return close(fd) || n != (ssize_t)len ? -1 : 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	return write_file(path, text, strlen(text));
 }
 
 /* A bzImage's setup header and nothing else: "HdrS", protocol 2.15, and
@@ -190,6 +196,109 @@ TEST(another_kernel_is_refused_to_emulator_roles)
 	CHECK(strstr(msg, "mstlab: e (hsmp-host) needs the emulated AMD SMU"));
 	CHECK(strstr(msg, "is another kernel (not built by "
 		      "scripts/build-kernel)"));
+}
+
+/* sw1 and sw2 here, one on each kernel; sw3 on another host. */
+static const char prov_yaml[] =
+	"name: prov\n"
+	"hosts:\n"
+	"  local: { address: 10.9.0.1 }\n"
+	"  far: { uri: \"qemu+ssh://root@far.example/system\", "
+	"address: 10.9.0.2 }\n"
+	"nodes:\n"
+	"  sw1: { role: bridge }\n"
+	"  sw2: { role: bridge, kernel: debug }\n"
+	"  sw3: { role: bridge, host: far }\n"
+	"links:\n"
+	"  - [sw1:p1, sw2:p1]\n"
+	"  - [sw2:p2, sw3:p1]\n";
+
+/* What a run records: the version, each node's machine, accelerator,
+ * kernel (release and series from its bzImage) and image; and it reads
+ * back from the run folder as it was written. */
+TEST(a_run_records_what_produced_it)
+{
+	char dir[] = "/tmp/mstlab-unit-XXXXXX", kdef[PATH_MAX + 8],
+	     kdbg[PATH_MAX + 8], initrd[PATH_MAX + 8], here[256] = "";
+	struct provenance pv, back;
+	struct topo_error te;
+	struct errbuf err;
+	struct lab l = { 0 };
+	struct topo *t;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(kdef, sizeof(kdef), "%s/bz-default", dir);
+	snprintf(kdbg, sizeof(kdbg), "%s/bz-debug", dir);
+	snprintf(initrd, sizeof(initrd), "%s/initramfs", dir);
+	CHECK_INT(write_bzimage(kdef, "6.1.158 (mstlab@mstlab) #1a2b3c4d "
+				"2024-11-22"), 0);
+	CHECK_INT(write_bzimage(kdbg, "6.1.158-dbg (u@h) #99887766 x"), 0);
+	CHECK_INT(write_file(initrd, "abc", 3), 0);
+	CHECK_INT(topo_parse_buffer("prov.yaml", prov_yaml, strlen(prov_yaml),
+				    &t, &te), 0);
+	l.t = t;
+	snprintf(l.run_dir, sizeof(l.run_dir), "%s", dir);
+	l.pp.virt = PLAN_VIRT_QEMU;
+	l.pp.kernel[TOPO_KERNEL_DEFAULT] = kdef;
+	l.pp.kernel[TOPO_KERNEL_DEBUG] = kdbg;
+	l.pp.initrd = initrd;
+	l.hpp[1] = l.pp;
+	l.hpp[1].virt = PLAN_VIRT_KVM;
+	lab_provenance(&l, &pv);
+	gethostname(here, sizeof(here) - 1);
+
+	CHECK_STR(pv.mstlab, mstlab_version);
+	CHECK_INT(pv.n_nodes, 3);
+	CHECK_STR(pv.nodes[0].name, "sw1");
+	CHECK_STR(pv.nodes[0].host, here);
+	CHECK_STR(pv.nodes[0].virt, "tcg");
+	CHECK_STR(pv.nodes[0].kernel, "default");
+	CHECK_STR(pv.nodes[0].release, "6.1.158");
+	CHECK_STR(pv.nodes[0].series, "#1a2b3c4d");
+	CHECK_STR(pv.nodes[0].image, "sha256:ba7816bf8f01cfea");
+	CHECK_STR(pv.nodes[1].kernel, "debug");
+	CHECK_STR(pv.nodes[1].release, "6.1.158-dbg");
+	CHECK_STR(pv.nodes[1].series, "#99887766");
+	/* Another host: its machine and accelerator; its files are its
+	 * own, not read from here. */
+	CHECK_STR(pv.nodes[2].host, "far.example");
+	CHECK_STR(pv.nodes[2].virt, "kvm");
+	CHECK_STR(pv.nodes[2].release, "");
+	CHECK_STR(pv.nodes[2].image, "");
+
+	CHECK_INT(lab_provenance_save(&l, &err), 0);
+	CHECK_INT(provenance_load(&back, dir, &err), 0);
+	CHECK(!memcmp(&back, &pv, sizeof(pv)));
+	topo_free(t);
+	rm_tree(dir);
+}
+
+TEST(a_provenance_file_that_is_not_ours_is_refused)
+{
+	char dir[] = "/tmp/mstlab-unit-XXXXXX", path[PATH_MAX + 32];
+	struct provenance pv;
+	struct errbuf err;
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_INT(provenance_load(&pv, dir, &err), -1);
+	CHECK(strstr(err.msg, "provenance.json") != NULL);
+	snprintf(path, sizeof(path), "%s/provenance.json", dir);
+	CHECK_INT(write_text(path, "{\"mstlab\": 3, \"nodes\": []}"), 0);
+	CHECK_INT(provenance_load(&pv, dir, &err), -1);
+	CHECK(strstr(err.msg, "not what mstlab writes there") != NULL);
+	CHECK_INT(write_text(path, "{\"mstlab\": \"v1\", \"nodes\": "
+			     "[{\"name\": \"sw1\", \"host\": [1]}]}"), 0);
+	CHECK_INT(provenance_load(&pv, dir, &err), -1);
+	CHECK_INT(write_text(path, "{\"mstlab\": \"v1\", \"nodes\": "
+			     "[{\"name\": \"sw1\"}]}"), 0);
+	CHECK_INT(provenance_load(&pv, dir, &err), 0);
+	CHECK_STR(pv.mstlab, "v1");
+	CHECK_INT(pv.n_nodes, 1);
+	CHECK_STR(pv.nodes[0].release, "");
+	CHECK_INT(write_text(path, "{"), 0);
+	CHECK_INT(provenance_load(&pv, dir, &err), -1);
+	CHECK(strstr(err.msg, "provenance.json:") != NULL);
+	rm_tree(dir);
 }
 
 TEST(help_names_version)

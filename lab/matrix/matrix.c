@@ -127,16 +127,27 @@ static const char *text(const json_t *j)
 	return s ? s : "";
 }
 
+/* A cell's record; with what produced its last try (its run folder's
+ * provenance.json: mstlab, and per node its host, accelerator, kernel
+ * release and series), null without one. */
 static json_t *cell_json(const struct matrix_cell *c)
 {
+	char path[PATH_MAX + 32];
+	json_t *prov = NULL;
+
+	if (c->run_dir[0]) {
+		snprintf(path, sizeof(path), "%s/provenance.json", c->run_dir);
+		prov = json_load_file(path, 0, NULL);
+	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:i, s:i, s:i, "
-			 "s:f, s:s}", "name", c->name, "lab", c->lab,
+			 "s:f, s:s, s:o}", "name", c->name, "lab", c->lab,
 			 "topology", c->topo, "kernel", c->kernel,
 			 "repeat", (int)c->repeat,
 			 "status", matrix_status_name(c->status),
 			 "attempts", (int)c->attempts, "checks",
 			 (int)c->checks, "failed", (int)c->failed,
-			 "seconds", c->seconds, "run", c->run_dir);
+			 "seconds", c->seconds, "run", c->run_dir,
+			 "provenance", prov ? prov : json_null());
 }
 
 int matrix_save(const struct matrix *m)

@@ -384,6 +384,7 @@ LAB_COMMAND(templates)
 LAB_COMMAND(list)
 LAB_COMMAND(kernels)
 LAB_COMMAND(matrix)
+LAB_COMMAND(compare)
 LAB_COMMAND(hosts)
 
 /* The two other front ends, each its own library. */
@@ -416,6 +417,7 @@ static const struct command {
 	{ "list", cli_list, LIST_USAGE, NULL, false },
 	{ "kernels", cli_kernels, KERNELS_USAGE, NULL, false },
 	{ "matrix", cli_matrix, MATRIX_USAGE, NULL, false },
+	{ "compare", cli_compare, COMPARE_USAGE, NULL, false },
 	{ "hosts", cli_hosts, HOSTS_USAGE, NULL, false },
 	{ "status", cli_status, "status TOPO.yaml|LAB [--json]  nodes of a lab that is up", NULL, true },
 	{ "exec", cli_exec, "exec [-n] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]  (stdin goes too)",

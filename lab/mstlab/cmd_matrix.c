@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "matrix.h"
+#include "matrix_compare.h"
 #include "opts.h"
 #include "paths.h"
 #include "version.h"
@@ -151,5 +152,49 @@ int cmd_matrix(int argc, char **argv, FILE *out, FILE *err)
 bad:
 	fprintf(err, "mstlab matrix: %s\nusage: mstlab %s\n", why,
 		MATRIX_USAGE);
+	return 2;
+}
+
+enum { O_JSON = 300, O_ALPHA };
+
+static const struct opt compare_opts[] = {
+	OPT_FLAG("json", O_JSON), OPT_VALUE("alpha", O_ALPHA),
+	{ 0 },
+};
+
+static const struct opt_spec compare_spec = {
+	.opts = compare_opts, .flags = OPT_QUIET, .min_words = 2,
+	.max_words = 2,
+};
+
+int cmd_compare(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct compare_opts co = { .alpha = 0.05 };
+	char why[160], *end;
+	struct opts o;
+	int k;
+
+	opts_start(&o, &compare_spec, argc, argv);
+	while ((k = opts_next(&o)) > 0) {
+		if (k == O_JSON)
+			co.json = true;
+		else if (k == O_ALPHA) {
+			co.alpha = strtod(o.arg, &end);
+			if (*end || end == o.arg || !(co.alpha > 0) ||
+			    co.alpha >= 1) {
+				snprintf(why, sizeof(why), "--alpha takes a "
+					 "probability between 0 and 1");
+				goto bad;
+			}
+		}
+	}
+	if (k != OPT_END) {
+		opts_why(&o, why, sizeof(why));
+		goto bad;
+	}
+	return matrix_compare(argv[o.ind], argv[o.ind + 1], &co, out, err);
+bad:
+	fprintf(err, "mstlab compare: %s\nusage: mstlab %s\n", why,
+		COMPARE_USAGE);
 	return 2;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* mstlab matrix: labs × kernels × repeats, one verdict (matrix.h). */
+/* mstlab matrix: labs × kernels × repeats, one verdict (matrix.h);
+ * mstlab compare: two of them, statistically (matrix_compare.h). */
 #ifndef MSTLAB_CMD_MATRIX_H
 #define MSTLAB_CMD_MATRIX_H
 
@@ -8,6 +9,9 @@
 #define MATRIX_USAGE "matrix [--kernel K]... [--repeat N] [--retries N] [-o DIR | --resume DIR]\n" \
 	"                    TOPO.yaml...  every lab on every kernel, N times"
 
+#define COMPARE_USAGE "compare BASE_DIR NEW_DIR [--json] [--alpha P]  what got worse from one matrix to another"
+
 int cmd_matrix(int argc, char **argv, FILE *out, FILE *err);
+int cmd_compare(int argc, char **argv, FILE *out, FILE *err);
 
 #endif

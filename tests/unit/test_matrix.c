@@ -4,6 +4,8 @@
  * matrix.json written and read back (--resume), junit.xml from a run
  * folder's summary.json. tests/vm/matrix-test runs real cells.
  */
+#include <ftw.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "matrix.h"
+#include "matrix_compare.h"
 #include "unit.h"
 
 static char dir[] = "/tmp/mstlab-matrix-XXXXXX";
@@ -182,4 +185,114 @@ TEST(verdicts_are_saved_resumed_and_reported)
 		}
 		CHECK_INT(rmdir(dir), 0);
 	}
+}
+
+/* The permutation test: the same samples are not different (p = 1);
+ * two apart as far as they can be are, at the exact 2 / C(10, 5). */
+TEST(permutation_p_of_medians)
+{
+	double a[] = { 1, 1.1, 0.9, 1, 1.05 }, b[] = { 3, 3.2, 2.9, 3.1, 3 };
+	double big_a[40], big_b[40];
+	double p;
+
+	CHECK(compare_p(a, 5, a, 5) > 0.99);
+	p = compare_p(a, 5, b, 5);
+	CHECK(p > 2.0 / 252 - 1e-9 && p < 2.0 / 252 + 1e-9);
+	/* Past 20,000 splits: drawn with a fixed seed, the same p twice. */
+	for (int i = 0; i < 40; i++)
+		big_a[i] = i % 7, big_b[i] = i % 7 + 0.5;
+	p = compare_p(big_a, 40, big_b, 40);
+	CHECK(p == compare_p(big_a, 40, big_b, 40));
+}
+
+/* A matrix of @n cells in dir/name, each with a settle time and check
+ * "steps" passing (but in cell @failing, in a cell whose status is
+ * @status). */
+static void fake_matrix(const char *name, int n, double settle,
+			int failing, const char *status)
+{
+	char path[PATH_MAX], json[8192], sum[512];
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	mkdir(path, 0755);
+	len += (size_t)snprintf(json + len, sizeof(json) - len,
+				"{\"cells\": [");
+	for (int i = 0; i < n; i++) {
+		bool fails = i == failing;
+
+		snprintf(path, sizeof(path), "%s/r%d", name, i);
+		mkdir(path, 0755);
+		snprintf(sum, sizeof(sum), "{\"scenarios\": [{\"name\": "
+			 "\"f\", \"checks\": [{\"id\": \"settle[link1]\", "
+			 "\"result\": \"pass\", \"figures\": {\"settle_s\": "
+			 "%g}}, {\"id\": \"steps\", \"result\": \"%s\"}]}]}",
+			 settle + i * 0.01, fails ? "fail" : "pass");
+		snprintf(path, sizeof(path), "%s/r%d/summary.json", name, i);
+		put(path, sum);
+		len += (size_t)snprintf(json + len, sizeof(json) - len,
+			"%s{\"name\": \"lab.default.r%d\", \"status\": \"%s\", "
+			"\"run\": \"%s/%s/r%d\"}", i ? ", " : "", i + 1,
+			fails ? status : "pass", dir, name, i);
+	}
+	snprintf(json + len, sizeof(json) - len, "]}\n");
+	snprintf(path, sizeof(path), "%s/matrix.json", name);
+	put(path, json);
+}
+
+static char *compare(const char *a, const char *b, int *rc)
+{
+	struct compare_opts o = { .alpha = 0.05 };
+	char pa[PATH_MAX], pb[PATH_MAX], *out = NULL;
+	size_t len;
+	FILE *f = open_memstream(&out, &len);
+
+	snprintf(pa, sizeof(pa), "%s/%s", dir, a);
+	snprintf(pb, sizeof(pb), "%s/%s", dir, b);
+	*rc = matrix_compare(pa, pb, &o, f, f);
+	fclose(f);
+	return out;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/* Slower settle and a check that now fails: regressions, exit 1; the
+ * same failure in a flaky cell: flaky, not a regression; A against
+ * itself: nothing. */
+TEST(compare_finds_what_got_worse)
+{
+	char *out;
+	int rc;
+
+	snprintf(dir, sizeof(dir), "/tmp/mstlab-matrix-XXXXXX");
+	CHECK(mkdtemp(dir) != NULL);
+	fake_matrix("a", 5, 0.5, -1, "pass");
+	fake_matrix("b", 5, 2.0, 2, "fail");
+	fake_matrix("c", 5, 0.5, 2, "flaky");
+	out = compare("a", "b", &rc);
+	CHECK_INT(rc, 1);
+	CHECK(strstr(out, "REGRESSION  lab.default/f/settle[link1] settle_s  "
+		      "median 0.52 -> 2.02 (3.88x, p=0.00794") != NULL);
+	CHECK(strstr(out, "REGRESSION  lab.default/f/steps  passed 5 of 5 in "
+		      "A, 4 of 5 in B") != NULL);
+	CHECK(strstr(out, "COMPARE: 2 regressions") != NULL);
+	free(out);
+	out = compare("a", "c", &rc);
+	CHECK_INT(rc, 0);
+	CHECK(strstr(out, "flaky       lab.default/f/steps") != NULL);
+	free(out);
+	out = compare("a", "a", &rc);
+	CHECK_INT(rc, 0);
+	CHECK(strstr(out, "COMPARE: 0 regressions; 1 figures compared") !=
+	      NULL);
+	free(out);
+	out = compare("a", "nope", &rc);
+	CHECK_INT(rc, 2);
+	free(out);
+	CHECK_INT(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "json_text.h"
 #include "kernels.h"
 
 static const char *const status_names[] = {
@@ -119,14 +120,6 @@ void matrix_free(struct matrix *m)
 	m->n_cells = 0;
 }
 
-/* A JSON string's text; "" for anything else. */
-static const char *text(const json_t *j)
-{
-	const char *s = json_string_value(j);
-
-	return s ? s : "";
-}
-
 /* A cell's record; with what produced its last try (its run folder's
  * provenance.json: mstlab, and per node its host, accelerator, kernel
  * release and series), null without one. */
@@ -211,7 +204,7 @@ int matrix_load(struct matrix *m, char *err, size_t len)
 			mc->seconds = json_number_value(json_object_get(c,
 								"seconds"));
 			snprintf(mc->run_dir, sizeof(mc->run_dir), "%s",
-				 text(json_object_get(c, "run")));
+				 json_text(json_object_get(c, "run")));
 		}
 	}
 	json_decref(doc);
@@ -257,7 +250,7 @@ static int verdict(const char *try_dir, const char *lab,
 	doc = json_load_file(path, 0, NULL);
 	counts = json_object_get(doc, "counts");
 	if (doc && counts) {
-		*pass = !strcmp(text(json_object_get(doc, "result")), "pass");
+		*pass = !strcmp(json_text(json_object_get(doc, "result")), "pass");
 		c->checks = (unsigned)json_integer_value(
 			json_object_get(counts, "checks"));
 		c->failed = (unsigned)json_integer_value(

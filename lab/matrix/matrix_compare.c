@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "json_text.h"
 
 #define PERMUTATIONS 20000
 #define MIN_VALUES 3
@@ -26,13 +27,6 @@ struct rows {
 	size_t n, cap;
 	bool oom;
 };
-
-static const char *text(const json_t *j)
-{
-	const char *s = json_string_value(j);
-
-	return s ? s : "";
-}
 
 static struct row *row_of(struct rows *rs, const char *key,
 			  const char *figure)
@@ -74,7 +68,7 @@ static void family(const char *cell, char *out, size_t len)
 static void add_cell(struct rows *rs, int side, const json_t *cell)
 {
 	char path[PATH_MAX + 16], fam[96], key[320];
-	const char *status = text(json_object_get(cell, "status"));
+	const char *status = json_text(json_object_get(cell, "status"));
 	bool flaky = !strcmp(status, "flaky");
 	const json_t *sc, *check, *v;
 	const char *fig;
@@ -82,18 +76,18 @@ static void add_cell(struct rows *rs, int side, const json_t *cell)
 	size_t i, j;
 
 	snprintf(path, sizeof(path), "%s/summary.json",
-		 text(json_object_get(cell, "run")));
+		 json_text(json_object_get(cell, "run")));
 	sum = json_load_file(path, 0, NULL);
-	family(text(json_object_get(cell, "name")), fam, sizeof(fam));
+	family(json_text(json_object_get(cell, "name")), fam, sizeof(fam));
 	json_array_foreach(json_object_get(sum, "scenarios"), i, sc)
 		json_array_foreach(json_object_get(sc, "checks"), j, check) {
-			const char *id = text(json_object_get(check, "id"));
-			const char *res = text(json_object_get(check, "result"));
+			const char *id = json_text(json_object_get(check, "id"));
+			const char *res = json_text(json_object_get(check, "result"));
 			struct row *r;
 
 			snprintf(key, sizeof(key), "%s/%s/%s", fam,
-				 text(json_object_get(sc, "name")),
-				 id[0] ? id : text(json_object_get(check,
+				 json_text(json_object_get(sc, "name")),
+				 id[0] ? id : json_text(json_object_get(check,
 								  "name")));
 			r = row_of(rs, key, "");
 			if (!r)
@@ -130,7 +124,7 @@ static int load(struct rows *rs, int side, const char *dir, FILE *err)
 		return -1;
 	}
 	json_array_foreach(json_object_get(doc, "cells"), i, cell) {
-		const char *st = text(json_object_get(cell, "status"));
+		const char *st = json_text(json_object_get(cell, "status"));
 
 		if (strcmp(st, "pending") && strcmp(st, "error"))
 			add_cell(rs, side, cell);

@@ -15,14 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json_text.h"
 #include "sbuf.h"
-
-static const char *text(const json_t *j)
-{
-	const char *s = json_string_value(j);
-
-	return s ? s : "";
-}
 
 static void attr(struct sbuf *x, const char *name, const char *value)
 {
@@ -43,9 +37,9 @@ static void property(struct sbuf *x, const char *name, const char *value)
  * folder older than ids its name. */
 static const char *check_id(const json_t *check)
 {
-	const char *id = text(json_object_get(check, "id"));
+	const char *id = json_text(json_object_get(check, "id"));
 
-	return id[0] ? id : text(json_object_get(check, "name"));
+	return id[0] ? id : json_text(json_object_get(check, "name"));
 }
 
 static void testcases(struct sbuf *x, const struct matrix_cell *c,
@@ -58,9 +52,9 @@ static void testcases(struct sbuf *x, const struct matrix_cell *c,
 		char cls[MATRIX_NAME_MAX + 80];
 
 		snprintf(cls, sizeof(cls), "%s.%s", c->name,
-			 text(json_object_get(sc, "name")));
+			 json_text(json_object_get(sc, "name")));
 		json_array_foreach(json_object_get(sc, "checks"), j, check) {
-			const char *result = text(json_object_get(check,
+			const char *result = json_text(json_object_get(check,
 								  "result"));
 
 			sbuf_puts(x, "  <testcase");
@@ -74,7 +68,7 @@ static void testcases(struct sbuf *x, const struct matrix_cell *c,
 			sbuf_puts(x, strcmp(result, "skip") ? "failure" :
 				  "skipped");
 			attr(x, "message",
-			     text(json_object_get(check, "message")));
+			     json_text(json_object_get(check, "message")));
 			sbuf_puts(x, "/>\n  </testcase>\n");
 		}
 	}

@@ -221,7 +221,7 @@ static void fake_matrix(const char *name, int n, double settle,
 	for (int i = 0; i < n; i++) {
 		bool fails = i == failing;
 
-		snprintf(path, sizeof(path), "%s/r%d", name, i);
+		snprintf(path, sizeof(path), "%s/%s/r%d", dir, name, i);
 		mkdir(path, 0755);
 		snprintf(sum, sizeof(sum), "{\"scenarios\": [{\"name\": "
 			 "\"f\", \"checks\": [{\"id\": \"settle[link1]\", "

@@ -113,6 +113,16 @@ int matrix_plan(struct matrix *m, char *const topos[], size_t n_topos,
 	return 0;
 }
 
+void matrix_shard(struct matrix *m, unsigned i, unsigned n)
+{
+	size_t kept = 0;
+
+	for (size_t c = 0; c < m->n_cells; c++)
+		if (c % n == i - 1)
+			m->cells[kept++] = m->cells[c];
+	m->n_cells = kept;
+}
+
 void matrix_free(struct matrix *m)
 {
 	free(m->cells);

@@ -69,6 +69,9 @@ const char *matrix_status_name(enum matrix_status s);
 int matrix_plan(struct matrix *m, char *const topos[], size_t n_topos,
 		char *const kernels[], size_t n_kernels, unsigned repeats,
 		char *err, size_t len);
+/* Keeps only shard i of n (1 <= i <= n): every n-th cell from the i-th,
+ * so n CI jobs split one matrix; names stay those of the whole. */
+void matrix_shard(struct matrix *m, unsigned i, unsigned n);
 /* The verdicts of m->dir/matrix.json into the cells of the same name
  * (--resume): 0, or -1 with why. */
 int matrix_load(struct matrix *m, char *err, size_t len);

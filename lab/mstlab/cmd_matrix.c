@@ -15,11 +15,12 @@
 #include "paths.h"
 #include "version.h"
 
-enum { O_KERNEL = 256, O_REPEAT, O_RETRIES, O_RESUME };
+enum { O_KERNEL = 256, O_REPEAT, O_RETRIES, O_RESUME, O_SHARD };
 
 static const struct opt matrix_opts[] = {
 	OPT_VALUE("kernel", O_KERNEL), OPT_VALUE("repeat", O_REPEAT),
 	OPT_VALUE("retries", O_RETRIES), OPT_VALUE("resume", O_RESUME),
+	OPT_VALUE("shard", O_SHARD),
 	{ "output", 'o', true, NULL },
 	{ 0 },
 };
@@ -69,12 +70,12 @@ int cmd_matrix(int argc, char **argv, FILE *out, FILE *err)
 	char *kernels[16], why[PATH_MAX + 160];
 	const char *dir = NULL, *resume = NULL;
 	struct matrix m = { .retries = 1, .version = mstlab_version };
-	unsigned repeats = 1;
+	unsigned repeats = 1, shard = 1, shards = 1;
 	size_t n_kernels = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct opts o;
 	ssize_t n;
-	int k, rc;
+	int k, rc, used = 0;
 
 	opts_start(&o, &matrix_spec, argc, argv);
 	while ((k = opts_next(&o)) > 0) {
@@ -94,6 +95,14 @@ int cmd_matrix(int argc, char **argv, FILE *out, FILE *err)
 			dir = o.arg;
 		else if (k == O_RESUME)
 			resume = o.arg;
+		else if (k == O_SHARD &&
+			 (sscanf(o.arg, "%u/%u%n", &shard, &shards, &used) != 2 ||
+			  o.arg[used] || !shard || shard > shards ||
+			  shards > MATRIX_MAX_CELLS)) {
+			snprintf(why, sizeof(why), "--shard takes I/N, 1 <= I "
+				 "<= N (2/4: the second of four jobs)");
+			goto bad;
+		}
 	}
 	if (k != OPT_END) {
 		opts_why(&o, why, sizeof(why));
@@ -110,6 +119,7 @@ int cmd_matrix(int argc, char **argv, FILE *out, FILE *err)
 		matrix_free(&m);
 		return 1;
 	}
+	matrix_shard(&m, shard, shards);
 	n = readlink("/proc/self/exe", m.mstlab, sizeof(m.mstlab) - 1);
 	if (n <= 0 || (!resume && !dir && default_dir(m.dir, sizeof(m.dir)))) {
 		fprintf(err, "mstlab matrix: cannot work out where mstlab "

@@ -23,7 +23,7 @@ _mstlab_options() {
 	run) echo "-s --scenario --keep --boot $_mstlab_lab_options" ;;
 	status) echo "--json $_mstlab_lab_options" ;;
 	list | kernels) echo '--json -j' ;;
-	matrix) echo '--kernel --repeat --retries -o --resume' ;;
+	matrix) echo '--kernel --repeat --retries --shard -o --resume' ;;
 	compare) echo '--json --alpha' ;;
 	hosts) echo '--uri --json -j' ;;
 	watch) echo '--json -j --count --for --replay --follow' ;;
@@ -39,7 +39,7 @@ _mstlab_takes_value() {
 	-o | -s | --scenario | --results | --uri | --virt | --kernel | \
 		--debug-kernel | --initrd | --xml | --user-data | --meta-data | \
 		--mstd-conf | --run | --count | --for | --timeout | --listen | \
-		--token-file | --boot | --repeat | --retries | --resume | --alpha) return 0 ;;
+		--token-file | --boot | --repeat | --retries | --resume | --alpha | --shard) return 0 ;;
 	esac
 	return 1
 }

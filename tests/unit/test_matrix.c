@@ -87,6 +87,12 @@ TEST(cells_are_labs_by_kernels_by_repeats)
 	CHECK_STR(m.cells[2].name, "beta.6.12.r1");
 	CHECK_STR(m.cells[2].kernel, "");
 	matrix_free(&m);
+	plan(&m, topos, 2, NULL, 0, 3, 0, NULL);
+	matrix_shard(&m, 2, 4);		/* the 2nd and 6th of 6 */
+	CHECK_INT(m.n_cells, 2);
+	CHECK_STR(m.cells[0].name, "alpha.default.r2");
+	CHECK_STR(m.cells[1].name, "beta.6.12.r3");
+	matrix_free(&m);
 	plan(&m, topos, 1, kernels, 2, 1, 0, NULL);
 	CHECK_INT(m.n_cells, 2);
 	CHECK_STR(m.cells[0].name, "alpha.6.12.r1");

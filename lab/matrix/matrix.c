@@ -221,6 +221,21 @@ int matrix_load(struct matrix *m, char *err, size_t len)
 	return 0;
 }
 
+int matrix_write(const struct matrix *m, const char *name, struct sbuf *x)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", m->dir, name);
+	f = sbuf_failed(x) ? NULL : fopen(path, "we");
+	r = f && fputs(sbuf_str(x), f) >= 0 ? 0 : -1;
+	if (f && fclose(f))
+		r = -1;
+	sbuf_free(x);
+	return r;
+}
+
 /* mkdir -p @path. */
 static int make_dirs(const char *path)
 {

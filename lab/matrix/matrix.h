@@ -7,6 +7,7 @@
  *   DIR/matrix.json            the cells and their verdicts, rewritten
  *                              after every cell (what --resume reads)
  *   DIR/junit.xml              one testcase per check and cell
+ *   DIR/matrix.html            a row per cell, linked to its report
  *   DIR/cells/CELL/try-N/      attempt N's results folder: its run
  *                              folder LAB-…/, run.tap and run.log
  *
@@ -22,6 +23,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "sbuf.h"
 #include "topo.h"
 
 #define MATRIX_MAX_CELLS 512
@@ -79,6 +81,10 @@ int matrix_load(struct matrix *m, char *err, size_t len);
 int matrix_save(const struct matrix *m);
 /* m->dir/junit.xml from every finished cell's summary.json. 0 or -1. */
 int matrix_junit(const struct matrix *m);
+/* m->dir/matrix.html: a row per cell, linked to its report. 0 or -1. */
+int matrix_html(const struct matrix *m);
+/* Writes x to m->dir/name and frees it: 0, or -1. */
+int matrix_write(const struct matrix *m, const char *name, struct sbuf *x);
 
 /*
  * Runs every pending cell, one after another: progress and an ETA on

@@ -3,7 +3,7 @@
 # junit.xml, TAP); --resume runs only what is left.
 LIBRARIES += matrix
 matrix_DIR := lab/matrix
-matrix_SRCS := lab/matrix/matrix.c lab/matrix/matrix_compare.c \
+matrix_SRCS := lab/matrix/matrix.c lab/matrix/matrix_compare.c lab/matrix/matrix_html.c \
 	lab/matrix/matrix_junit.c
 matrix_USES := model util
 matrix_LDLIBS := -ljansson

@@ -123,10 +123,7 @@ static void suite(struct sbuf *x, const struct matrix_cell *c)
 
 int matrix_junit(const struct matrix *m)
 {
-	char path[PATH_MAX + 16];
 	struct sbuf x;
-	FILE *f;
-	int r;
 
 	sbuf_init(&x);
 	sbuf_puts(&x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -135,11 +132,5 @@ int matrix_junit(const struct matrix *m)
 		if (m->cells[i].status != MATRIX_PENDING)
 			suite(&x, &m->cells[i]);
 	sbuf_puts(&x, "</testsuites>\n");
-	snprintf(path, sizeof(path), "%s/junit.xml", m->dir);
-	f = sbuf_failed(&x) ? NULL : fopen(path, "we");
-	r = f && fputs(sbuf_str(&x), f) >= 0 ? 0 : -1;
-	if (f && fclose(f))
-		r = -1;
-	sbuf_free(&x);
-	return r;
+	return matrix_write(m, "junit.xml", &x);
 }

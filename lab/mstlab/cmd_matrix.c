@@ -148,11 +148,11 @@ int cmd_matrix(int argc, char **argv, FILE *out, FILE *err)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	rc = matrix_run(&m, out, err, &stop);
-	if (matrix_save(&m) || matrix_junit(&m))
+	if (matrix_save(&m) || matrix_junit(&m) || matrix_html(&m))
 		fprintf(err, "mstlab matrix: cannot write its files in %s: "
 			"%s\n", m.dir, strerror(errno));
-	fprintf(out, "MATRIX: %s — %s/matrix.json, %s/junit.xml\n",
-		stop ? "STOPPED" : rc ? "FAIL" : "PASS", m.dir, m.dir);
+	fprintf(out, "MATRIX: %s — %s/matrix.html\n",
+		stop ? "STOPPED" : rc ? "FAIL" : "PASS", m.dir);
 	if (stop)
 		fprintf(err, "mstlab matrix: stopped; go on with: mstlab "
 			"matrix --resume %s%s ...\n", m.dir,

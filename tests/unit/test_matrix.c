@@ -157,6 +157,7 @@ TEST(verdicts_are_saved_resumed_and_reported)
 	m.cells[1].attempts = 2;
 	CHECK_INT(matrix_save(&m), 0);
 	CHECK_INT(matrix_junit(&m), 0);
+	CHECK_INT(matrix_html(&m), 0);
 	json = slurp("matrix.json");
 	CHECK(strstr(json, "\"fail\": 1") != NULL);
 	CHECK(strstr(json, "\"pending\": 1") != NULL);
@@ -167,6 +168,13 @@ TEST(verdicts_are_saved_resumed_and_reported)
 	CHECK(strstr(xml, "name=\"no-loop\"/>") != NULL);
 	CHECK(strstr(xml, "name=\"flaky\">") != NULL);
 	CHECK(strstr(xml, "alpha.default.r3") == NULL);	/* pending */
+	free(xml);
+	xml = slurp("matrix.html");
+	CHECK(strstr(xml, "<tr class=\"fail\"><td>alpha.default.r1</td>") !=
+	      NULL);
+	CHECK(strstr(xml, "<a href=\"run-alpha/report.html\">") != NULL);
+	CHECK(strstr(xml, "1 pending, 0 pass, 1 fail, 1 flaky, 0 error") !=
+	      NULL);
 	plan(&again, topos, 1, NULL, 0, 3, 0, NULL);
 	snprintf(again.dir, sizeof(again.dir), "%s", dir);
 	CHECK_INT(matrix_load(&again, err, sizeof(err)), 0);
@@ -182,7 +190,7 @@ TEST(verdicts_are_saved_resumed_and_reported)
 	free(xml);
 	{
 		static const char *const files[] = { "a.yaml", "b.yaml",
-			"a2.yaml", "matrix.json", "junit.xml",
+			"a2.yaml", "matrix.json", "junit.xml", "matrix.html",
 			"run-alpha/summary.json", "run-alpha", NULL };
 
 		for (int i = 0; files[i]; i++) {

@@ -280,7 +280,7 @@ int matrix_compare(const char *dir_a, const char *dir_b,
 		   const struct compare_opts *o, FILE *out, FILE *err)
 {
 	struct rows rs = { 0 };
-	unsigned worse = 0, compared = 0;
+	unsigned worse = 0, compared = 0, too_few = 0;
 	bool first = true;
 	char detail[256];
 
@@ -305,19 +305,27 @@ int matrix_compare(const char *dir_a, const char *dir_b,
 				 "A, %u of %u in B", r->pass[0],
 				 r->pass[0] + r->fail[0], r->pass[1],
 				 r->pass[1] + r->fail[1]);
-			if (was_green && real_fail)
+			/* Failing in every run of B: a regression; in
+			 * some (passing in others) or in a flaky cell:
+			 * flaky. */
+			if (was_green && real_fail && !r->pass[1]) {
 				finding(out, o->json, &first, "REGRESSION", r,
-					detail), worse++;
-			else if (was_green && r->flaky_fail)
+					detail);
+				worse++;
+			} else if (was_green && r->fail[1]) {
 				finding(out, o->json, &first, "flaky", r,
 					detail);
-			else if (r->fail[0] && r->pass[1] && !r->fail[1])
+			}
+			else if (r->fail[0] && !r->pass[0] && r->pass[1] &&
+				 !r->fail[1])
 				finding(out, o->json, &first, "fixed", r,
 					detail);
 			continue;
 		}
-		if (r->n[0] < MIN_VALUES || r->n[1] < MIN_VALUES)
+		if (r->n[0] < MIN_VALUES || r->n[1] < MIN_VALUES) {
+			too_few += r->n[0] && r->n[1];
 			continue;
+		}
 		{
 			double ma = median(r->v[0], r->n[0]);
 			double mb = median(r->v[1], r->n[1]);
@@ -339,11 +347,13 @@ int matrix_compare(const char *dir_a, const char *dir_b,
 	}
 	if (o->json)
 		fprintf(out, "\n], \"regressions\": %u, \"figures_compared\": "
-			"%u, \"alpha\": %g}\n", worse, compared, o->alpha);
+			"%u, \"not_enough_runs\": %u, \"alpha\": %g}\n", worse,
+			compared, too_few, o->alpha);
 	else
 		fprintf(out, "COMPARE: %u regression%s; %u figures compared "
-			"(p < %g), checks of %zu rows\n", worse,
-			worse == 1 ? "" : "s", compared, o->alpha, rs.n);
+			"(p < %g), %u with not enough runs (< %d a side)\n",
+			worse, worse == 1 ? "" : "s", compared, o->alpha,
+			too_few, MIN_VALUES);
 	for (size_t i = 0; i < rs.n; i++)
 		free(rs.r[i].v[0]), free(rs.r[i].v[1]);
 	free(rs.r);

@@ -5,9 +5,9 @@
  * without its repeat: ring4.6.12), checks by scenario and id.
  *
  * - A check is a regression when it passed in every run of its family in
- *   A and failed in a run of B that is not flaky; it is fixed the other
- *   way round. A failure in a flaky cell of B is reported as flaky, never
- *   as a regression (the netdev CI's rule).
+ *   A and failed in every run of B; when it failed in some runs of B and
+ *   passed in others, or its cell was flaky, it is flaky, never a
+ *   regression (the netdev CI's rule); fixed is the other way round.
  * - A figure of a check (summary.json's figures: settle_s, outage_ms…)
  *   is compared between its values in A and in B with a two-sided
  *   permutation test of the rank sum (Mann-Whitney's statistic; every

@@ -51,6 +51,42 @@ static int number(const char *s, unsigned max, unsigned *v)
 	return 0;
 }
 
+/* --shard I/N, or ci: GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, which must
+ * be set (a job that lost them must not run everything). */
+static int shard_arg(const char *arg, unsigned *i, unsigned *n, char *why,
+		     size_t len)
+{
+	const char *ci_i = getenv("CI_NODE_INDEX");
+	const char *ci_n = getenv("CI_NODE_TOTAL");
+
+	if (!strcmp(arg, "ci")) {
+		if (!ci_i || !ci_n || number(ci_i, MATRIX_MAX_CELLS, i) ||
+		    number(ci_n, MATRIX_MAX_CELLS, n) || !*i || *i > *n) {
+			snprintf(why, len, "--shard ci needs CI_NODE_INDEX and "
+				 "CI_NODE_TOTAL (1 <= index <= total; GitLab's "
+				 "parallel: sets them), got '%s' and '%s'",
+				 ci_i ? ci_i : "", ci_n ? ci_n : "");
+			return -1;
+		}
+		return 0;
+	}
+	{
+		char *slash = strchr(arg, '/');
+		char head[16];
+
+		snprintf(head, sizeof(head), "%.*s",
+			 slash ? (int)(slash - arg) : 0, arg);
+		if (!slash || slash - arg >= 16 ||
+		    number(head, MATRIX_MAX_CELLS, i) ||
+		    number(slash + 1, MATRIX_MAX_CELLS, n) || !*i || *i > *n) {
+			snprintf(why, len, "--shard takes I/N, 1 <= I <= N "
+				 "(2/4: the second of four jobs), or ci");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* results/matrix-YYYYMMDD-HHMMSS beside the runs (paths.h). */
 static int default_dir(char *dir, size_t len)
 {
@@ -75,7 +111,7 @@ int cmd_matrix(int argc, char **argv, FILE *out, FILE *err)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct opts o;
 	ssize_t n;
-	int k, rc, used = 0;
+	int k, rc;
 
 	opts_start(&o, &matrix_spec, argc, argv);
 	while ((k = opts_next(&o)) > 0) {
@@ -96,13 +132,8 @@ int cmd_matrix(int argc, char **argv, FILE *out, FILE *err)
 		else if (k == O_RESUME)
 			resume = o.arg;
 		else if (k == O_SHARD &&
-			 (sscanf(o.arg, "%u/%u%n", &shard, &shards, &used) != 2 ||
-			  o.arg[used] || !shard || shard > shards ||
-			  shards > MATRIX_MAX_CELLS)) {
-			snprintf(why, sizeof(why), "--shard takes I/N, 1 <= I "
-				 "<= N (2/4: the second of four jobs)");
+			 shard_arg(o.arg, &shard, &shards, why, sizeof(why)))
 			goto bad;
-		}
 	}
 	if (k != OPT_END) {
 		opts_why(&o, why, sizeof(why));

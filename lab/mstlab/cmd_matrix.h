@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#define MATRIX_USAGE "matrix [--kernel K]... [--repeat N] [--retries N] [--shard I/N]\n" \
+#define MATRIX_USAGE "matrix [--kernel K]... [--repeat N] [--retries N] [--shard I/N|ci]\n" \
 	"                    [-o DIR | --resume DIR] TOPO.yaml...  every lab on every kernel, N times"
 
 #define COMPARE_USAGE "compare BASE_DIR NEW_DIR [--json] [--alpha P]  what got worse from one matrix to another"

@@ -212,6 +212,21 @@ TEST(permutation_p_of_medians)
 	CHECK(compare_p(a, 5, a, 5) > 0.99);
 	p = compare_p(a, 5, b, 5);
 	CHECK(p > 2.0 / 252 - 1e-9 && p < 2.0 / 252 + 1e-9);
+	/* Against an independent implementation, values recorded from
+	 * Debian's python3-scipy 1.10.1 (no ties, where both are exact):
+	 * /usr/bin/python3 -c 'from scipy.stats import mannwhitneyu;
+	 *   print(mannwhitneyu(A, B, method="exact").pvalue)' */
+	{
+		double a2[] = { 0.5, 0.6, 0.55, 0.7 };
+		double b2[] = { 0.65, 0.8, 0.75, 0.9 };
+		double a3[] = { 0.61, 0.58, 0.70, 0.66, 0.59 };
+		double b3[] = { 0.64, 0.72, 0.69, 0.75, 0.81 };
+
+		p = compare_p(a2, 4, b2, 4);
+		CHECK(p > 0.05714285714285 && p < 0.05714285714286);
+		p = compare_p(a3, 5, b3, 5);
+		CHECK(p > 0.05555555555555 && p < 0.05555555555556);
+	}
 	/* Past 20,000 splits: drawn with a fixed seed, the same p twice. */
 	for (int i = 0; i < 40; i++)
 		big_a[i] = i % 7, big_b[i] = i % 7 + 0.5;
@@ -288,17 +303,34 @@ TEST(compare_finds_what_got_worse)
 	fake_matrix("a", 5, 0.5, -1, "pass");
 	fake_matrix("b", 5, 2.0, 2, "fail");
 	fake_matrix("c", 5, 0.5, 2, "flaky");
+	fake_matrix("d", 5, 0.5, 0, "fail");
+	fake_matrix("e", 1, 0.5, 0, "fail");
 	out = compare("a", "b", &rc);
 	CHECK_INT(rc, 1);
 	CHECK(strstr(out, "REGRESSION  lab.default/f/settle[link1] settle_s  "
 		      "median 0.52 -> 2.02 (3.88x, p=0.00794") != NULL);
-	CHECK(strstr(out, "REGRESSION  lab.default/f/steps  passed 5 of 5 in "
+	CHECK(strstr(out, "flaky       lab.default/f/steps  passed 5 of 5 in "
 		      "A, 4 of 5 in B") != NULL);
-	CHECK(strstr(out, "COMPARE: 2 regressions") != NULL);
+	CHECK(strstr(out, "COMPARE: 1 regression;") != NULL);
+	free(out);
+	/* Failing in its only run: a regression; one run: no figure. */
+	out = compare("a", "e", &rc);
+	CHECK_INT(rc, 1);
+	CHECK(strstr(out, "REGRESSION  lab.default/f/steps  passed 5 of 5 in "
+		      "A, 0 of 1 in B") != NULL);
+	CHECK(strstr(out, "1 with not enough runs (< 3 a side)") != NULL);
 	free(out);
 	out = compare("a", "c", &rc);
 	CHECK_INT(rc, 0);
 	CHECK(strstr(out, "flaky       lab.default/f/steps") != NULL);
+	free(out);
+	/* Fixed only when it failed in every run before. */
+	out = compare("d", "a", &rc);
+	CHECK_INT(rc, 0);
+	CHECK(strstr(out, "fixed       lab.default/f/steps") == NULL);
+	free(out);
+	out = compare("e", "a", &rc);
+	CHECK(strstr(out, "fixed       lab.default/f/steps") != NULL);
 	free(out);
 	out = compare("a", "a", &rc);
 	CHECK_INT(rc, 0);

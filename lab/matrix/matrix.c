@@ -101,6 +101,7 @@ int matrix_plan(struct matrix *m, char *const topos[], size_t n_topos,
 				snprintf(c->kernel, sizeof(c->kernel), "%s",
 					 kname);
 				c->repeat = r;
+				c->index = (unsigned)(m->n_cells - 1);
 				snprintf(c->name, sizeof(c->name), "%s.%s.r%u",
 					 lab, kname[0] ? kname : own, r);
 			}
@@ -142,8 +143,9 @@ static json_t *cell_json(const struct matrix_cell *c)
 		snprintf(path, sizeof(path), "%s/provenance.json", c->run_dir);
 		prov = json_load_file(path, 0, NULL);
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:i, s:i, s:i, "
-			 "s:f, s:s, s:o}", "name", c->name, "lab", c->lab,
+	return json_pack("{s:s, s:i, s:s, s:s, s:s, s:i, s:s, s:i, s:i, s:i, "
+			 "s:f, s:s, s:o}", "name", c->name, "index",
+			 (int)c->index, "lab", c->lab,
 			 "topology", c->topo, "kernel", c->kernel,
 			 "repeat", (int)c->repeat,
 			 "status", matrix_status_name(c->status),
@@ -179,6 +181,87 @@ int matrix_save(const struct matrix *m)
 	return r || rename(tmp, path) ? -1 : 0;
 }
 
+/* A cell's verdict (and, all: what it is) from its matrix.json record. */
+static void cell_from(struct matrix_cell *mc, const json_t *c, bool all)
+{
+	const char *st = json_text(json_object_get(c, "status"));
+
+	for (int s = 0; s <= MATRIX_ERROR; s++)
+		if (!strcmp(st, status_names[s]))
+			mc->status = (enum matrix_status)s;
+	mc->attempts = (unsigned)json_integer_value(json_object_get(c,
+							"attempts"));
+	mc->checks = (unsigned)json_integer_value(json_object_get(c, "checks"));
+	mc->failed = (unsigned)json_integer_value(json_object_get(c, "failed"));
+	mc->seconds = json_number_value(json_object_get(c, "seconds"));
+	snprintf(mc->run_dir, sizeof(mc->run_dir), "%s",
+		 json_text(json_object_get(c, "run")));
+	if (!all)
+		return;
+	snprintf(mc->name, sizeof(mc->name), "%s",
+		 json_text(json_object_get(c, "name")));
+	mc->index = (unsigned)json_integer_value(json_object_get(c, "index"));
+	snprintf(mc->lab, sizeof(mc->lab), "%s",
+		 json_text(json_object_get(c, "lab")));
+	snprintf(mc->topo, sizeof(mc->topo), "%s",
+		 json_text(json_object_get(c, "topology")));
+	snprintf(mc->kernel, sizeof(mc->kernel), "%s",
+		 json_text(json_object_get(c, "kernel")));
+	mc->repeat = (unsigned)json_integer_value(json_object_get(c,
+							"repeat"));
+}
+
+static int by_index(const void *a, const void *b)
+{
+	const struct matrix_cell *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int matrix_append(struct matrix *m, const char *dir, char *err, size_t len)
+{
+	char path[PATH_MAX + 16];
+	json_error_t je;
+	json_t *doc, *cells, *c;
+	struct matrix_cell *more;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/matrix.json", dir);
+	doc = json_load_file(path, 0, &je);
+	if (!doc)
+		return say(err, len, "%s: %s", path, je.text);
+	cells = json_object_get(doc, "cells");
+	more = realloc(m->cells, (m->n_cells + json_array_size(cells) + 1) *
+			       sizeof(*m->cells));
+	if (!more) {
+		json_decref(doc);
+		return say(err, len, "out of memory");
+	}
+	m->cells = more;
+	if (!m->version_buf[0])
+		snprintf(m->version_buf, sizeof(m->version_buf), "%s",
+			 json_text(json_object_get(doc, "mstlab")));
+	m->version = m->version_buf;
+	snprintf(m->host, sizeof(m->host), "%s",
+		 json_text(json_object_get(doc, "host")));
+	json_array_foreach(cells, i, c) {
+		struct matrix_cell *mc = &m->cells[m->n_cells];
+
+		memset(mc, 0, sizeof(*mc));
+		cell_from(mc, c, true);
+		for (size_t k = 0; k < m->n_cells; k++)
+			if (!strcmp(m->cells[k].name, mc->name)) {
+				json_decref(doc);
+				return say(err, len, "cell %s is in two shards "
+					   "(the second: %s)", mc->name, dir);
+			}
+		m->n_cells++;
+	}
+	json_decref(doc);
+	qsort(m->cells, m->n_cells, sizeof(*m->cells), by_index);
+	return 0;
+}
+
 int matrix_load(struct matrix *m, char *err, size_t len)
 {
 	char path[PATH_MAX + 16];
@@ -192,30 +275,11 @@ int matrix_load(struct matrix *m, char *err, size_t len)
 		return say(err, len, "%s: %s", path, je.text);
 	cells = json_object_get(doc, "cells");
 	json_array_foreach(cells, i, c) {
-		const char *name = json_string_value(json_object_get(c,
-								      "name"));
-		const char *st = json_string_value(json_object_get(c,
-								    "status"));
+		const char *name = json_text(json_object_get(c, "name"));
 
-		for (size_t k = 0; name && st && k < m->n_cells; k++) {
-			struct matrix_cell *mc = &m->cells[k];
-
-			if (strcmp(mc->name, name))
-				continue;
-			for (int s = 0; s <= MATRIX_ERROR; s++)
-				if (!strcmp(st, status_names[s]))
-					mc->status = (enum matrix_status)s;
-			mc->attempts = (unsigned)json_integer_value(
-				json_object_get(c, "attempts"));
-			mc->checks = (unsigned)json_integer_value(
-				json_object_get(c, "checks"));
-			mc->failed = (unsigned)json_integer_value(
-				json_object_get(c, "failed"));
-			mc->seconds = json_number_value(json_object_get(c,
-								"seconds"));
-			snprintf(mc->run_dir, sizeof(mc->run_dir), "%s",
-				 json_text(json_object_get(c, "run")));
-		}
+		for (size_t k = 0; k < m->n_cells; k++)
+			if (!strcmp(m->cells[k].name, name))
+				cell_from(&m->cells[k], c, false);
 	}
 	json_decref(doc);
 	return 0;

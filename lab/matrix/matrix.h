@@ -39,6 +39,7 @@ enum matrix_status {
 
 struct matrix_cell {
 	char name[MATRIX_NAME_MAX];	/* LAB.KERNEL.rN: stable across runs */
+	unsigned index;			/* its place in the whole matrix */
 	char topo[PATH_MAX];		/* the topology file, absolute */
 	char lab[TOPO_LAB_NAME_MAX + 1];
 	char kernel[24];		/* a kernel name; "" the topology's */
@@ -58,6 +59,7 @@ struct matrix {
 	struct matrix_cell *cells;
 	char host[64];			/* where it ran */
 	const char *version;		/* mstlab's */
+	char version_buf[64];		/* a merge's: its shards' */
 };
 
 const char *matrix_status_name(enum matrix_status s);
@@ -77,6 +79,10 @@ void matrix_shard(struct matrix *m, unsigned i, unsigned n);
 /* The verdicts of m->dir/matrix.json into the cells of the same name
  * (--resume): 0, or -1 with why. */
 int matrix_load(struct matrix *m, char *err, size_t len);
+/* Every cell of a shard's DIR/matrix.json appended to m (mstlab merge),
+ * in the order of the whole matrix: 0, or -1 with why (unreadable, a
+ * cell in two shards). */
+int matrix_append(struct matrix *m, const char *dir, char *err, size_t len);
 /* m->dir/matrix.json, atomically. 0 or -1 (errno). */
 int matrix_save(const struct matrix *m);
 /* m->dir/junit.xml from every finished cell's summary.json. 0 or -1. */

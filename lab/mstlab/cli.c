@@ -385,6 +385,7 @@ LAB_COMMAND(list)
 LAB_COMMAND(kernels)
 LAB_COMMAND(matrix)
 LAB_COMMAND(compare)
+LAB_COMMAND(merge)
 LAB_COMMAND(hosts)
 
 /* The two other front ends, each its own library. */
@@ -418,6 +419,7 @@ static const struct command {
 	{ "kernels", cli_kernels, KERNELS_USAGE, NULL, false },
 	{ "matrix", cli_matrix, MATRIX_USAGE, NULL, false },
 	{ "compare", cli_compare, COMPARE_USAGE, NULL, false },
+	{ "merge", cli_merge, MERGE_USAGE, NULL, false },
 	{ "hosts", cli_hosts, HOSTS_USAGE, NULL, false },
 	{ "status", cli_status, "status TOPO.yaml|LAB [--json]  nodes of a lab that is up", NULL, true },
 	{ "exec", cli_exec, "exec [-n] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]  (stdin goes too)",

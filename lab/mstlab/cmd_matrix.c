@@ -239,3 +239,60 @@ bad:
 		COMPARE_USAGE);
 	return 2;
 }
+
+static const struct opt merge_opts[] = {
+	{ "output", 'o', true, NULL },
+	{ 0 },
+};
+
+static const struct opt_spec merge_spec = {
+	.opts = merge_opts, .flags = OPT_QUIET, .min_words = 1,
+	.max_words = 256,
+};
+
+int cmd_merge(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct matrix m = { 0 };
+	char why[PATH_MAX + 160];
+	unsigned count[MATRIX_ERROR + 1] = { 0 };
+	const char *dir = NULL;
+	struct opts o;
+	int k, rc = 0;
+
+	opts_start(&o, &merge_spec, argc, argv);
+	while ((k = opts_next(&o)) > 0)
+		dir = o.arg;
+	if (k != OPT_END || !dir) {
+		if (k != OPT_END)
+			opts_why(&o, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "-o DIR is needed");
+		fprintf(err, "mstlab merge: %s\nusage: mstlab %s\n", why,
+			MERGE_USAGE);
+		return 2;
+	}
+	for (int i = o.ind; i < argc; i++)
+		if (matrix_append(&m, argv[i], why, sizeof(why))) {
+			fprintf(err, "mstlab merge: %s\n", why);
+			matrix_free(&m);
+			return 1;
+		}
+	snprintf(m.dir, sizeof(m.dir), "%s", dir);
+	if ((mkdir(m.dir, 0755) && errno != EEXIST) || matrix_save(&m) ||
+	    matrix_junit(&m) || matrix_html(&m)) {
+		fprintf(err, "mstlab merge: %s: %s\n", m.dir, strerror(errno));
+		matrix_free(&m);
+		return 1;
+	}
+	for (size_t i = 0; i < m.n_cells; i++) {
+		count[m.cells[i].status]++;
+		rc |= m.cells[i].status != MATRIX_PASS;
+	}
+	fprintf(out, "MERGE: %s — %zu cells (%u pass, %u fail, %u flaky, %u "
+		"error, %u pending) from %d shards — %s/matrix.html\n",
+		rc ? "FAIL" : "PASS", m.n_cells, count[MATRIX_PASS],
+		count[MATRIX_FAIL], count[MATRIX_FLAKY], count[MATRIX_ERROR],
+		count[MATRIX_PENDING], argc - o.ind, m.dir);
+	matrix_free(&m);
+	return rc;
+}

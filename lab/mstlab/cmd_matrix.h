@@ -12,6 +12,9 @@
 #define COMPARE_USAGE "compare BASE_DIR NEW_DIR [--json] [--alpha P]  what got worse from one matrix to another"
 
 int cmd_matrix(int argc, char **argv, FILE *out, FILE *err);
+#define MERGE_USAGE "merge -o DIR SHARD_DIR...  the shards of one matrix joined: one verdict"
+
 int cmd_compare(int argc, char **argv, FILE *out, FILE *err);
+int cmd_merge(int argc, char **argv, FILE *out, FILE *err);
 
 #endif

@@ -9,7 +9,7 @@
 # typed on the line is ever evaluated: it is passed to mstlab as an
 # argument.
 
-_mstlab_commands='check graph plan up down run matrix compare list kernels hosts status exec shell console link watch serve decode verdict templates agent'
+_mstlab_commands='check graph plan up down run matrix merge compare list kernels hosts status exec shell console link watch serve decode verdict templates agent'
 _mstlab_lab_options='--results --uri --virt --kernel --debug-kernel --initrd'
 
 # _mstlab_options COMMAND: the options it takes (--help aside).
@@ -25,6 +25,7 @@ _mstlab_options() {
 	list | kernels) echo '--json -j' ;;
 	matrix) echo '--kernel --repeat --retries --shard -o --resume' ;;
 	compare) echo '--json --alpha' ;;
+	merge) echo '-o' ;;
 	hosts) echo '--uri --json -j' ;;
 	watch) echo '--json -j --count --for --replay --follow' ;;
 	serve) echo '--listen --token-file --no-auth --read-only --uri' ;;
@@ -205,7 +206,7 @@ _mstlab() {
 	templates:1) [[ $topo == build ]] && _mstlab_files yaml yml ;;
 	link:3) _mstlab_reply -W 'carrier silent deaf' ;;
 	matrix:*) _mstlab_files yaml yml ;;
-	compare:0 | compare:1) compopt -o filenames 2>/dev/null
+	compare:0 | compare:1 | merge:*) compopt -o filenames 2>/dev/null
 		_mstlab_reply -d ;;
 	esac
 	return 0

@@ -4,7 +4,7 @@
 # lab/model/paths.c looks for beside PREFIX/bin/mstlab:
 #
 #   PREFIX/bin/mstlab                       the orchestrator, the one host program
-#   PREFIX/lib/mstlab/kernel-FLAVOR/bzImage the guest kernels (debug if built)
+#   PREFIX/lib/mstlab/kernel-NAME/bzImage   the guest kernels (others than default if built)
 #   PREFIX/lib/mstlab/initramfs.cpio.lz4    the guest image, and beside it
 #   PREFIX/lib/mstlab/initramfs.tools/      its tools share (tcpdump, ...)
 #   PREFIX/share/mstlab/topologies/         the example labs (multihost/ too)
@@ -33,16 +33,17 @@ DOC_FILES  := README.md $(wildcard docs/*.md docs/*.json docs/images/*.png \
 # What an installed mstlab learns about the host (paths.h).
 cachedir   := /var/cache/mstlab
 
-KERNEL_default := $(BUILD)/kernel-default/arch/x86/boot/bzImage
-KERNEL_debug   := $(BUILD)/kernel-debug/arch/x86/boot/bzImage
-# The debug kernel is installed when it has been built (make kernel
-# FLAVOR=debug); the default one is built if need be.
-INSTALL_FLAVORS := default $(if $(wildcard $(KERNEL_debug)),debug)
+# Every kernel by name (mstlab kernels): the default one is built if
+# need be, each other is installed when it has been built (make kernel
+# KERNEL=NAME).
+KERNEL_NAMES    := default debug 6.12 6.12-debug
+KERNEL_IMAGE     = $(BUILD)/kernel-$(1)/arch/x86/boot/bzImage
+INSTALL_FLAVORS := default $(foreach k,$(filter-out default,$(KERNEL_NAMES)),$(if $(wildcard $(call KERNEL_IMAGE,$(k))),$(k)))
 INSTALL_TOOLS   := $(INITRAMFS:.cpio.lz4=.tools)
 COMPLETION      := lab/mstlab/completion.bash
 
 .PHONY: install uninstall deb
-install: $(BUILD)/bin/mstlab $(KERNEL_default) $(INITRAMFS) $(MAN_PAGES) \
+install: $(BUILD)/bin/mstlab $(call KERNEL_IMAGE,default) $(INITRAMFS) $(MAN_PAGES) \
 		$(COMPLETION)
 	$(if $(PREFIX),,$(error PREFIX is empty))
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mstsharedir)/topologies \
@@ -51,7 +52,7 @@ install: $(BUILD)/bin/mstlab $(KERNEL_default) $(INITRAMFS) $(MAN_PAGES) \
 	install -m 0755 $(BUILD)/bin/mstlab $(DESTDIR)$(bindir)/mstlab
 	@# The whole folder anew: no kernel or tool of an older install stays.
 	rm -rf $(DESTDIR)$(mstlibdir)
-	$(foreach f,$(INSTALL_FLAVORS),install -D -m 0644 $(KERNEL_$(f)) \
+	$(foreach f,$(INSTALL_FLAVORS),install -D -m 0644 $(call KERNEL_IMAGE,$(f)) \
 		$(DESTDIR)$(mstlibdir)/kernel-$(f)/bzImage &&) true
 	install -m 0644 $(INITRAMFS) $(DESTDIR)$(mstlibdir)/initramfs.cpio.lz4
 	@[[ -d $(INSTALL_TOOLS) ]] || { echo "install: no $(INSTALL_TOOLS): run 'make image'" >&2; exit 1; }
@@ -77,7 +78,7 @@ uninstall:
 # everything is built here first, so the make calls in debian/rules have
 # nothing left to do but relink mstlab with the package's version.
 DEB_DIR := $(BUILD)/deb
-deb: $(DEPS_STAMP) $(KERNEL_default) $(INITRAMFS) progs man
+deb: $(DEPS_STAMP) $(call KERNEL_IMAGE,default) $(INITRAMFS) progs man
 	dpkg-checkbuilddeps
 	rm -rf $(DEB_DIR)
 	debian/rules build

@@ -21,7 +21,9 @@
 #include "child.h"
 #include "files.h"
 #include "host_probe.h"
+#include "kernels.h"
 #include "paths.h"
+#include "sbuf.h"
 #include "version.h"
 
 static int64_t realtime_ns(void)
@@ -582,19 +584,18 @@ static int path_word(int out, const char *what, const char *path,
 
 /* This host's files that its nodes need are there: 0, or -1 with why;
  * which kernels it has into have, its tools share (or "") into tools. */
-static int own_files(const struct remote_agent *a, bool have[2],
-		     char tools[PATH_MAX], char *why, size_t len)
+static int own_files(const struct remote_agent *a,
+		     bool have[TOPO_KERNEL_COUNT], char tools[PATH_MAX],
+		     char *why, size_t len)
 {
-	bool need[2] = { false, false };
+	bool need[TOPO_KERNEL_COUNT];
 
 	tools[0] = 0;
 	if (!a->initrd[0])
 		return snprintf(why, len, "this agent knows no guest files"),
 		       -1;
-	for (size_t i = 0; i < a->t->n_nodes; i++)
-		if (a->t->nodes[i].host == a->host)
-			need[a->t->nodes[i].kernel] = true;
-	for (int k = TOPO_KERNEL_DEFAULT; k <= TOPO_KERNEL_DEBUG; k++) {
+	kernel_needed(a->t, a->host, need);
+	for (int k = 0; k < TOPO_KERNEL_COUNT; k++) {
 		have[k] = !paths_need_kernel(a->kernel[k], (enum topo_kernel)k,
 					     why, len);
 		if (need[k] && !have[k])
@@ -613,23 +614,32 @@ static int v_images(struct remote_agent *a, const struct remote_msg *m,
 		    int out)
 {
 	char msg[PATH_MAX + 128], tools[PATH_MAX];
-	const char *w[4];
-	bool have[2];
-	int rc = 0;
+	const char *w[2 + TOPO_KERNEL_COUNT];
+	bool have[TOPO_KERNEL_COUNT];
+	struct sbuf line;
+	int rc;
 
 	(void)m;
 	if (own_files(a, have, tools, msg, sizeof(msg)))
 		return ERR("%s", msg);
-	for (int k = 0; k < 2 && !rc; k++)
-		rc = path_word(out, k ? "debug kernel" : "kernel", a->kernel[k],
-			       have[k], &w[k]);
+	rc = path_word(out, "initramfs", a->initrd, true, &w[0]);
 	if (!rc)
-		rc = path_word(out, "initramfs", a->initrd, true, &w[2]);
-	if (!rc)
-		rc = path_word(out, "tools share", tools, tools[0] != 0, &w[3]);
+		rc = path_word(out, "tools share", tools, tools[0] != 0, &w[1]);
+	for (int k = 0; k < TOPO_KERNEL_COUNT && !rc; k++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "%s kernel", topo_kernel_name(k));
+		rc = path_word(out, what, a->kernel[k], have[k], &w[2 + k]);
+	}
 	if (rc)
 		return rc < 0 ? -1 : 0;
-	return OK("%s %s %s %s", w[0], w[1], w[2], w[3]);
+	sbuf_init(&line);
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		sbuf_printf(&line, "%s%s", i ? " " : "", w[i]);
+	rc = sbuf_failed(&line) ? ERR("%s", "out of memory") :
+				  OK("%s", sbuf_str(&line));
+	sbuf_free(&line);
+	return rc;
 }
 
 /* virt: KVM only where a guest of its own files boots with it there. */
@@ -637,7 +647,7 @@ static int v_virt(struct remote_agent *a, const struct remote_msg *m,
 		  int out)
 {
 	char msg[PATH_MAX + 128], tools[PATH_MAX];
-	bool have[2];
+	bool have[TOPO_KERNEL_COUNT];
 
 	(void)m;
 	if (!a->virt)
@@ -713,7 +723,7 @@ static int v_template(struct remote_agent *a, const struct remote_msg *m,
 	const struct agent_tpl *o;
 	struct plan_params pp;
 	struct errbuf err;
-	bool have[2], kvm = !strcmp(m->word[2], "kvm");
+	bool have[TOPO_KERNEL_COUNT], kvm = !strcmp(m->word[2], "kvm");
 	int i = node_here(a, m->word[1], out), rc;
 	FILE *log;
 
@@ -729,11 +739,12 @@ static int v_template(struct remote_agent *a, const struct remote_msg *m,
 	pp = (struct plan_params){
 		.virt = kvm ? PLAN_VIRT_KVM : PLAN_VIRT_QEMU,
 		.run_dir = a->run_dir,
-		.kernel = { a->kernel[0], a->kernel[1] },
 		.initrd = a->initrd, .tools = tools[0] ? tools : NULL,
 		/* Its overlay's copy here (put overlay/NODE.tar). */
 		.overlay_root = overlay,
 	};
+	for (int k = 0; k < TOPO_KERNEL_COUNT; k++)
+		pp.kernel[k] = a->kernel[k];
 	snprintf(overlay, sizeof(overlay), "%s/overlay", a->run_dir);
 	log = fopencookie(&out, "w", (cookie_io_functions_t){
 				  .write = info_write });

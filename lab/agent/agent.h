@@ -109,7 +109,7 @@ struct remote_agent {
 	char results[PATH_MAX / 2];
 	/* This host's guest files (paths.h: agent_main finds them; "":
 	 * unknown), named by images. */
-	char kernel[2][PATH_MAX];
+	char kernel[TOPO_KERNEL_COUNT][PATH_MAX];	/* by enum topo_kernel */
 	char initrd[PATH_MAX];
 	/* KVM or TCG on this host, by its own boot test of its own files
 	 * (services_virt; NULL: this agent cannot tell), answered by virt. */

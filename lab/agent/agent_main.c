@@ -15,6 +15,7 @@
 #include "chan.h"
 #include "hostnet.h"
 #include "hv_libvirt.h"
+#include "kernels.h"
 #include "paths.h"
 #include "runtime.h"
 #include "services.h"
@@ -98,7 +99,7 @@ static char agent_cache[PATH_MAX];
 /* Its progress lines go to ssh's stderr: stdout is the protocol's. */
 static enum plan_virt agent_virt(const struct remote_agent *a)
 {
-	return services_virt(a->kernel[TOPO_KERNEL_DEFAULT], a->initrd,
+	return services_virt(a->kernel[kernel_probe(a->t, a->host)], a->initrd,
 			     agent_cache, stderr);
 }
 

@@ -75,6 +75,13 @@ static int start_slot(struct hv_libvirt *h, struct errbuf *err)
 
 	pthread_mutex_lock(&h->lock);
 	for (int i = 0; i < HV_START_CONNS; i++) {
+		/* One the daemon dropped (libvirtd restarted, revive()) is
+		 * opened again once no start uses it. */
+		if (h->start_conn[i] && !h->starting[i] &&
+		    virConnectIsAlive(h->start_conn[i]) == 0) {
+			virConnectClose(h->start_conn[i]);
+			h->start_conn[i] = NULL;
+		}
 		if (!h->start_conn[i]) {
 			h->start_conn[i] = virConnectOpen(h->uri);
 			if (!h->start_conn[i]) {

@@ -47,10 +47,10 @@ static int cut_version(const char *kver, char *out, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int build_id_kernel(const char *path, char *out, size_t len)
+/* The whole version string of the bzImage at @path into kver. */
+static int kernel_version(const char *path, char kver[KVER_MAX + 1])
 {
 	unsigned char hdr[HDR_KVER_AT + 2];
-	char kver[KVER_MAX + 1] = "";
 	ssize_t n;
 	int fd, r;
 
@@ -74,7 +74,25 @@ int build_id_kernel(const char *path, char *out, size_t len)
 	for (size_t i = 0; !r && kver[i]; i++)
 		if (kver[i] < ' ' || kver[i] > '~')
 			r = -EINVAL;
+	return r;
+}
+
+int build_id_kernel(const char *path, char *out, size_t len)
+{
+	char kver[KVER_MAX + 1] = "";
+	int r = kernel_version(path, kver);
+
 	return r ? r : cut_version(kver, out, len);
+}
+
+int build_id_kernel_ours(const char *path)
+{
+	char kver[KVER_MAX + 1] = "";
+	int r = kernel_version(path, kver);
+
+	if (r)
+		return r;
+	return strstr(kver, " (" BUILD_ID_BUILDER ") ") ? 1 : 0;
 }
 
 int build_id_file(const char *path, char *out, size_t len)

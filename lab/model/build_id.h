@@ -20,6 +20,15 @@
  * when it cannot be read; -EINVAL when it is no bzImage.
  */
 int build_id_kernel(const char *path, char *out, size_t len);
+/* Who scripts/build-kernel says built a kernel (KBUILD_BUILD_USER and
+ * _HOST), as its version string shows it. */
+#define BUILD_ID_BUILDER "mstlab@mstlab"
+/*
+ * Whether the bzImage at @path is one scripts/build-kernel built (with
+ * our patch series: the emulated hardware hsmp-host and dsa-switch
+ * nodes need): 1 yes, 0 no (another kernel), or -errno as above.
+ */
+int build_id_kernel_ours(const char *path);
 /* "sha256:" and the first 16 hex digits of the file's SHA-256; 0 or
  * -errno. */
 int build_id_file(const char *path, char *out, size_t len);

@@ -12,7 +12,7 @@ model_SRCS := lab/model/topo_model.c lab/model/topo_yaml.c \
 	lab/model/host_settings.c lab/model/clock_sync.c \
 	lab/model/plan.c lab/model/plan_xml.c lab/model/plan_seed.c \
 	lab/model/plan_print.c lab/model/plan_scenarios.c lab/model/plan_dot.c lab/model/events.c \
-	lab/model/paths.c lab/model/build_id.c lab/model/event_parse.c
+	lab/model/paths.c lab/model/kernels.c lab/model/build_id.c lab/model/event_parse.c
 model_USES := libmst util
 # libyaml; SHA-256 of the lab name (libcrypto).
 model_LDLIBS := -lyaml -lcrypto

@@ -82,7 +82,7 @@ static int layout(struct paths *p, const char *root, bool installed,
 	const char *boot = installed ? "/bzImage" : "/arch/x86/boot/bzImage";
 	int r = 0;
 
-	for (int k = TOPO_KERNEL_DEFAULT; k <= TOPO_KERNEL_DEBUG; k++)
+	for (int k = 0; k < TOPO_KERNEL_COUNT; k++)
 		r |= put(p->kernel[k], "%s%s/kernel-%s%s", root, lib,
 			 topo_kernel_name((enum topo_kernel)k), boot);
 	r |= put(p->initrd, "%s%s/initramfs.cpio.lz4", root, lib);
@@ -152,8 +152,12 @@ static int need(const char *path, const char *what, const char *make,
 int paths_need_kernel(const char *path, enum topo_kernel k, char *msg,
 		      size_t len)
 {
-	return need(path, "guest kernel", k == TOPO_KERNEL_DEBUG ?
-		    "kernel FLAVOR=debug" : "kernel", msg, len);
+	char make[64] = "kernel";
+
+	if (k != TOPO_KERNEL_DEFAULT)
+		snprintf(make, sizeof(make), "kernel KERNEL=%s",
+			 topo_kernel_name(k));
+	return need(path, "guest kernel", make, msg, len);
 }
 
 int paths_need_initrd(const char *path, char *msg, size_t len)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Where the built files a lab runs with are: the guest kernel of each
- * flavour, the initramfs and its tools share, the programs, and the
+ * name, the initramfs and its tools share, the programs, and the
  * results folder by default. One rule, the first that applies, and never
  * the current directory but for an installed mstlab's results:
  *
@@ -11,10 +11,11 @@
  *     (BUILD/obj-san);
  *  3. the installed layout of the program's PREFIX/bin/mstlab.
  *
- * A build folder BUILD holds kernel-FLAVOR/arch/x86/boot/bzImage,
+ * A build folder BUILD holds kernel-NAME/arch/x86/boot/bzImage (NAME:
+ * kernels.h),
  * initramfs.cpio.lz4, the programs in bin/ and mstlab's cache; results
  * go to results/ beside it (for build/ of a checkout: the checkout's
- * results/). An installed PREFIX holds lib/mstlab/kernel-FLAVOR/bzImage,
+ * results/). An installed PREFIX holds lib/mstlab/kernel-NAME/bzImage,
  * lib/mstlab/initramfs.cpio.lz4 and the programs in bin/; results go to
  * results/ in the current directory, the cache to /var/cache/mstlab. An
  * initramfs NAME.cpio.lz4, wherever it is, has its tools share
@@ -42,7 +43,7 @@ enum paths_origin {
 
 struct paths {
 	enum paths_origin origin;
-	char kernel[2][PATH_MAX];	/* by enum topo_kernel */
+	char kernel[TOPO_KERNEL_COUNT][PATH_MAX]; /* by enum topo_kernel */
 	char initrd[PATH_MAX];
 	char bin[PATH_MAX];
 	char results[PATH_MAX];

@@ -74,7 +74,7 @@ enum plan_boot {
 struct plan_params {
 	enum plan_virt virt;
 	const char *run_dir;		/* results/<run>, shared as 9p "lab" */
-	const char *kernel[2];		/* by enum topo_kernel */
+	const char *kernel[TOPO_KERNEL_COUNT];	/* by enum topo_kernel */
 	const char *initrd;
 	const char *tools;		/* 9p "tools", read-only; NULL: none */
 	enum plan_boot boot;

@@ -68,9 +68,13 @@ const char *topo_role_name(enum topo_role role);
 /* Roles that run MSTP (a bridge in the guest with mstd). */
 bool topo_role_is_bridge(enum topo_role role);
 
+/* The guest kernels by name (kernels.h says what each is). */
 enum topo_kernel {
-	TOPO_KERNEL_DEFAULT,
-	TOPO_KERNEL_DEBUG,
+	TOPO_KERNEL_DEFAULT,		/* 6.1 */
+	TOPO_KERNEL_DEBUG,		/* 6.1, KASAN and lockdep */
+	TOPO_KERNEL_612,
+	TOPO_KERNEL_612_DEBUG,
+	TOPO_KERNEL_COUNT
 };
 const char *topo_kernel_name(enum topo_kernel k);
 

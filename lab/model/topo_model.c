@@ -51,11 +51,6 @@ bool topo_role_is_bridge(enum topo_role role)
 	return role == TOPO_ROLE_BRIDGE || role == TOPO_ROLE_DSA_SWITCH;
 }
 
-const char *topo_kernel_name(enum topo_kernel k)
-{
-	return k == TOPO_KERNEL_DEBUG ? "debug" : "default";
-}
-
 const char *topo_step_name(enum topo_step_kind kind)
 {
 	static const char *const names[] = {

@@ -7,6 +7,7 @@
  * first error stops everything; nothing outside the returned model is
  * touched.
  */
+#include "kernels.h"
 #include "topo_priv.h"
 
 #include <errno.h>
@@ -140,13 +141,11 @@ static int parse_hsmp(struct ty_ctx *c, const yaml_node_t *n,
 static int parse_kernel(struct ty_ctx *c, const yaml_node_t *n,
 			enum topo_kernel *k)
 {
-	static const char *const names[] = { "default", "debug", NULL };
 	int i;
 
-	if (ty_enum(c, n, "kernel", names, &i))
+	if (ty_enum(c, n, "kernel", kernel_spellings(), &i))
 		return -1;
-	*k = (enum topo_kernel)i;
-	return 0;
+	return kernel_by_name(kernel_spellings()[i], k);
 }
 
 static int parse_defaults(struct ty_ctx *c, struct topo *t,

@@ -13,11 +13,13 @@
 #include "cmd_checks.h"
 #include "cmd_lab.h"
 #include "cmd_hosts.h"
+#include "cmd_kernels.h"
 #include "cmd_list.h"
 #include "cmd_templates.h"
 #include "cmd_watch.h"
 #include "graphviz.h"
 #include "opts.h"
+#include "kernels.h"
 #include "paths.h"
 #include "plan.h"
 #include "print.h"
@@ -226,7 +228,7 @@ static int cmd_graph(struct cli *c)
 static const char plan_usage[] =
 	"plan TOPO.yaml [--json | --xml NODE | --user-data NODE |\n"
 	"                    --meta-data NODE | --mstd-conf NODE]\n"
-	"                   [--virt qemu|kvm] [--run DIR] [--kernel PATH]\n"
+	"                   [--virt qemu|kvm] [--run DIR] [--kernel NAME|PATH]\n"
 	"                   [--debug-kernel PATH] [--initrd PATH]";
 
 /* What plan prints (one at the most), and its other options. */
@@ -251,7 +253,10 @@ static int cmd_plan(struct cli *c)
 {
 	const char *topo, *node_name = NULL;
 	struct plan_params pp = { .virt = PLAN_VIRT_QEMU };
-	const char *run = NULL, *kernel[2] = { NULL }, *initrd = NULL;
+	const char *run = NULL, *kernel = NULL, *dkernel = NULL;
+	const char *initrd = NULL;
+	enum topo_kernel kname = TOPO_KERNEL_DEFAULT;
+	int named = 0;	/* --kernel NAME: 1, a path: 0 */
 	enum plan_err pe = PLAN_OK;
 	char run_dir[PATH_MAX], tools[PATH_MAX];
 	struct paths ps;
@@ -279,9 +284,14 @@ static int cmd_plan(struct cli *c)
 		} else if (k == O_RUN) {
 			run = o.arg;
 		} else if (k == O_KERNEL) {
-			kernel[0] = o.arg;
+			kernel = o.arg;
+			named = kernel_arg(kernel, &kname);
+			if (named < 0)
+				return usage(c, "--kernel takes a kernel name "
+					     "(mstlab kernels) or a bzImage "
+					     "path", plan_usage);
 		} else if (k == O_DKERNEL) {
-			kernel[1] = o.arg;
+			dkernel = o.arg;
 		} else if (k == O_INITRD) {
 			initrd = o.arg;
 		}
@@ -291,6 +301,8 @@ static int cmd_plan(struct cli *c)
 	topo = c->argv[o.ind];
 	if (load(c, topo, &t))
 		return 1;
+	if (kernel && named)
+		kernel_override(t, kname);
 	if (node_name)
 		node = topo_node_find(t, node_name);
 	if (node_name && node < 0) {
@@ -317,8 +329,10 @@ static int cmd_plan(struct cli *c)
 			     t->name) >= sizeof(run_dir))
 		run_dir[0] = '\0';
 	pp.run_dir = run ? run : run_dir;
-	pp.kernel[0] = kernel[0] ? kernel[0] : ps.kernel[0];
-	pp.kernel[1] = kernel[1] ? kernel[1] : ps.kernel[1];
+	for (int i = 0; i < TOPO_KERNEL_COUNT; i++)
+		pp.kernel[i] = kernel && !named ? kernel : ps.kernel[i];
+	if (dkernel)
+		pp.kernel[TOPO_KERNEL_DEBUG] = dkernel;
 	pp.initrd = initrd ? initrd : ps.initrd;
 	pp.tools = paths_tools_share(pp.initrd, tools, sizeof(tools));
 
@@ -367,6 +381,7 @@ LAB_COMMAND(verdict)
 LAB_COMMAND(watch)
 LAB_COMMAND(templates)
 LAB_COMMAND(list)
+LAB_COMMAND(kernels)
 LAB_COMMAND(hosts)
 
 /* The two other front ends, each its own library. */
@@ -397,6 +412,7 @@ static const struct command {
 	  "run TOPO.yaml [-s|--scenario SCENARIO] [--keep] [--boot cold|template]\n"
 	  "                    up, scenarios, down", true },
 	{ "list", cli_list, LIST_USAGE, NULL, false },
+	{ "kernels", cli_kernels, KERNELS_USAGE, NULL, false },
 	{ "hosts", cli_hosts, HOSTS_USAGE, NULL, false },
 	{ "status", cli_status, "status TOPO.yaml|LAB [--json]  nodes of a lab that is up", NULL, true },
 	{ "exec", cli_exec, "exec [-n] [--timeout D] TOPO.yaml|LAB NODE CMD [ARG...]  (stdin goes too)",
@@ -429,7 +445,8 @@ static const char lab_options[] =
 	"  --results DIR        run folders (default: results/ beside the build folder)\n"
 	"  --uri URI            libvirt (default: $MSTLAB_URI, else qemu:///system)\n"
 	"  --virt auto|qemu|kvm KVM only if a test boot works (auto), or forced\n"
-	"  --kernel PATH, --debug-kernel PATH, --initrd PATH  guest images\n"
+	"  --kernel NAME|PATH  every node boots that kernel (mstlab kernels) or bzImage\n"
+	"  --debug-kernel PATH, --initrd PATH  guest images\n"
 	"                       (default: in $MSTLAB_BUILD, else the build\n"
 	"                       folder of this mstlab, else PREFIX/lib/mstlab)\n";
 
@@ -508,12 +525,25 @@ static bool takes_global(const char *command, const char *opt)
  * refuse. Returns the new argv (free it) and its length in *n_out, or
  * NULL with *bad the word that is not an option of any command.
  */
+static const char *const with_value[] = { "-s", "--scenario", "--boot",
+	NULL };
+static const char *const flags[] = { "--keep", "--json", NULL };
+
+/* An option word before the command: its name (of --opt=value: --opt)
+ * into name; whether it takes the next word as its value; false for a
+ * word that is no option of any command. */
+static bool front_option(const char *word, char name[32], bool *takes)
+{
+	snprintf(name, 32, "%.*s", (int)strcspn(word, "="), word);
+	*takes = !strchr(word, '=') && (in_list(global_options, name) ||
+					in_list(with_value, name));
+	return in_list(global_options, name) || in_list(with_value, name) ||
+	       in_list(flags, name);
+}
+
 static char **options_after_command(int argc, char **argv, int *n_out,
 				    const char **bad)
 {
-	static const char *const with_value[] = { "-s", "--scenario",
-		"--boot", NULL };
-	static const char *const flags[] = { "--keep", "--json", NULL };
 	char **v = calloc((size_t)argc + 1, sizeof(*v));
 	int i = 1, n = 1, first;
 	const char *command;
@@ -526,13 +556,7 @@ static char **options_after_command(int argc, char **argv, int *n_out,
 		char name[32];
 		bool takes;
 
-		snprintf(name, sizeof(name), "%.*s",
-			 (int)strcspn(argv[i], "="), argv[i]);
-		takes = !strchr(argv[i], '=') &&
-			(in_list(global_options, name) ||
-			 in_list(with_value, name));
-		if (!in_list(global_options, name) &&
-		    !in_list(with_value, name) && !in_list(flags, name)) {
+		if (!front_option(argv[i], name, &takes)) {
 			*bad = argv[i];
 			free(v);
 			return NULL;
@@ -547,11 +571,8 @@ static char **options_after_command(int argc, char **argv, int *n_out,
 		char name[32];
 		bool takes;
 
-		snprintf(name, sizeof(name), "%.*s",
-			 (int)strcspn(argv[k], "="), argv[k]);
-		takes = !strchr(argv[k], '=') &&
-			(in_list(global_options, name) ||
-			 in_list(with_value, name)) && k + 1 < first;
+		front_option(argv[k], name, &takes);
+		takes = takes && k + 1 < first;
 		if (in_list(global_options, name) &&
 		    !takes_global(command, name)) {
 			k += takes;	/* not this command's: left out */

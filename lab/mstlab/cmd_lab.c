@@ -101,7 +101,12 @@ static int bring_up(struct runtime *rt, struct lab *l, bool autodestroy)
 {
 	struct errbuf err = { "" };
 	struct plan_params pp;
+	struct topo_error w;
 
+	/* What check warns of (a shape that crashes a tool in the guest)
+	 * is said before anything boots, as check says it. */
+	for (size_t i = 0; topo_warning_next(rt->t, &i, &w);)
+		fprintf(rt->err, "%s\n", topo_error_format(&w, &err));
 	if (runtime_start(rt, autodestroy, &pp) || clear_stale(rt))
 		return -1;
 	l->on_run_dir = arm_guardian;

@@ -9,7 +9,7 @@
 # typed on the line is ever evaluated: it is passed to mstlab as an
 # argument.
 
-_mstlab_commands='check graph plan up down run list hosts status exec shell console link watch serve decode verdict templates agent'
+_mstlab_commands='check graph plan up down run list kernels hosts status exec shell console link watch serve decode verdict templates agent'
 _mstlab_lab_options='--results --uri --virt --kernel --debug-kernel --initrd'
 
 # _mstlab_options COMMAND: the options it takes (--help aside).
@@ -22,7 +22,7 @@ _mstlab_options() {
 	exec) echo "-n --no-stdin --timeout $_mstlab_lab_options" ;;
 	run) echo "-s --scenario --keep --boot $_mstlab_lab_options" ;;
 	status) echo "--json $_mstlab_lab_options" ;;
-	list) echo '--json -j' ;;
+	list | kernels) echo '--json -j' ;;
 	hosts) echo '--uri --json -j' ;;
 	watch) echo '--json -j --count --for --replay --follow' ;;
 	serve) echo '--listen --token-file --no-auth --read-only --uri' ;;
@@ -158,7 +158,10 @@ _mstlab() {
 		--boot) _mstlab_reply -W 'cold template' ;;
 		--results | --run) compopt -o filenames 2>/dev/null
 			_mstlab_reply -d ;;
-		--kernel | --debug-kernel | --initrd | -o | --token-file) _mstlab_files ;;
+		--kernel)
+			_mstlab_reply -W 'default debug 6.12 6.12-debug'
+			_mstlab_files ;;
+		--debug-kernel | --initrd | -o | --token-file) _mstlab_files ;;
 		--listen) _mstlab_reply -W '127.0.0.1:8470 0.0.0.0:8470 127.0.0.1:0' ;;
 		--xml | --user-data | --meta-data | --mstd-conf)
 			_mstlab_reply -W "$(_mstlab_plan_words "$prog" "$topo" nodes)" ;;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernels.h"
 #include "opts.h"
 #include "paths.h"
 #include "registry.h"
@@ -28,6 +29,16 @@ static int absolute(const char *in, char *out, size_t len, FILE *err)
 		fprintf(err, "mstlab: path too long: %s\n", in);
 		return -1;
 	}
+	return 0;
+}
+
+/* --kernel PATH: the image every node boots, whatever its kernel. */
+static int kernel_path(const char *in,
+		       char paths[TOPO_KERNEL_COUNT][PATH_MAX], FILE *err)
+{
+	for (int k = 0; k < TOPO_KERNEL_COUNT; k++)
+		if (absolute(in, paths[k], PATH_MAX, err))
+			return -1;
 	return 0;
 }
 
@@ -106,6 +117,8 @@ int lab_args_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 {
 	const char *results = NULL, *kernel = NULL, *dkernel = NULL;
 	const char *initrd = NULL;
+	enum topo_kernel kname = TOPO_KERNEL_DEFAULT;
+	int named = 0;	/* --kernel NAME: 1, a path: 0 */
 	struct topo_error te;
 	struct paths ps;
 	struct opts o;
@@ -153,6 +166,14 @@ int lab_args_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 			break;
 		case O_KERNEL:
 			kernel = o.arg;
+			named = kernel_arg(kernel, &kname);
+			if (named < 0) {
+				snprintf(why, sizeof(why), "--kernel takes a "
+					 "kernel (%s; mstlab kernels) or a "
+					 "bzImage path, not '%.40s'",
+					 kernel_spellings_text(), kernel);
+				goto bad;
+			}
 			break;
 		case O_DKERNEL:
 			dkernel = o.arg;
@@ -216,8 +237,9 @@ int lab_args_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 	memcpy(rt->cache, ps.cache, sizeof(rt->cache));
 	if ((results && absolute(results, rt->results, sizeof(rt->results),
 				 err)) ||
-	    (kernel && absolute(kernel, rt->kernel[0], PATH_MAX, err)) ||
-	    (dkernel && absolute(dkernel, rt->kernel[1], PATH_MAX, err)) ||
+	    (kernel && !named && kernel_path(kernel, rt->kernel, err)) ||
+	    (dkernel && absolute(dkernel, rt->kernel[TOPO_KERNEL_DEBUG],
+				 PATH_MAX, err)) ||
 	    (initrd && absolute(initrd, rt->initrd, PATH_MAX, err)))
 		return 1;
 	lab_topology(rt);
@@ -239,6 +261,8 @@ int lab_args_parse(struct runtime *rt, int argc, char **argv, FILE *out,
 		fprintf(err, "%s\n", topo_error_format(&te, &msg));
 		return 1;
 	}
+	if (kernel && named)
+		kernel_override(rt->t, kname);
 	return 0;
 bad:
 	fprintf(err, "mstlab %s: %s\nusage: mstlab %s\n(mstlab %s --help: "

@@ -5,7 +5,7 @@
 # tests drive commands as a user types them; the program is main.c.
 LIBRARIES += mstlabcli
 mstlabcli_DIR := lab/mstlab
-mstlabcli_SRCS := lab/mstlab/cli.c lab/mstlab/cmd_hosts.c lab/mstlab/cmd_lab.c lab/mstlab/cmd_list.c lab/mstlab/lab_args.c \
+mstlabcli_SRCS := lab/mstlab/cli.c lab/mstlab/cmd_hosts.c lab/mstlab/cmd_kernels.c lab/mstlab/cmd_lab.c lab/mstlab/cmd_list.c lab/mstlab/lab_args.c \
 	lab/mstlab/cmd_node.c lab/mstlab/cmd_templates.c \
 	lab/mstlab/cmd_watch.c
 mstlabcli_USES := serve agent orchestrator backends checks model libmst util

@@ -13,6 +13,7 @@
 #include "child.h"
 #include "hostnet.h"
 #include "hv_libvirt.h"
+#include "kernels.h"
 #include "plan.h"
 #include "remote.h"
 #include "version.h"
@@ -417,6 +418,8 @@ static void check_images(struct remote *rc, const char *host,
 			 struct hc_report *r)
 {
 	struct hc_item *it = add(r, host, "guest files");
+	bool have[TOPO_KERNEL_COUNT];
+	char kernels[128];
 	struct errbuf err;
 
 	if (remote_images(rc, &err)) {
@@ -425,11 +428,11 @@ static void check_images(struct remote *rc, const char *host,
 		     "them)");
 		return;
 	}
+	for (int k = 0; k < TOPO_KERNEL_COUNT; k++)
+		have[k] = rc->images.kernel[k][0] != 0;
+	kernel_set_text(have, kernels, sizeof(kernels));
 	it->v = HC_OK;
-	SEEN(it, "kernel %s, image %s",
-	     rc->images.kernel[TOPO_KERNEL_DEFAULT][0] ?
-	     rc->images.kernel[TOPO_KERNEL_DEFAULT] :
-	     rc->images.kernel[TOPO_KERNEL_DEBUG], rc->images.initrd);
+	SEEN(it, "kernels %s, image %s", kernels, rc->images.initrd);
 }
 
 static void check_clock(struct remote *rc, const char *host,

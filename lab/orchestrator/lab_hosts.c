@@ -12,6 +12,7 @@
 
 #include "child.h"
 #include "clock_sync.h"
+#include "kernels.h"
 #include "remote.h"
 #include "seed.h"
 
@@ -87,7 +88,7 @@ static void host_params(struct lab *l, unsigned h, const struct remote *rc)
 	l->hpp[h].overlay_root = l->hoverlay[h];
 	if (!im->initrd[0])
 		return;
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < TOPO_KERNEL_COUNT; k++)
 		l->hpp[h].kernel[k] = im->kernel[k];
 	l->hpp[h].initrd = im->initrd;
 	l->hpp[h].tools = im->tools[0] ? im->tools : NULL;
@@ -112,10 +113,8 @@ static int host_images(struct lab *l, unsigned h, struct remote *rc,
 					  l->t->nodes[i].name);
 	}
 	fprintf(l->log, "mstlab: host %s: guest kernel %s, image %s%s%s\n",
-		rc->host, im->kernel[TOPO_KERNEL_DEFAULT][0] ?
-		im->kernel[TOPO_KERNEL_DEFAULT] : im->kernel[TOPO_KERNEL_DEBUG],
-		im->initrd, im->tools[0] ? ", tools " : " (no tools share)",
-		im->tools);
+		rc->host, im->kernel[kernel_probe(l->t, h)], im->initrd,
+		im->tools[0] ? ", tools " : " (no tools share)", im->tools);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "events.h"
 #include "grow.h"
+#include "kernels.h"
 #include "registry.h"
 
 struct collect {
@@ -53,7 +54,8 @@ static int from_topology(struct lab_entry *e)
 {
 	char path[PATH_MAX + 16];
 	struct topo_error te;
-	bool kernel[2] = { false, false }, far[TOPO_MAX_HOSTS] = { false };
+	bool kernel[TOPO_KERNEL_COUNT] = { false };
+	bool far[TOPO_MAX_HOSTS] = { false };
 	struct topo *t;
 
 	snprintf(path, sizeof(path), "%s/topology.yaml", e->run_dir);
@@ -72,10 +74,7 @@ static int from_topology(struct lab_entry *e)
 			snprintf(e->hosts + len, sizeof(e->hosts) - len, " %s",
 				 t->hosts[h].name);
 		}
-	snprintf(e->kernels, sizeof(e->kernels), "%s%s%s",
-		 kernel[TOPO_KERNEL_DEFAULT] ? "default" : "",
-		 kernel[TOPO_KERNEL_DEFAULT] && kernel[TOPO_KERNEL_DEBUG] ?
-		 " " : "", kernel[TOPO_KERNEL_DEBUG] ? "debug" : "");
+	kernel_set_text(kernel, e->kernels, sizeof(e->kernels));
 	topo_free(t);
 	return 0;
 }

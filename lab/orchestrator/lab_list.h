@@ -22,7 +22,7 @@ struct lab_entry {
 	size_t nodes;
 	/* "local", or "local far1 far2": the hosts its nodes run on */
 	char hosts[(TOPO_HOST_NAME_MAX + 1) * TOPO_MAX_HOSTS];
-	char kernels[16];		/* "default", "debug", "default debug" */
+	char kernels[48];		/* "default", "default 6.12" */
 	/* booting, up, scenario NAME, up (run passed|failed), or what is
 	 * wrong with the entry (run folder gone, topology unreadable) */
 	char state[96];

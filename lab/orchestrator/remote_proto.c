@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -54,19 +55,25 @@ static int image_path(const char *word, const char *what, bool may_lack,
 int remote_images_parse(const struct remote_msg *ans,
 			struct remote_images *im, struct errbuf *why)
 {
+	int r;
+
 	memset(im, 0, sizeof(*im));
-	if (ans->n != 5 || strcmp(ans->word[0], "ok"))
-		return errbuf_set(why, "an images answer is ok KERNEL "
-				  "DEBUG_KERNEL INITRD TOOLS");
-	if (image_path(ans->word[1], "kernel", true, im->kernel[0], why) ||
-	    image_path(ans->word[2], "debug kernel", true, im->kernel[1],
-		       why) ||
-	    image_path(ans->word[3], "initramfs", false, im->initrd, why) ||
-	    image_path(ans->word[4], "tools share", true, im->tools, why)) {
-		memset(im, 0, sizeof(*im));
-		return -1;
+	if (ans->n != 3 + TOPO_KERNEL_COUNT || strcmp(ans->word[0], "ok"))
+		return errbuf_set(why, "an images answer is ok INITRD TOOLS "
+				  "and a kernel of each of %d names",
+				  TOPO_KERNEL_COUNT);
+	r = image_path(ans->word[1], "initramfs", false, im->initrd, why) ||
+	    image_path(ans->word[2], "tools share", true, im->tools, why);
+	for (int k = 0; k < TOPO_KERNEL_COUNT && !r; k++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "%s kernel", topo_kernel_name(k));
+		r = image_path(ans->word[3 + k], what, true, im->kernel[k],
+			       why);
 	}
-	return 0;
+	if (r)
+		memset(im, 0, sizeof(*im));
+	return r ? -1 : 0;
 }
 
 /* Copies line into m->buf and splits it at single spaces, at most

@@ -32,11 +32,13 @@
 #include <stdint.h>
 
 #include "errbuf.h"
+#include "topo.h"
 
 /* 2: images, virt, template, clone and awaken (a host's own guest files,
  * accelerator and templates); 3: host, tools and udp-probe (hosts
- * check); an agent of another version refuses the hello. */
-#define REMOTE_PROTO_VERSION 3
+ * check); 4: images names a kernel of every name (kernels.h); an
+ * agent of another version refuses the hello. */
+#define REMOTE_PROTO_VERSION 4
 #define REMOTE_LINE_MAX 4096
 #define REMOTE_WORD_MAX 1024
 #define REMOTE_WORDS_MAX 8
@@ -52,7 +54,7 @@
 
 /* A host's own guest files (the answer of `images`): "" for none. */
 struct remote_images {
-	char kernel[2][REMOTE_PATH_MAX];	/* by enum topo_kernel */
+	char kernel[TOPO_KERNEL_COUNT][REMOTE_PATH_MAX]; /* by enum topo_kernel */
 	char initrd[REMOTE_PATH_MAX];
 	char tools[REMOTE_PATH_MAX];
 };
@@ -90,9 +92,10 @@ bool remote_word_ok(const char *word);
  */
 bool remote_path_ok(const char *path);
 /*
- * The answer of `images` ("ok KERNEL DEBUG_KERNEL INITRD TOOLS") into
- * im: 0, or -1 with why (a word count, or which path is refused and
- * why). A kernel and the tools may be "-" (none); the initramfs may not.
+ * The answer of `images` ("ok INITRD TOOLS KERNEL...": a kernel for each
+ * name of enum topo_kernel, in its order) into im: 0, or -1 with why (a
+ * word count, or which path is refused and why). A kernel and the tools
+ * may be "-" (none); the initramfs may not.
  */
 int remote_images_parse(const struct remote_msg *ans,
 			struct remote_images *im, struct errbuf *why);

@@ -7,9 +7,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "build_id.h"
 #include "capture.h"
 #include "chan.h"
 #include "hostnet.h"
+#include "kernels.h"
 #include "paths.h"
 #include "services.h"
 
@@ -52,23 +54,53 @@ void runtime_for(struct runtime *rt, const char *uri, FILE *out, FILE *err)
 }
 
 
+/* An hsmp-host or dsa-switch node needs the emulated hardware our patch
+ * series builds in: a kernel scripts/build-kernel built. 0, or -1 with
+ * why in msg. */
+static int emulators_there(const struct runtime *rt, char *msg, size_t len)
+{
+	for (size_t i = 0; i < rt->t->n_nodes; i++) {
+		const struct topo_node *n = &rt->t->nodes[i];
+		const char *image = rt->kernel[n->kernel];
+		int ours;
+
+		if (n->host != TOPO_LOCAL_HOST ||
+		    (n->role != TOPO_ROLE_HSMP_HOST &&
+		     n->role != TOPO_ROLE_DSA_SWITCH))
+			continue;
+		ours = build_id_kernel_ours(image);
+		if (ours == 1)
+			continue;
+		snprintf(msg, len, "%s (%s) needs the emulated %s that "
+			 "mstlab's patch series builds into its kernels; %s is "
+			 "%s: boot it on bridge and host nodes only, or pick a "
+			 "kernel of mstlab kernels", n->name,
+			 topo_role_name(n->role), n->role == TOPO_ROLE_HSMP_HOST ?
+			 "AMD SMU" : "Marvell switch", image, ours == 0 ?
+			 "another kernel (not built by scripts/build-kernel)" :
+			 "no bzImage");
+		return -1;
+	}
+	return 0;
+}
+
 int runtime_check_images(const struct runtime *rt)
 {
-	bool boots[2] = { false, false };
+	bool boots[TOPO_KERNEL_COUNT];
 	char msg[PATH_MAX + 128];
 	int r = 0;
 
 	/* Another host's nodes boot its own files (its agent names them). */
-	for (size_t i = 0; i < rt->t->n_nodes; i++)
-		if (rt->t->nodes[i].host == TOPO_LOCAL_HOST)
-			boots[rt->t->nodes[i].kernel] = true;
-	for (int k = TOPO_KERNEL_DEFAULT; k <= TOPO_KERNEL_DEBUG && !r; k++)
+	kernel_needed(rt->t, TOPO_LOCAL_HOST, boots);
+	for (int k = 0; k < TOPO_KERNEL_COUNT && !r; k++)
 		if (boots[k])
 			r = paths_need_kernel(rt->kernel[k],
 					      (enum topo_kernel)k, msg,
 					      sizeof(msg));
 	if (!r)
 		r = paths_need_initrd(rt->initrd, msg, sizeof(msg));
+	if (!r)
+		r = emulators_there(rt, msg, sizeof(msg));
 	if (r)
 		fprintf(rt->err, "mstlab: %s\n", msg);
 	return r;
@@ -118,15 +150,17 @@ int runtime_start(struct runtime *rt, bool autodestroy,
 	runtime_signals();
 	/* The accelerator first: libvirtd must not even try a broken KVM. */
 	virt = rt->virt >= 0 ? (enum plan_virt)rt->virt :
-	       services_virt(rt->kernel[0], rt->initrd, rt->cache, rt->err);
+	       services_virt(rt->kernel[kernel_probe(rt->t, TOPO_LOCAL_HOST)],
+			     rt->initrd, rt->cache, rt->err);
 	if (runtime_connect(rt, autodestroy, virt))
 		return -1;
 	*pp = (struct plan_params){
-		.virt = virt, .kernel = { rt->kernel[0], rt->kernel[1] },
-		.initrd = rt->initrd,
+		.virt = virt, .initrd = rt->initrd,
 		.tools = paths_tools_share(rt->initrd, rt->tools,
 					   sizeof(rt->tools)),
 	};
+	for (int k = 0; k < TOPO_KERNEL_COUNT; k++)
+		pp->kernel[k] = rt->kernel[k];
 	if (!pp->tools)
 		fprintf(rt->err, "mstlab: warning: no tools share beside %s: "
 			"the guests will lack tcpdump, ethtool and bash (make "

@@ -26,7 +26,8 @@ struct runtime {
 	char hint[PATH_MAX];		/* options a later command needs */
 	int guardian;			/* guardian.h's socket, or -1 */
 	char results[PATH_MAX / 2];
-	char kernel[2][PATH_MAX], initrd[PATH_MAX], tools[PATH_MAX];
+	char kernel[TOPO_KERNEL_COUNT][PATH_MAX];	/* by enum topo_kernel */
+	char initrd[PATH_MAX], tools[PATH_MAX];
 	char cache[PATH_MAX];		/* paths.h */
 	int virt;			/* -1 auto, else enum plan_virt */
 	enum lab_boot boot;		/* up, run --boot */

@@ -50,8 +50,8 @@ int tpl_inputs_read(const struct plan_params *pp, struct tpl_inputs *in,
 	struct stat st;
 
 	memset(in, 0, sizeof(*in));
-	for (int k = 0; k < 2; k++)
-		if (!access(pp->kernel[k], R_OK) &&
+	for (int k = 0; k < TOPO_KERNEL_COUNT; k++)
+		if (pp->kernel[k] && !access(pp->kernel[k], R_OK) &&
 		    content_id(pp->kernel[k], in->kernel[k], err))
 			return -1;
 	if (content_id(pp->initrd, in->initrd, err))

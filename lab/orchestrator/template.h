@@ -43,7 +43,7 @@
 
 /* What a template depends on besides its shape. */
 struct tpl_inputs {
-	char kernel[2][BUILD_ID_LEN];	/* each flavour's kernel, by content */
+	char kernel[TOPO_KERNEL_COUNT][BUILD_ID_LEN]; /* each kernel, by content */
 	char initrd[BUILD_ID_LEN];	/* the image, by content */
 	char qemu[96];		/* the emulator: its size and time */
 };

@@ -25,7 +25,7 @@ static void line(FILE *out, const char *what, const char *path,
 		snprintf(buf, sizeof(buf), "unknown (not a bzImage)");
 	else if (r)
 		snprintf(buf, sizeof(buf), "unknown (%s)", strerror(-r));
-	fprintf(out, "%-15s%-26s %s\n", what, buf, path);
+	fprintf(out, "%-18s%-26s %s\n", what, buf, path);
 }
 
 int mstlab_version_print(FILE *out, FILE *err)
@@ -40,10 +40,13 @@ int mstlab_version_print(FILE *out, FILE *err)
 			strerror(-r));
 		return 1;
 	}
-	line(out, "kernel-default", ps.kernel[TOPO_KERNEL_DEFAULT],
-	     build_id_kernel);
-	line(out, "kernel-debug", ps.kernel[TOPO_KERNEL_DEBUG],
-	     build_id_kernel);
+	for (int k = 0; k < TOPO_KERNEL_COUNT; k++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "kernel-%s",
+			 topo_kernel_name((enum topo_kernel)k));
+		line(out, what, ps.kernel[k], build_id_kernel);
+	}
 	line(out, "initramfs", ps.initrd, build_id_file);
 	return 0;
 }

@@ -240,7 +240,10 @@ TEST(a_missing_file_names_its_path_and_its_make_target)
 	CHECK_INT(paths_need_kernel(path, TOPO_KERNEL_DEBUG, msg,
 				    sizeof(msg)), -ENOENT);
 	CHECK(strstr(msg, path));
-	CHECK(strstr(msg, "'make kernel FLAVOR=debug'"));
+	CHECK(strstr(msg, "'make kernel KERNEL=debug'"));
+	CHECK_INT(paths_need_kernel(path, TOPO_KERNEL_612, msg, sizeof(msg)),
+		  -ENOENT);
+	CHECK(strstr(msg, "'make kernel KERNEL=6.12'"));
 	CHECK_INT(paths_need_initrd(path, msg, sizeof(msg)), -ENOENT);
 	snprintf(want, sizeof(want), "no guest initramfs at %s: build it "
 		 "with 'make image'", path);

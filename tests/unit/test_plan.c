@@ -1194,7 +1194,7 @@ TEST(up_without_the_images_says_what_to_build)
 	snprintf(want, sizeof(want),
 		 "mstlab: no guest kernel at %s/%s: build it with 'make "
 		 "kernel'\nmstlab: no guest kernel at %s/%s: build it with "
-		 "'make kernel FLAVOR=debug'\nmstlab: no guest initramfs at "
+		 "'make kernel KERNEL=debug'\nmstlab: no guest initramfs at "
 		 "%s/%s: build it with 'make image'\n", dir, files[0], dir,
 		 files[1], dir, files[2]);
 	CHECK_STR(msg, want);
@@ -1225,6 +1225,39 @@ TEST(down_by_name_of_a_lab_not_up_is_nothing_to_do)
 	free(err);
 	unsetenv("MSTLAB_RUNTIME_DIR");
 	rmdir(dir);
+}
+
+/* What check warns of, up says before it boots anything (here it then
+ * stops: no guest files in an empty build folder). */
+TEST(up_says_what_check_warns_of)
+{
+	char dir[] = "/tmp/mstlab-unit-XXXXXX", topo[64];
+	char *up[] = { "mstlab", "up", topo, NULL };
+	char *out, *err;
+	FILE *f;
+	int rc;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(topo, sizeof(topo), "%s/lab.yaml", dir);
+	f = fopen(topo, "w");
+	CHECK(f != NULL);
+	fputs("name: warn\nnodes:\n"
+	      "  one: { role: hsmp-host, sockets: 2, vcpus: 2 }\n", f);
+	fclose(f);
+	setenv(PATHS_BUILD_ENV, dir, 1);
+	setenv("MSTLAB_RUNTIME_DIR", dir, 1);	/* its own registry */
+	out = unit_capture(mstlab_cli, 3, up, &rc, &err);
+	unsetenv(PATHS_BUILD_ENV);
+	unsetenv("MSTLAB_RUNTIME_DIR");
+	unlink(topo);
+	rmdir(dir);
+	CHECK_INT(rc, 1);
+	CHECK(strstr(err, "lab.yaml:3:46: warning: hsmp-host 'one' has one "
+		      "core a socket") != NULL);
+	CHECK(strstr(err, "warning: hsmp-host") < strstr(err, "no guest "
+							   "kernel"));
+	free(out);
+	free(err);
 }
 
 /* plan's text says each scenario once, after the nodes and links. */

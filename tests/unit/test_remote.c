@@ -386,7 +386,7 @@ static char *with_topology(const char *rest)
 	size_t len = strlen(SPLIT) + strlen(rest) + 64;
 	char *s = malloc(len);
 
-	snprintf(s, len, "hello 3\ntopology %zu\n%s%s", strlen(SPLIT), SPLIT,
+	snprintf(s, len, "hello 4\ntopology %zu\n%s%s", strlen(SPLIT), SPLIT,
 		 rest);
 	return s;
 }
@@ -443,7 +443,7 @@ TEST(a_session_builds_and_tears_down_its_host_part)
 	snprintf(want_file, sizeof(want_file), "%s/" RUN, f.dir);
 	{
 		const char *want[] = {
-			"ok mstlab-agent 3 ", "ok split", "ok /tmp/test_remote",
+			"ok mstlab-agent 4 ", "ok split", "ok /tmp/test_remote",
 			"ok created", "ok created", want_tunnel, "ok", "ok",
 			/* link2 is captured here (local has one end of it:
 			 * the far end's pcap); link3 here entirely. */
@@ -554,7 +554,7 @@ TEST(the_agent_touches_only_its_hosts_part)
 	refused("reboot now\n", "unknown verb 'reboot'");
 	refused("bridge\n", "usage: bridge NAME");
 	refused("bridge a b\n", "usage: bridge NAME");
-	refused("hello 1\n", "this agent speaks version 3, not 1");
+	refused("hello 1\n", "this agent speaks version 4, not 1");
 	refused("get a;b\n", "word 2: only");
 	/* A part of a file: both numbers or none, digits only. */
 	refused("get state 0\n", "usage: get PATH [OFFSET MAX]");
@@ -997,38 +997,46 @@ TEST(an_images_answer_names_absolute_safe_paths_only)
 	struct errbuf why;
 	char big[400];
 
-	CHECK_INT(images_answer("ok /opt/m/kernel-default/bzImage - "
-				"/opt/m/initramfs.cpio.lz4 /opt/m/initramfs.tools",
-				&im, &why), 0);
+	CHECK_INT(images_answer("ok /opt/m/initramfs.cpio.lz4 "
+				"/opt/m/initramfs.tools "
+				"/opt/m/kernel-default/bzImage - - "
+				"/opt/m/kernel-6.12-debug/bzImage", &im, &why),
+		  0);
 	CHECK_STR(im.kernel[0], "/opt/m/kernel-default/bzImage");
 	CHECK_STR(im.kernel[1], "");
+	CHECK_STR(im.kernel[TOPO_KERNEL_612], "");
+	CHECK_STR(im.kernel[TOPO_KERNEL_612_DEBUG],
+		  "/opt/m/kernel-6.12-debug/bzImage");
 	CHECK_STR(im.initrd, "/opt/m/initramfs.cpio.lz4");
 	CHECK_STR(im.tools, "/opt/m/initramfs.tools");
-	CHECK_INT(images_answer("ok /k /d /i -", &im, &why), 0);
+	CHECK_INT(images_answer("ok /i - /k /d - -", &im, &why), 0);
 	CHECK_STR(im.kernel[1], "/d");
 	CHECK_STR(im.tools, "");
 	/* Hostile or broken: refused, by name of the path. */
-	images_refused("ok k - /i -", "its kernel 'k' is no absolute path");
-	images_refused("ok /k - /b/../../etc/shadow -", "its initramfs");
-	images_refused("ok /k - /b/./i -", "its initramfs '/b/./i'");
-	images_refused("ok /k - /b//i -", "its initramfs '/b//i'");
-	images_refused("ok /k - /b/ -", "its initramfs '/b/'");
-	images_refused("ok / - /i -", "its kernel '/'");
-	images_refused("ok /k - - -", "its initramfs '-'");
+	images_refused("ok /i - k - - -", "its default kernel 'k' is no "
+		       "absolute path");
+	images_refused("ok /b/../../etc/shadow - /k - - -", "its initramfs");
+	images_refused("ok /b/./i - /k - - -", "its initramfs '/b/./i'");
+	images_refused("ok /b//i - /k - - -", "its initramfs '/b//i'");
+	images_refused("ok /b/ - /k - - -", "its initramfs '/b/'");
+	images_refused("ok /i - / - - -", "its default kernel '/'");
+	images_refused("ok - - /k - - -", "its initramfs '-'");
 	/* Words the protocol carries but no path may have: a QEMU
 	 * option's comma, a URI's colon, @ and =. */
-	images_refused("ok /k,if=none - /i -", "its kernel '/k,if=none'");
-	images_refused("ok /k - /i /t:x", "its tools share '/t:x'");
-	images_refused("ok /k /d@h /i -", "its debug kernel '/d@h'");
-	images_refused("ok /k - /i", "ok KERNEL DEBUG_KERNEL INITRD TOOLS");
-	images_refused("ok /k - /i - /x", "ok KERNEL DEBUG_KERNEL INITRD");
+	images_refused("ok /i - /k,if=none - - -", "its default kernel "
+		       "'/k,if=none'");
+	images_refused("ok /i /t:x /k - - -", "its tools share '/t:x'");
+	images_refused("ok /i - /k /d@h - -", "its debug kernel '/d@h'");
+	images_refused("ok /i - /k - -", "ok INITRD TOOLS and a kernel of "
+		       "each of 4 names");
+	images_refused("ok /i - /k - - - /x", "ok INITRD TOOLS");
 	memset(big, 'a', sizeof(big));
 	big[0] = '/';
-	memcpy(big + 300, " - /i -", 8);
+	big[300] = 0;
 	{
 		char line[420];
 
-		snprintf(line, sizeof(line), "ok %s", big);
+		snprintf(line, sizeof(line), "ok /i - %s - - -", big);
 		images_refused(line, "at most 255 bytes");
 	}
 	CHECK(remote_path_ok("/usr/lib/mstlab/kernel-default/bzImage"));
@@ -1134,8 +1142,8 @@ TEST(the_agent_names_its_own_guest_files)
 	out = images_session(dir, true, NULL);
 	/* Before a run: whose nodes is not known yet. No debug kernel
 	 * there, and none of its nodes boots one: "-". */
-	snprintf(want, sizeof(want), "ok %s/k - %s/i.cpio.lz4 %s/i.tools", dir,
-		 dir, dir);
+	snprintf(want, sizeof(want), "ok %s/i.cpio.lz4 %s/i.tools %s/k - - -",
+		 dir, dir, dir);
 	{
 		const char *lines[] = { "ok mstlab-agent", "ok split",
 			"err images: say which host this is first", "ok /tmp/test_remote",
@@ -1145,8 +1153,8 @@ TEST(the_agent_names_its_own_guest_files)
 	}
 	free(out);
 	/* No tools share: "-". */
-	snprintf(want, sizeof(want), "ok %s/notools/k - %s/notools/i.cpio.lz4 -",
-		 f.dir, f.dir);
+	snprintf(want, sizeof(want), "ok %s/notools/i.cpio.lz4 - %s/notools/k "
+		 "- - -", f.dir, f.dir);
 	images_said(&f, "notools", false, NULL, want);
 	/* A file its nodes need and it lacks: an err naming it. */
 	snprintf(want, sizeof(want), "err no guest kernel at %s/nok/k: build "
@@ -1156,7 +1164,7 @@ TEST(the_agent_names_its_own_guest_files)
 		 "%s/noi/i.cpio.lz4", f.dir);
 	images_said(&f, "noi", true, "i.cpio.lz4", want);
 	/* Its files where no path may go: not named at all. */
-	images_said(&f, "a,b", true, NULL, "err this host's kernel ");
+	images_said(&f, "a,b", true, NULL, "err this host's initramfs ");
 	fix_fini(&f);
 }
 
@@ -1169,7 +1177,7 @@ static int answered(const char *line, struct remote *rc, struct errbuf *err,
 
 	if (pipe(down) || pipe(up))
 		return -9;
-	snprintf(buf, sizeof(buf), "ok mstlab-agent 3 x\n%s\n", line);
+	snprintf(buf, sizeof(buf), "ok mstlab-agent 4 x\n%s\n", line);
 	if (write(up[1], buf, strlen(buf)) != (ssize_t)strlen(buf))
 		return -9;
 	memset(rc, 0, sizeof(*rc));
@@ -1193,20 +1201,20 @@ TEST(the_controller_takes_no_hostile_images_answer)
 	struct remote rc;
 	struct errbuf err;
 
-	CHECK_INT(images_from("ok /srv/k - /srv/i /srv/t", &rc, &err), 0);
+	CHECK_INT(images_from("ok /srv/i /srv/t /srv/k - - -", &rc, &err), 0);
 	CHECK_STR(rc.images.kernel[0], "/srv/k");
 	CHECK_STR(rc.images.tools, "/srv/t");
-	CHECK_INT(images_from("ok /srv/k - ../../i -", &rc, &err), -1);
+	CHECK_INT(images_from("ok ../../i - /srv/k - - -", &rc, &err), -1);
 	CHECK_STR(err.msg, "host far: its initramfs '../../i' is no absolute "
 		  "path of A-Z a-z 0-9 / . _ + - (at most 255 bytes, no '.' "
 		  "or '..')");
 	CHECK_STR(rc.images.initrd, "");
-	CHECK_INT(images_from("ok /k,file=/etc/shadow - /i -", &rc, &err), -1);
-	CHECK(strstr(err.msg, "its kernel '/k,file=/etc/shadow'"));
+	CHECK_INT(images_from("ok /i - /k,file=/etc/shadow - - -", &rc, &err), -1);
+	CHECK(strstr(err.msg, "its default kernel '/k,file=/etc/shadow'"));
 	CHECK_INT(images_from("err no guest initramfs at /x/i", &rc, &err), -1);
 	CHECK_STR(err.msg, "host far: no guest initramfs at /x/i");
 	CHECK_INT(images_from("ok", &rc, &err), -1);
-	CHECK(strstr(err.msg, "host far: an images answer is ok KERNEL"));
+	CHECK(strstr(err.msg, "host far: an images answer is ok INITRD"));
 }
 
 /* ---- another host's templates ---- */
@@ -2118,7 +2126,7 @@ static char *loop_topology(const char *rest)
 		memmove(p + 8, p + 7, strlen(p + 7) + 1);
 		memcpy(p, "127.0.0.", 8);
 	}
-	snprintf(s, len, "hello 3\ntopology %zu\n%s%s", strlen(yaml), yaml,
+	snprintf(s, len, "hello 4\ntopology %zu\n%s%s", strlen(yaml), yaml,
 		 rest);
 	return s;
 }
@@ -2170,7 +2178,7 @@ TEST(the_agent_says_which_host_and_programs_without_a_run)
 	CHECK_INT(rc, 0);
 	{
 		const char *want[] = {
-			"ok mstlab-agent 3 ", "ok split",
+			"ok mstlab-agent 4 ", "ok split",
 			"err images: say which host this is first",
 			"err mtu: say which host this is first",
 			"err 'local' is not one of the lab's other hosts",
@@ -2221,7 +2229,7 @@ TEST(udp_probe_listens_on_its_address_for_the_token)
 	pthread_join(th, NULL);
 	CHECK_INT(rc, 0);
 	{
-		const char *want[] = { "ok mstlab-agent 3 ", "ok split", "ok",
+		const char *want[] = { "ok mstlab-agent 4 ", "ok split", "ok",
 				       "ok received 127.0.0.1", "ok", NULL };
 
 		expect_lines(out, want);
@@ -2264,7 +2272,7 @@ TEST(udp_probe_sends_to_the_other_host_and_says_a_busy_port)
 	out = session_str(f.dir, in, &rc);
 	CHECK_INT(rc, 0);
 	{
-		const char *want[] = { "ok mstlab-agent 3 ", "ok split", "ok",
+		const char *want[] = { "ok mstlab-agent 4 ", "ok split", "ok",
 				       "ok sent 10", "ok busy ", "ok", NULL };
 
 		expect_lines(out, want);
@@ -2301,7 +2309,7 @@ TEST(udp_probe_refuses_what_is_not_the_labs)
 	CHECK_INT(rc, 0);
 	{
 		const char *want[] = {
-			"ok mstlab-agent 3 ", "ok split",
+			"ok mstlab-agent 4 ", "ok split",
 			"err udp-probe: say which host this is first", "ok",
 			"err 10.9.0.1 is not this host's address (10.9.0.2)",
 			"err 10.9.0.2 is the address of no other host of lab "

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kernels.h"
 #include "topo.h"
 #include "unit.h"
 
@@ -198,7 +199,11 @@ ERROR_CASE(err_memory_range,
 	   "memory (MiB) 8 is outside 32..65536")
 ERROR_CASE(err_kernel_flavour,
 	   "name: t\ndefaults: { kernel: fast }\nnodes:\n  a: { role: host }\n",
-	   2, 21, "kernel must be one of: default, debug")
+	   2, 21, "kernel must be one of: default, debug, 6.12, 6.12-debug, "
+	   "6.1, 6.1-debug, found 'fast'")
+ERROR_CASE(err_kernel_unknown_version,
+	   "name: t\nnodes:\n  a: { role: host, kernel: 6.13 }\n",
+	   3, 28, "kernel must be one of: default, debug, 6.12")
 ERROR_CASE(err_no_nodes, "name: t\nnodes: {}\n", 2, 8,
 	   "at least one node")
 
@@ -703,6 +708,44 @@ TEST(defaults_and_overrides)
 	/* hsmp-host: vcpus rounded up to whole sockets of 2 cores at least */
 	CHECK_INT(t->nodes[2].sockets, 2);
 	CHECK_INT(t->nodes[2].vcpus, 4);
+	topo_free(t);
+}
+
+/* kernel: names a version and a flavour, per lab and per node; a bare
+ * flavour is 6.1's; --kernel NAME overrides every node. */
+TEST(kernel_names_a_version_per_lab_and_per_node)
+{
+	struct topo *t = parse_ok(
+		"name: t\n"
+		"defaults: { kernel: 6.12 }\n"
+		"nodes:\n"
+		"  a: { role: bridge }\n"
+		"  b: { role: bridge, kernel: debug }\n"
+		"  c: { role: bridge, kernel: \"6.1\" }\n"
+		"  d: { role: host, kernel: 6.12-debug }\n"
+		"links:\n  - [a:p1, b:p1]\n  - [b:p2, c:p1]\n  - [c:p2, d:eth1]\n");
+	enum topo_kernel k;
+	bool need[TOPO_KERNEL_COUNT];
+	char text[64];
+
+	CHECK(t != NULL);
+	CHECK_INT(t->nodes[0].kernel, TOPO_KERNEL_612);
+	CHECK_INT(t->nodes[1].kernel, TOPO_KERNEL_DEBUG);
+	CHECK_INT(t->nodes[2].kernel, TOPO_KERNEL_DEFAULT);
+	CHECK_INT(t->nodes[3].kernel, TOPO_KERNEL_612_DEBUG);
+	kernel_needed(t, TOPO_LOCAL_HOST, need);
+	kernel_set_text(need, text, sizeof(text));
+	CHECK_STR(text, "default debug 6.12 6.12-debug");
+	CHECK_INT(kernel_probe(t, TOPO_LOCAL_HOST), TOPO_KERNEL_612);
+	CHECK_STR(kernel_known(TOPO_KERNEL_612)->package, "linux-source-6.12");
+	CHECK_INT(kernel_arg("6.1-debug", &k), 1);
+	CHECK_INT(k, TOPO_KERNEL_DEBUG);
+	CHECK_INT(kernel_arg("/boot/vmlinuz", &k), 0);
+	CHECK_INT(kernel_arg("6.13", &k), -1);
+	kernel_override(t, TOPO_KERNEL_612);
+	kernel_needed(t, TOPO_LOCAL_HOST, need);
+	kernel_set_text(need, text, sizeof(text));
+	CHECK_STR(text, "6.12");
 	topo_free(t);
 }
 

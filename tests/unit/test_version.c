@@ -16,6 +16,7 @@
 #include "build_id.h"
 #include "child.h"
 #include "cli.h"
+#include "lab_args.h"
 #include "paths.h"
 #include "unit.h"
 #include "version.h"
@@ -101,10 +102,12 @@ TEST(version_names_the_kernels_and_the_image_it_boots)
 
 	snprintf(want, sizeof(want),
 		 "mstlab %s\n"
-		 "kernel-default 6.1.158 #1a2b3c4d          %s/kernel-default" BZ "\n"
-		 "kernel-debug   not built                  %s/kernel-debug" BZ "\n"
-		 "initramfs      sha256:ba7816bf8f01cfea    %s/initramfs.cpio.lz4\n",
-		 mstlab_version, build, build, build);
+		 "kernel-default    6.1.158 #1a2b3c4d          %s/kernel-default" BZ "\n"
+		 "kernel-debug      not built                  %s/kernel-debug" BZ "\n"
+		 "kernel-6.12       not built                  %s/kernel-6.12" BZ "\n"
+		 "kernel-6.12-debug not built                  %s/kernel-6.12-debug" BZ "\n"
+		 "initramfs         sha256:ba7816bf8f01cfea    %s/initramfs.cpio.lz4\n",
+		 mstlab_version, build, build, build, build, build);
 	CHECK_INT(rc, 0);
 	CHECK_STR(err, "");
 	CHECK_STR(out, want);
@@ -133,6 +136,60 @@ TEST(a_kernel_that_is_no_bzimage_is_unknown)
 	rm_tree(dir);
 	CHECK_INT(build_id_kernel(path, id, sizeof(id)), -ENOENT);
 	CHECK_INT(build_id_file(path, id, sizeof(id)), -ENOENT);
+}
+
+/* Which kernels scripts/build-kernel built: the emulators are in those
+ * only. */
+TEST(our_kernels_are_told_from_others)
+{
+	char dir[] = "/tmp/mstlab-unit-XXXXXX", path[PATH_MAX];
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/f", dir);
+	CHECK_INT(write_bzimage(path, "6.12.118 (mstlab@mstlab) #0badc0de "
+				"2025-11-28"), 0);
+	CHECK_INT(build_id_kernel_ours(path), 1);
+	CHECK_INT(write_bzimage(path, "6.12.118-amd64 (debian-kernel@lists."
+				"debian.org) #1 SMP Debian"), 0);
+	CHECK_INT(build_id_kernel_ours(path), 0);
+	CHECK_INT(write_file(path, "not a kernel", 12), 0);
+	CHECK_INT(build_id_kernel_ours(path), -EINVAL);
+	rm_tree(dir);
+}
+
+/* --kernel PATH of another kernel: the nodes that need our emulated
+ * hardware are refused before anything starts, by name. */
+TEST(another_kernel_is_refused_to_emulator_roles)
+{
+	char dir[] = "/tmp/mstlab-unit-XXXXXX", topo[PATH_MAX], image[PATH_MAX];
+	char initrd[PATH_MAX], msg[1024] = "";
+	char *argv[] = { "up", topo, "--kernel", image, "--initrd", initrd,
+			 NULL };
+	const char *yaml = "name: own\nnodes:\n  h: { role: host }\n"
+			   "  e: { role: hsmp-host }\n";
+	struct runtime rt = { 0 };
+	FILE *err;
+	int parsed, rc = 0;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(topo, sizeof(topo), "%s/lab.yaml", dir);
+	snprintf(image, sizeof(image), "%s/bzImage", dir);
+	snprintf(initrd, sizeof(initrd), "%s/i.cpio.lz4", dir);
+	CHECK_INT(write_file(topo, yaml, strlen(yaml)), 0);
+	CHECK_INT(write_file(initrd, "i", 1), 0);
+	CHECK_INT(write_bzimage(image, "6.12.9 (me@box) #1 SMP"), 0);
+	err = fmemopen(msg, sizeof(msg), "w");
+	parsed = lab_args_parse(&rt, 6, argv, stdout, err, "up");
+	if (!parsed)
+		rc = runtime_check_images(&rt);
+	runtime_free(&rt);
+	fclose(err);
+	rm_tree(dir);
+	CHECK_INT(parsed, 0);
+	CHECK_INT(rc, -1);
+	CHECK(strstr(msg, "mstlab: e (hsmp-host) needs the emulated AMD SMU"));
+	CHECK(strstr(msg, "is another kernel (not built by "
+		      "scripts/build-kernel)"));
 }
 
 TEST(help_names_version)

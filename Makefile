@@ -6,7 +6,12 @@ SHELL := /bin/bash
 
 BUILD   ?= build
 export BUILD
-FLAVOR  ?= default
+# The guest kernel: KERNEL=default|debug|6.12|6.12-debug (scripts/kernel-name);
+# FLAVOR=debug, the older spelling, picks the debug build of that version.
+KERNEL  ?= default
+ifeq ($(FLAVOR),debug)
+override KERNEL := $(if $(filter 6.12,$(KERNEL)),6.12-debug,debug)
+endif
 CC      ?= gcc
 # Objects for programs and the image; tests get a sanitized copy of each.
 # Include paths are not global: each component's objects see its own
@@ -50,16 +55,19 @@ unit: $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 all: progs
 
 # ---- guest kernel and image -------------------------------------------------
-KERNEL_TARBALL := /usr/src/linux-source-6.1.tar.xz
-KERNEL_INPUTS  := $(shell find kernel -type f 2>/dev/null) scripts/build-kernel
-BZIMAGE        := $(BUILD)/kernel-$(FLAVOR)/arch/x86/boot/bzImage
+# An unknown KERNEL keeps its own name here: build-kernel then says which
+# names it knows.
+KERNEL_DIR     := $(or $(firstword $(shell scripts/kernel-name '$(KERNEL)' 2>/dev/null)),$(KERNEL))
+KERNEL_INPUTS  := $(shell find kernel -type f 2>/dev/null) scripts/build-kernel \
+	scripts/kernel-name
+BZIMAGE        := $(BUILD)/kernel-$(KERNEL_DIR)/arch/x86/boot/bzImage
 INITRAMFS      := $(BUILD)/initramfs.cpio.lz4
 OVERLAY        ?=
 export OVERLAY
 IMAGE_INPUTS   := $(shell find images $(OVERLAY) -type f 2>/dev/null)
 
 $(BZIMAGE): $(KERNEL_INPUTS) | $(DEPS_STAMP)
-	scripts/build-kernel $(FLAVOR)
+	scripts/build-kernel $(KERNEL)
 
 $(INITRAMFS): $(IMAGE_INPUTS) $(addprefix $(BUILD)/bin/,$(GUEST_PROGRAMS)) \
 		deps.txt | $(DEPS_STAMP)
@@ -109,7 +117,9 @@ help:
 	@echo 'make deps        install the Debian packages listed in deps.txt'
 	@echo 'make run         build everything and run the main job'
 	@echo 'make test        unit tests and guest tests (booted in QEMU)'
-	@echo 'make kernel      guest kernel (FLAVOR=default|debug)'
+	@echo 'make kernel      guest kernel (KERNEL=default|debug|6.12|6.12-debug;'
+	@echo '                 6.1 and 6.1-debug are default and debug; FLAVOR=debug'
+	@echo '                 picks the debug one)'
 	@echo 'make image       guest initramfs'
 	@echo 'make progs       host and guest programs'
 	@echo 'make man         man pages in $(BUILD)/man (sources: docs/man/*.scd)'

@@ -40,8 +40,21 @@ msgs=${HSMP_STRESS_MSGS:-10000}
 sim=/sys/kernel/debug/amd_smu_sim
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 
-dmesg | grep -q "amd_smu_sim: boot handshake: $sockets messages\? answered"
-say $? "amd_hsmp's probe sent one TEST per socket ($sockets)"
+# The probe's messages, from the emulator's counts (nothing else has sent
+# one yet): a TEST per socket; 6.12's amd_hsmp then reads socket 0's
+# protocol version once (GET_PROTO_VER, 3h) to decide on the metrics table,
+# 6.1's does not.
+probe=$(for d in $sim/sock*; do grep '^msg ' $d/stats | tr '\n' ' '; echo; done)
+first=$(echo "$probe" | head -1)
+[ "$(echo "$probe" | wc -l)" = "$sockets" ] &&
+	[ "$(echo "$probe" | tail -n +2 | grep -cvx 'msg 0x01 1 ')" = 0 ] &&
+	{ [ "$first" = 'msg 0x01 1 ' ] || [ "$first" = 'msg 0x01 1 msg 0x03 1 ' ]; }
+rc=$?
+say $rc "amd_hsmp's probe sent one TEST per socket ($sockets), at most one GET_PROTO_VER besides"
+[ $rc = 0 ] || echo "$probe" | sed 's/^/# probe: /'
+boot=$((sockets + $(echo "$first" | grep -c 'msg 0x03')))
+dmesg | grep -q "amd_smu_sim: boot handshake: $boot messages\? answered"
+say $? "the emulator's boot handshake counted them ($boot)"
 
 # The protocol of the part the CPU claims to be (AMD's E-SMI tables:
 # Milan, family 19h models 0h-Fh, 2; Genoa, models 10h-1Fh, 5), unless

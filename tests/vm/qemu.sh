@@ -8,13 +8,18 @@
 #   vm_wait_exit DIR TIMEOUT                       0 if QEMU exited by itself
 #   vm_console DIR                                 the serial console log
 #
+# KERNEL=NAME boots build/kernel-NAME (scripts/kernel-name: default, debug,
+# 6.12, 6.12-debug); BZIMAGE, when set, names the image itself.
 # VM_CPU and VM_SMP pick the CPU model and topology (qemu64, 1 vCPU);
 # VM_EXTRA_ARGS adds QEMU arguments (our own words, split on spaces).
 # VM_NICS=N adds N virtio-net NICs on one QEMU hub (what one sends, all
 # the others receive): a wire inside the guest for tests. A hub port has
 # one queue pair, so virtio_net's XDP transmit shares the TX queue.
 
-: "${BZIMAGE:=${BUILD:-build}/kernel-default/arch/x86/boot/bzImage}"
+if [[ -z ${BZIMAGE:-} ]]; then
+	vm_kernel=$(scripts/kernel-name "${KERNEL:-default}") || exit 2
+	BZIMAGE=${BUILD:-build}/kernel-${vm_kernel%% *}/arch/x86/boot/bzImage
+fi
 : "${INITRAMFS:=${BUILD:-build}/initramfs.cpio.lz4}"
 : "${VM_MEMORY:=256}"
 : "${VM_CPU:=qemu64}"

@@ -76,8 +76,15 @@ static int __init sim_conduit_create(struct sim *s)
 	SET_NETDEV_DEV(dev, &s->pdev->dev);
 	dev->netdev_ops = &sim_conduit_ops;
 	dev->max_mtu = ETH_MAX_MTU;	/* DSA raises it for the tag */
-	/* Our transmit sends on a NIC of the same lock class: no TX lock. */
+	/*
+	 * Our transmit sends on a NIC of the same lock class: no TX lock.
+	 * 6.12 made lockless TX a device flag; 6.1 has the feature bit.
+	 */
+#ifdef NETIF_F_LLTX
 	dev->features |= NETIF_F_LLTX;
+#else
+	dev->lltx = true;
+#endif
 	eth_hw_addr_random(dev);
 	err = register_netdev(dev);
 	if (err) {

@@ -19,6 +19,7 @@
 #include <linux/topology.h>
 #include <asm/amd_nb.h>
 #include <asm/processor.h>
+#include <asm/smp.h>
 
 #include "smu_sim.h"
 
@@ -242,7 +243,7 @@ static void collect_cores(void)
 			continue;
 		fw = &smu_sim.sock[pkg].fw;
 		if (fw->ncores < SMU_SIM_MAX_CORES)
-			fw->apic[fw->ncores++] = cpu_data(cpu).apicid;
+			fw->apic[fw->ncores++] = cpu_physical_id(cpu);
 	}
 	for (n = 0; n < smu_sim.nsockets; n++)
 		if (!smu_sim.sock[n].fw.ncores)

@@ -28,7 +28,7 @@ mandir     := $(PREFIX)/share/man
 completiondir := $(PREFIX)/share/bash-completion/completions
 docdir     := $(PREFIX)/share/doc/mstlab
 # The pages, their pictures and the schema, at their paths in the tree.
-DOC_FILES  := README.md $(wildcard docs/*.md docs/*.json docs/images/*.png \
+DOC_FILES  := README.md $(wildcard docs/*.md docs/*.json docs/images/*.png docs/ci/* \
 	docs/design/*.md docs/design/*.svg)
 # What an installed mstlab learns about the host (paths.h).
 cachedir   := /var/cache/mstlab

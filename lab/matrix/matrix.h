@@ -93,7 +93,8 @@ int matrix_html(const struct matrix *m);
 int matrix_write(const struct matrix *m, const char *name, struct sbuf *x);
 
 /*
- * Runs every pending cell, one after another: progress and an ETA on
+ * Runs every pending cell, one after another (a cell done before keeps
+ * its verdict, said again): progress and an ETA on
  * log, one TAP line per cell on out, matrix.json after each. *stop set
  * (by a signal handler) ends it after the cell running then, whose run
  * is asked to stop (SIGTERM) and is left pending. 0 when every cell

@@ -331,18 +331,20 @@ int matrix_compare(const char *dir_a, const char *dir_b,
 			double mb = median(r->v[1], r->n[1]);
 			double p = compare_p(r->v[0], r->n[0], r->v[1],
 					     r->n[1]);
+			bool worse_time;
 			const char *what;
 
 			compared++;
 			if (p >= o->alpha || ma == mb)
 				continue;
+			worse_time = is_time(r->figure) && mb > ma;
 			what = !is_time(r->figure) ? "changed" :
-			       mb > ma ? "REGRESSION" : "improved";
+			       worse_time ? "REGRESSION" : "improved";
 			snprintf(detail, sizeof(detail), "median %g -> %g "
 				 "(%.2fx, p=%.3g, %zu vs %zu values)", ma, mb,
 				 ma ? mb / ma : 0, p, r->n[0], r->n[1]);
 			finding(out, o->json, &first, what, r, detail);
-			worse += what[0] == 'R';
+			worse += worse_time;
 		}
 	}
 	if (o->json)

@@ -17,10 +17,6 @@ static const struct kernel_known known[TOPO_KERNEL_COUNT] = {
 				    "linux-source-6.12" },
 };
 
-static const char *const spellings[] = {
-	"default", "debug", "6.12", "6.12-debug", "6.1", "6.1-debug", NULL,
-};
-
 const struct kernel_known *kernel_known(enum topo_kernel k)
 {
 	return (unsigned)k < TOPO_KERNEL_COUNT ? &known[k] : &known[0];
@@ -88,11 +84,23 @@ enum topo_kernel kernel_probe(const struct topo *t, unsigned host)
 
 const char *const *kernel_spellings(void)
 {
+	/* The names, then the aliases: made from the one table. */
+	static const char *spellings[2 * TOPO_KERNEL_COUNT + 1];
+	size_t n = 0;
+
+	if (spellings[0])
+		return spellings;
+	for (int i = 0; i < TOPO_KERNEL_COUNT; i++)
+		spellings[n++] = known[i].name;
+	for (int i = 0; i < TOPO_KERNEL_COUNT; i++)
+		if (known[i].alias)
+			spellings[n++] = known[i].alias;
 	return spellings;
 }
 
 const char *kernel_spellings_text(void)
 {
+	const char *const *spellings = kernel_spellings();
 	static char text[96];
 
 	if (!text[0])
